@@ -1,0 +1,22 @@
+//! The grammar that StrideWeave's runtime (`FromStr`) and its macros (`layout!`, `shape!`)
+//! share, so that text read at run time and tokens read at compile time obey one set of rules.
+//!
+//! The crate has no dependencies. It parses and checks; it builds no layouts. Every item is
+//! generic over a *span* type, so the runtime uses byte offsets (`usize`) and the macros use
+//! `proc_macro2::Span`.
+//!
+//! ```
+//! use strideweave_syntax::{parse_layout, Tuple};
+//! let (shape, stride) = parse_layout("(2,(3,4)):(1,(2,6))").unwrap();
+//! assert_eq!(shape.to_string(), "(2,(3,4))");
+//! assert_eq!(stride.to_string(), "(1,(2,6))");
+//! ```
+#![deny(missing_docs)]
+
+mod check;
+mod notation;
+mod tuple;
+
+pub use check::{NotationError, check_congruent, check_extents};
+pub use notation::{parse_int_tuple, parse_layout, parse_shape, parse_stride};
+pub use tuple::Tuple;

@@ -1,0 +1,271 @@
+//! Text notation of integer tuples and layouts.
+//!
+//! Two notations are read, and may not be mixed inside one tuple:
+//! * CuTe's: `(2,(3,4)):(1,(2,6))`, tuples in parentheses;
+//! * StrideWeave's `Debug`: `Layout(Shape([2, [3, 4]]), Stride([1, [2, 6]]))`, tuples in brackets.
+//!
+//! Spans are byte offsets into the text.
+
+use crate::check::NotationError;
+use crate::tuple::Tuple;
+
+/// Parses one integer tuple: `5`, `(2,(3,4))` or `[2, [3, 4]]`.
+///
+/// ```
+/// let t = strideweave_syntax::parse_int_tuple("[2, [3, 4]]").unwrap();
+/// assert_eq!(t.to_string(), "(2,(3,4))");
+/// let err = strideweave_syntax::parse_int_tuple("(2,(3,4)").unwrap_err();
+/// assert_eq!(err.position, 8);
+/// ```
+pub fn parse_int_tuple(text: &str) -> Result<Tuple<usize>, NotationError<usize>> {
+    let mut p = Parser::new(text);
+    let t = p.tuple()?;
+    p.end()?;
+    Ok(t)
+}
+
+/// Parses a shape: an integer tuple, optionally wrapped as `Shape(…)`.
+///
+/// ```
+/// let t = strideweave_syntax::parse_shape("Shape([2, 3])").unwrap();
+/// assert_eq!(t.to_string(), "(2,3)");
+/// ```
+pub fn parse_shape(text: &str) -> Result<Tuple<usize>, NotationError<usize>> {
+    parse_wrapped(text, "Shape")
+}
+
+/// Parses a stride: an integer tuple, optionally wrapped as `Stride(…)`.
+///
+/// ```
+/// let t = strideweave_syntax::parse_stride("(1,-2)").unwrap();
+/// assert_eq!(t.to_string(), "(1,-2)");
+/// ```
+pub fn parse_stride(text: &str) -> Result<Tuple<usize>, NotationError<usize>> {
+    parse_wrapped(text, "Stride")
+}
+
+fn parse_wrapped(text: &str, name: &str) -> Result<Tuple<usize>, NotationError<usize>> {
+    let mut p = Parser::new(text);
+    let t = p.maybe_wrapped(name)?;
+    p.end()?;
+    Ok(t)
+}
+
+/// Parses a layout in either notation and returns its shape and stride, unchecked for
+/// congruence (see [`check_congruent`](crate::check_congruent)).
+///
+/// ```
+/// use strideweave_syntax::parse_layout;
+/// let (s, d) = parse_layout("Layout(Shape([2, [3, 4]]), Stride([1, [2, 6]]))").unwrap();
+/// assert_eq!(format!("{s}:{d}"), "(2,(3,4)):(1,(2,6))");
+/// let err = parse_layout("(2,3);(1,2)").unwrap_err();
+/// assert_eq!(err.position, 5);
+/// ```
+pub fn parse_layout(text: &str) -> Result<(Tuple<usize>, Tuple<usize>), NotationError<usize>> {
+    let mut p = Parser::new(text);
+    p.skip_ws();
+    let pair = if p.rest().starts_with("Layout") {
+        p.pos += "Layout".len();
+        p.expect('(')?;
+        let shape = p.maybe_wrapped("Shape")?;
+        p.expect(',')?;
+        let stride = p.maybe_wrapped("Stride")?;
+        p.expect(')')?;
+        (shape, stride)
+    } else {
+        let shape = p.tuple()?;
+        p.expect(':')?;
+        let stride = p.tuple()?;
+        (shape, stride)
+    };
+    p.end()?;
+    Ok(pair)
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn new(text: &'a str) -> Self {
+        Parser { text, pos: 0 }
+    }
+
+    fn rest(&self) -> &'a str {
+        &self.text[self.pos..]
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.rest().chars().next()
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(c) = self.peek() {
+            if !c.is_whitespace() {
+                break;
+            }
+            self.pos += c.len_utf8();
+        }
+    }
+
+    fn error(&self, message: String) -> NotationError<usize> {
+        NotationError {
+            position: self.pos,
+            message,
+        }
+    }
+
+    fn describe_here(&self) -> String {
+        match self.peek() {
+            Some(c) => format!("'{c}'"),
+            None => "the end of the text".to_string(),
+        }
+    }
+
+    fn expect(&mut self, want: char) -> Result<(), NotationError<usize>> {
+        self.skip_ws();
+        if self.peek() == Some(want) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.error(format!("expected '{want}', found {}", self.describe_here())))
+        }
+    }
+
+    fn end(&mut self) -> Result<(), NotationError<usize>> {
+        self.skip_ws();
+        match self.peek() {
+            None => Ok(()),
+            Some(_) => Err(self.error(format!(
+                "unexpected {} after a complete value",
+                self.describe_here()
+            ))),
+        }
+    }
+
+    fn maybe_wrapped(&mut self, name: &str) -> Result<Tuple<usize>, NotationError<usize>> {
+        self.skip_ws();
+        if self.rest().starts_with(name) {
+            self.pos += name.len();
+            self.expect('(')?;
+            let t = self.tuple()?;
+            self.expect(')')?;
+            Ok(t)
+        } else {
+            self.tuple()
+        }
+    }
+
+    fn tuple(&mut self) -> Result<Tuple<usize>, NotationError<usize>> {
+        self.skip_ws();
+        let start = self.pos;
+        match self.peek() {
+            Some(open @ ('(' | '[')) => {
+                let close = if open == '(' { ')' } else { ']' };
+                self.pos += 1;
+                let mut items = Vec::new();
+                loop {
+                    self.skip_ws();
+                    if self.peek() == Some(close) {
+                        self.pos += 1;
+                        return Ok(Tuple::Tuple(items, start));
+                    }
+                    if !items.is_empty() {
+                        if self.peek() != Some(',') {
+                            return Err(self.error(format!(
+                                "expected ',' or '{close}' in the tuple opened at offset {start}, found {}",
+                                self.describe_here()
+                            )));
+                        }
+                        self.pos += 1;
+                        self.skip_ws();
+                        if self.peek() == Some(close) {
+                            continue; // trailing comma
+                        }
+                    }
+                    items.push(self.tuple()?);
+                }
+            }
+            Some(c) if c == '-' || c == '+' || c.is_ascii_digit() => self.integer(),
+            _ => Err(self.error(format!(
+                "expected an integer, '(' or '[', found {}",
+                self.describe_here()
+            ))),
+        }
+    }
+
+    fn integer(&mut self) -> Result<Tuple<usize>, NotationError<usize>> {
+        let start = self.pos;
+        let negative = match self.peek() {
+            Some('-') => {
+                self.pos += 1;
+                true
+            }
+            Some('+') => {
+                self.pos += 1;
+                false
+            }
+            _ => false,
+        };
+        let digits_start = self.pos;
+        while matches!(self.peek(), Some(c) if c.is_ascii_digit() || c == '_') {
+            self.pos += 1;
+        }
+        if self.pos == digits_start {
+            return Err(self.error(format!(
+                "expected digits after the sign, found {}",
+                self.describe_here()
+            )));
+        }
+        let digits: String = self.text[digits_start..self.pos]
+            .chars()
+            .filter(|c| *c != '_')
+            .collect();
+        let magnitude: i128 = digits.parse().map_err(|_| NotationError {
+            position: start,
+            message: "integer does not fit in 64 bits".to_string(),
+        })?;
+        let value = if negative { -magnitude } else { magnitude };
+        let value = i64::try_from(value).map_err(|_| NotationError {
+            position: start,
+            message: format!(
+                "integer {} does not fit in 64 bits",
+                &self.text[start..self.pos]
+            ),
+        })?;
+        Ok(Tuple::Int(value, start))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_notations_read_the_same_layout() {
+        let a = parse_layout("(2,(3,4)):(1,(2,6))").unwrap();
+        let b = parse_layout("Layout(Shape([2, [3, 4]]), Stride([1, [2, 6]]))").unwrap();
+        assert_eq!(a.0.to_string(), b.0.to_string());
+        assert_eq!(a.1.to_string(), b.1.to_string());
+    }
+
+    #[test]
+    fn integer_root_and_empty_tuple() {
+        assert_eq!(parse_layout("20:2").unwrap().0.to_string(), "20");
+        assert_eq!(parse_layout("():()").unwrap().0.to_string(), "()");
+    }
+
+    #[test]
+    fn errors_point_at_the_character() {
+        assert_eq!(parse_int_tuple("(2,x)").unwrap_err().position, 3);
+        assert_eq!(parse_int_tuple("(2 3)").unwrap_err().position, 3);
+        assert_eq!(
+            parse_int_tuple("99999999999999999999")
+                .unwrap_err()
+                .position,
+            0
+        );
+        assert_eq!(parse_layout("(2,3)").unwrap_err().position, 5);
+    }
+}

@@ -1,0 +1,240 @@
+//! One error type for every fallible operation (contracts §2).
+//!
+//! Each variant carries what a person needs to act: the operation, the mode, the values.
+//! [`Error::kind`] maps a variant to the exception class of the seed specification.
+
+use std::fmt;
+
+/// The result type of every fallible StrideWeave operation.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The exception class of seed 000 that an [`Error`] corresponds to.
+///
+/// ```
+/// use strideweave::{ErrorKind, Shape, IntTuple};
+/// let err = Shape::new(IntTuple::from([2, 0])).unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::Value);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    /// An input of the wrong kind (Python's `TypeError`).
+    Type,
+    /// An input of the right kind with a wrong value (`ValueError`).
+    Value,
+    /// A valid request that this representation does not support (`NotImplementedError`).
+    NotImplemented,
+    /// A state error: released storage, a stale version, a released graph (`RuntimeError`).
+    Runtime,
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ErrorKind::Type => "TypeError",
+            ErrorKind::Value => "ValueError",
+            ErrorKind::NotImplemented => "NotImplementedError",
+            ErrorKind::Runtime => "RuntimeError",
+        })
+    }
+}
+
+/// Everything that can go wrong, with the context to act on it.
+///
+/// Messages start with the operation (`compose`, `index`, `Shape::new`, …) and name the mode
+/// and the values involved.
+///
+/// ```
+/// use strideweave::Layout;
+/// let l: Layout = "(5,10):(1,5)".parse().unwrap();
+/// let err = l.index(&[5i64, 0].into()).unwrap_err();
+/// assert_eq!(err.to_string(), "index: coordinate 5 is outside mode 0 of extent 5 (valid: 0..5)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A shape leaf below 1.
+    #[error("{op}: extent {extent} at mode {mode} must be at least 1")]
+    InvalidExtent {
+        /// The operation.
+        op: &'static str,
+        /// Path of the offending leaf, e.g. `1.0`.
+        mode: String,
+        /// The offending extent.
+        extent: i64,
+    },
+    /// Shape and stride (or two operands) differ in leaf-and-nesting structure.
+    #[error("{op}: {detail}")]
+    NotCongruent {
+        /// The operation.
+        op: &'static str,
+        /// Where and how the structures differ.
+        detail: String,
+    },
+    /// A coordinate, ordinal, mode index or key outside its domain.
+    #[error("{op}: {what} {value} is outside {place} (valid: 0..{bound})")]
+    OutOfDomain {
+        /// The operation.
+        op: &'static str,
+        /// What was out of range (`coordinate`, `ordinal`, `mode index`, …).
+        what: &'static str,
+        /// The offending value.
+        value: i64,
+        /// Where, e.g. `mode 0 of extent 5`.
+        place: String,
+        /// The exclusive upper bound.
+        bound: i64,
+    },
+    /// A number of modes, keys or entries that does not fit.
+    #[error("{op}: expected {expected} {what}, found {found}")]
+    RankMismatch {
+        /// The operation.
+        op: &'static str,
+        /// What is counted (`top-level modes`, `keys`, …).
+        what: &'static str,
+        /// The count required.
+        expected: usize,
+        /// The count given.
+        found: usize,
+    },
+    /// Two shapes that must agree do not.
+    #[error("{op}: shape {found} does not match {expected}: {detail}")]
+    ShapeMismatch {
+        /// The operation.
+        op: &'static str,
+        /// The shape required (CuTe notation).
+        expected: String,
+        /// The shape given.
+        found: String,
+        /// How they differ.
+        detail: String,
+    },
+    /// A negative stride where the algebra needs non-negative ones.
+    #[error(
+        "{op}: stride {stride} at mode {mode} is negative; {op} is defined only for non-negative strides"
+    )]
+    NegativeStride {
+        /// The operation.
+        op: &'static str,
+        /// Path of the offending leaf.
+        mode: String,
+        /// The stride.
+        stride: i64,
+    },
+    /// A layout that must be injective is not.
+    #[error("{op}: layout {layout} is not injective (two coordinates reach the same index)")]
+    NotInjective {
+        /// The operation.
+        op: &'static str,
+        /// The layout, CuTe notation.
+        layout: String,
+    },
+    /// A result that no Layout can represent exactly (never silently truncated).
+    #[error("{op}: {reason}")]
+    NotRepresentable {
+        /// The operation.
+        op: &'static str,
+        /// Why, with the values involved.
+        reason: String,
+    },
+    /// Checked index arithmetic overflowed `i64`.
+    #[error("{op}: integer overflow while computing {what}")]
+    Overflow {
+        /// The operation.
+        op: &'static str,
+        /// The quantity being computed.
+        what: &'static str,
+    },
+    /// A permutation, selection or axis list that is not valid.
+    #[error("{op}: {detail}")]
+    InvalidAxes {
+        /// The operation.
+        op: &'static str,
+        /// What is wrong with the list.
+        detail: String,
+    },
+    /// A broadcast that the contract does not allow.
+    #[error("{op}: cannot broadcast {from} to {to}: {detail}")]
+    InvalidBroadcast {
+        /// The operation.
+        op: &'static str,
+        /// Source shape.
+        from: String,
+        /// Target shape.
+        to: String,
+        /// Which mode and why.
+        detail: String,
+    },
+    /// A rearrangement tree or pattern that is not valid.
+    #[error("{op}: {detail}")]
+    InvalidRearrange {
+        /// The operation.
+        op: &'static str,
+        /// What is wrong.
+        detail: String,
+    },
+    /// Text that does not parse; the message quotes it with a caret under the offending character.
+    #[error("cannot parse {what}: {message}")]
+    Parse {
+        /// What was being parsed (`layout`, `shape`, …).
+        what: &'static str,
+        /// Byte offset of the offending character.
+        position: usize,
+        /// The message, with the text quoted and a caret line.
+        message: String,
+    },
+    /// An input of the wrong kind, where the kind is only known at run time.
+    #[error("{op}: expected {expected}, found {found}")]
+    WrongType {
+        /// The operation.
+        op: &'static str,
+        /// The kind required.
+        expected: String,
+        /// The kind given.
+        found: String,
+    },
+    /// A valid request this representation does not support.
+    #[error("{op}: {reason}")]
+    NotImplemented {
+        /// The operation.
+        op: &'static str,
+        /// Why.
+        reason: String,
+    },
+    /// A state error (released storage, stale version, released graph).
+    #[error("{op}: {detail}")]
+    Runtime {
+        /// The operation.
+        op: &'static str,
+        /// What state was wrong.
+        detail: String,
+    },
+}
+
+impl Error {
+    /// The seed-000 exception class of this error.
+    ///
+    /// ```
+    /// use strideweave::{ErrorKind, Layout};
+    /// let l: Layout = "(2,2):(1,-2)".parse().unwrap();
+    /// assert_eq!(l.complement(8).unwrap_err().kind(), ErrorKind::Value);
+    /// ```
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::WrongType { .. } => ErrorKind::Type,
+            Error::NotImplemented { .. } => ErrorKind::NotImplemented,
+            Error::Runtime { .. } => ErrorKind::Runtime,
+            _ => ErrorKind::Value,
+        }
+    }
+
+    pub(crate) fn overflow(op: &'static str, what: &'static str) -> Error {
+        Error::Overflow { op, what }
+    }
+
+    pub(crate) fn not_representable(op: &'static str, reason: impl Into<String>) -> Error {
+        Error::NotRepresentable {
+            op,
+            reason: reason.into(),
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! coalesce, by-mode coalesce and filter (`layout-algebra.md` §5).
+//!
+//! Post-condition of every function here: `size(result) == size(L)` and
+//! `result(i) == L(i)` on the whole domain.
+
+use smallvec::SmallVec;
+
+use crate::error::{Error, Result};
+use crate::layout::core::Layout;
+use crate::layout::int_tuple::{IntTuple, Node};
+use crate::layout::structure::LayoutBuilder;
+
+/// Flat `(extent, stride)` modes.
+pub(crate) type Modes = SmallVec<[(i64, i64); 8]>;
+
+/// Merges adjacent flat modes: drops extent-1 modes and joins `s0:d0 ++ s1:d1` into
+/// `(s0·s1):d0` when `d1 == s0·d0`. With `keep_trailing_unit`, a trailing `1:d` that does not
+/// merge is kept, so the function is also preserved beyond the domain where the last mode
+/// extends (CuTe's `coalesce_x`, used by composition).
+pub(crate) fn coalesce_modes(
+    leaves: impl Iterator<Item = (i64, i64)>,
+    keep_trailing_unit: bool,
+) -> Modes {
+    let mut out = Modes::new();
+    let mut trailing_unit = None;
+    for (s, d) in leaves {
+        if s == 1 {
+            trailing_unit = Some(d);
+            continue;
+        }
+        trailing_unit = None;
+        match out.last_mut() {
+            Some((s0, d0)) if s0.checked_mul(*d0) == Some(d) => *s0 *= s,
+            _ => out.push((s, d)),
+        }
+    }
+    if keep_trailing_unit {
+        if let Some(d) = trailing_unit {
+            match out.last() {
+                Some(&(s0, d0)) if s0.checked_mul(d0) == Some(d) => {}
+                _ => out.push((1, d)),
+            }
+        }
+    }
+    out
+}
+
+impl Layout {
+    /// The simplest flat layout with the same function on the domain: extent-1 modes dropped
+    /// and contiguous neighbours merged; a lone mode is an integral layout and an all-unit
+    /// layout is `1:0`.
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "((2,2),(2,2)):((1,4),(8,32))".parse().unwrap();
+    /// assert_eq!(l.coalesce().to_string(), "(2,4,2):(1,4,32)");
+    /// let l: strideweave::Layout = "(2,(1,6)):(1,(6,2))".parse().unwrap();
+    /// assert_eq!(l.coalesce().to_string(), "12:1");
+    /// ```
+    pub fn coalesce(&self) -> Layout {
+        let modes = coalesce_modes(self.leaves().map(|(&s, &d)| (s, d)), false);
+        flat_result(&modes)
+    }
+
+    /// Coalesces each sub-layout found at a leaf of `profile` separately, recursing into
+    /// tuples of `profile`; modes beyond the profile are kept (`coalesce(L, profile)`).
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(2,(1,6)):(1,(6,2))".parse().unwrap();
+    /// assert_eq!(l.coalesce_by(&"(1,1)".parse().unwrap()).unwrap().to_string(), "(2,6):(1,2)");
+    /// ```
+    pub fn coalesce_by(&self, profile: &IntTuple) -> Result<Layout> {
+        if profile.is_int() {
+            return Ok(self.coalesce());
+        }
+        let mut b = LayoutBuilder::default();
+        by_mode(self.top(), profile.seq(), &mut b, &mut Vec::new())?;
+        b.tuple("coalesce_by")
+    }
+
+    /// Drops stride-0 and extent-1 modes, then coalesces; `1:0` if nothing is left.
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(2,(1,6),3):(0,(4,2),0)".parse().unwrap();
+    /// assert_eq!(l.filter().to_string(), "6:2");
+    /// ```
+    pub fn filter(&self) -> Layout {
+        let modes = coalesce_modes(
+            self.leaves()
+                .map(|(&s, &d)| if d == 0 { (1, 0) } else { (s, d) }),
+            false,
+        );
+        flat_result(&modes)
+    }
+}
+
+/// A flat mode list as a layout: `1:0` when empty, integral when single.
+pub(crate) fn flat_result(modes: &Modes) -> Layout {
+    let unit = [(1i64, 0i64)];
+    let modes: &[(i64, i64)] = if modes.is_empty() { &unit } else { modes };
+    // The modes come from a valid layout, so the result is valid too.
+    Layout::flat("coalesce", modes, true)
+        .unwrap_or_else(|_| unreachable!("coalesce keeps validity"))
+}
+
+fn by_mode<'a>(
+    mut modes: impl Iterator<Item = (Node<'a>, Node<'a>)>,
+    profile: impl Iterator<Item = Node<'a>>,
+    b: &mut LayoutBuilder,
+    path: &mut Vec<usize>,
+) -> Result<()> {
+    for (i, p) in profile.enumerate() {
+        path.push(i);
+        let Some((s, d)) = modes.next() else {
+            return Err(Error::NotCongruent {
+                op: "coalesce_by",
+                detail: format!(
+                    "the profile has more modes than the layout at mode {}",
+                    path.iter()
+                        .map(|i| i.to_string())
+                        .collect::<Vec<_>>()
+                        .join(".")
+                ),
+            });
+        };
+        match (p, s, d) {
+            (Node::Leaf(_), s, d) => {
+                let sub = coalesce_modes(
+                    s.leaves().iter().copied().zip(d.leaves().iter().copied()),
+                    false,
+                );
+                b.layout(&flat_result(&sub));
+            }
+            (Node::Tuple(ps), Node::Tuple(ss), Node::Tuple(ds)) => {
+                b.push();
+                by_mode(ss.zip(ds), ps, b, path)?;
+                b.pop();
+            }
+            (Node::Tuple(_), _, _) => {
+                return Err(Error::NotCongruent {
+                    op: "coalesce_by",
+                    detail: format!(
+                        "the profile nests at mode {}, where the layout has a leaf",
+                        path.iter()
+                            .map(|i| i.to_string())
+                            .collect::<Vec<_>>()
+                            .join(".")
+                    ),
+                });
+            }
+        }
+        path.pop();
+    }
+    for (s, d) in modes {
+        b.node(s, d);
+    }
+    Ok(())
+}

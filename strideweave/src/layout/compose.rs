@@ -1,0 +1,165 @@
+//! Composition `R = A ∘ B`, `R(c) = A(B(c))` (`layout-algebra.md` §7).
+//!
+//! Semantics: pycute's stride-divisibility condition, plus a shape-divisibility check on every
+//! mode of A but the last (a result is rejected, never truncated), plus CuTe's `coalesce_x`
+//! so that B may reach beyond A's domain through A's last mode, as in CuTe.
+
+use crate::error::{Error, Result};
+use crate::layout::coalesce::{Modes, coalesce_modes, flat_result};
+use crate::layout::core::Layout;
+use crate::layout::int_tuple::Node;
+use crate::layout::structure::LayoutBuilder;
+use crate::layout::tiler::Tiler;
+
+const OP: &str = "compose";
+
+impl Layout {
+    /// `self ∘ b`: the layout `R` with `R(c) = self(b(c))` for every coordinate `c` of `b`,
+    /// with `b`'s hierarchy (composition distributes over `b`'s modes).
+    ///
+    /// ```
+    /// use strideweave::Layout;
+    /// let a: Layout = "20:2".parse().unwrap();
+    /// let b: Layout = "(5,4):(4,1)".parse().unwrap();
+    /// assert_eq!(a.compose(&b).unwrap().to_string(), "(5,4):(8,2)");
+    /// let a: Layout = "(6,2):(8,2)".parse().unwrap();
+    /// let b: Layout = "(4,3):(3,1)".parse().unwrap();
+    /// assert_eq!(a.compose(&b).unwrap().to_string(), "((2,2),3):((24,2),8)");
+    /// // Truncation is refused: 6 elements do not tile A's first mode of 4.
+    /// let a: Layout = "(4,6):(1,10)".parse().unwrap();
+    /// assert!(a.compose(&"6:1".parse().unwrap()).is_err());
+    /// ```
+    pub fn compose(&self, b: &Layout) -> Result<Layout> {
+        let a = coalesce_modes(self.leaves().map(|(&s, &d)| (s, d)), true);
+        let mut out = LayoutBuilder::default();
+        match b.shape.0.node() {
+            Node::Leaf(s) => {
+                let d = b.stride.0.vals[0];
+                return compose_leaf(&a, s, d);
+            }
+            Node::Tuple(_) => {
+                for (s, d) in b.top() {
+                    compose_node(&a, s, d, &mut out)?;
+                }
+            }
+        }
+        out.tuple(OP)
+    }
+
+    /// Composition with a tiler: a layout composes as a 1-D function; a by-mode tiler
+    /// composes each leading top-level mode with its entry and keeps the trailing modes.
+    ///
+    /// ```
+    /// use strideweave::{Layout, Tiler};
+    /// let a: Layout = "(4,3,2):(3,1,12)".parse().unwrap();
+    /// let t = Tiler::by_mode([Tiler::from("2:1".parse::<Layout>().unwrap())]);
+    /// assert_eq!(a.compose_tiler(&t).unwrap().to_string(), "(2,3,2):(3,1,12)");
+    /// ```
+    pub fn compose_tiler(&self, tiler: &Tiler) -> Result<Layout> {
+        match tiler {
+            Tiler::Keep => Ok(self.clone()),
+            Tiler::Layout(b) => self.compose(b),
+            Tiler::ByMode(ts) => self.by_mode(OP, ts, |a, t| a.compose_tiler(t)),
+        }
+    }
+
+    /// Applies `f` to each leading top-level mode with its tiler entry; trailing modes kept.
+    pub(crate) fn by_mode(
+        &self,
+        op: &'static str,
+        tilers: &[Tiler],
+        mut f: impl FnMut(&Layout, &Tiler) -> Result<Layout>,
+    ) -> Result<Layout> {
+        let modes = self.top_layouts();
+        if tilers.len() > modes.len() {
+            return Err(Error::RankMismatch {
+                op,
+                what: "top-level modes for the by-mode tiler (at most)",
+                expected: modes.len(),
+                found: tilers.len(),
+            });
+        }
+        let mut out = LayoutBuilder::default();
+        for (i, m) in modes.iter().enumerate() {
+            match tilers.get(i) {
+                Some(t) => out.layout(&f(m, t)?),
+                None => out.layout(m),
+            }
+        }
+        out.tuple(op)
+    }
+}
+
+fn compose_node(a: &Modes, s: Node<'_>, d: Node<'_>, out: &mut LayoutBuilder) -> Result<()> {
+    match (s, d) {
+        (Node::Leaf(s), Node::Leaf(d)) => out.layout(&compose_leaf(a, s, d)?),
+        (Node::Tuple(ss), Node::Tuple(ds)) => {
+            out.push();
+            for (s, d) in ss.zip(ds) {
+                compose_node(a, s, d, out)?;
+            }
+            out.pop();
+        }
+        _ => unreachable!("a layout's shape and stride are congruent"),
+    }
+    Ok(())
+}
+
+/// `A ∘ s:d` for the coalesced (`coalesce_x`) modes of A: divide `d` out of A's shape from
+/// the left, then keep the first `s` elements.
+fn compose_leaf(a: &Modes, s: i64, d: i64) -> Result<Layout> {
+    if d == 0 || s == 1 {
+        return Layout::flat(OP, &[(s, 0)], true);
+    }
+    if d < 0 {
+        return Err(Error::NegativeStride {
+            op: OP,
+            mode: "of the right operand".into(),
+            stride: d,
+        });
+    }
+    let mul = |x: i64, y: i64| {
+        x.checked_mul(y)
+            .ok_or(Error::overflow(OP, "a stride of the composition"))
+    };
+    let Some((&(_, last_d), init)) = a.split_last() else {
+        // A is 1:0 (all unit modes).
+        return Layout::flat(OP, &[(s, 0)], true);
+    };
+    let mut out = Modes::new();
+    let (mut rest_shape, mut rest_stride) = (s, d);
+    for &(cs, cd) in init {
+        if rest_shape == 1 {
+            break;
+        }
+        if cs % rest_stride != 0 && rest_stride % cs != 0 {
+            return Err(Error::not_representable(
+                OP,
+                format!(
+                    "stride divisibility fails: the right operand's stride {rest_stride} neither divides nor is a multiple of the left operand's extent {cs} (composing with {s}:{d})"
+                ),
+            ));
+        }
+        let new_shape = (cs / rest_stride).max(1).min(rest_shape);
+        if new_shape != 1 {
+            if rest_shape % new_shape != 0 {
+                return Err(Error::not_representable(
+                    OP,
+                    format!(
+                        "shape divisibility fails: {rest_shape} remaining elements of {s}:{d} do not split evenly over {new_shape} elements of the left operand's mode {cs}:{cd}"
+                    ),
+                ));
+            }
+            out.push((new_shape, mul(rest_stride, cd)?));
+        }
+        rest_shape /= new_shape;
+        rest_stride = (rest_stride + cs - 1) / cs;
+    }
+    if rest_shape != 1 || out.is_empty() {
+        out.push((rest_shape, mul(rest_stride, last_d)?));
+    }
+    let modes = coalesce_modes(out.iter().copied(), false);
+    let r = flat_result(&modes);
+    // Coalescing drops nothing of the domain; check the reach of the result.
+    Layout::checked(OP, r.shape, r.stride)
+}

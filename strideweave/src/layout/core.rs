@@ -1,0 +1,524 @@
+//! `Layout`: a shape and a congruent stride, and the function they define (L2–L8).
+
+use smallvec::SmallVec;
+
+use crate::error::{Error, Result};
+use crate::layout::int_tuple::{IntTuple, Node, ProfileToken, Toks, Vals, leaf_path};
+use crate::layout::shape::{Shape, Stride};
+
+/// A hierarchical layout: a function from the coordinates of a [`Shape`] to integers,
+/// `L(c) = Σ leaf coordinate × leaf stride` (contracts L2–L3).
+///
+/// Coordinates are first-mode-fastest (colexicographic) at every level.
+///
+/// ```
+/// use strideweave::{IntTuple, Layout};
+/// let l: Layout = "(2,(3,4)):(1,(10,100))".parse().unwrap();
+/// assert_eq!(l.index(&"(1,(2,3))".parse().unwrap()).unwrap(), 321);
+/// assert_eq!(l.index(&IntTuple::from([1, 11])).unwrap(), 321); // 11 = (2,3) in (3,4)
+/// assert_eq!(l.index_of(23).unwrap(), 321);
+/// assert_eq!((l.size(), l.cosize(), l.rank(), l.depth()), (24, 322, 2, 2));
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Layout {
+    pub(crate) shape: Shape,
+    pub(crate) stride: Stride,
+}
+
+type Path = SmallVec<[usize; 8]>;
+
+fn path_string(path: &[usize]) -> String {
+    if path.is_empty() {
+        return "the root".to_string();
+    }
+    path.iter()
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+impl Layout {
+    /// Builds a layout from a shape and a congruent stride; checks that every index it can
+    /// reach fits in `i64`.
+    ///
+    /// ```
+    /// use strideweave::{Layout, Shape, Stride};
+    /// let l = Layout::new("(2,(3,4))".parse().unwrap(), "(1,(2,6))".parse().unwrap()).unwrap();
+    /// assert_eq!(l.to_string(), "(2,(3,4)):(1,(2,6))");
+    /// let err = Layout::new("(2,(3,4))".parse().unwrap(), "(1,2)".parse().unwrap()).unwrap_err();
+    /// assert!(err.to_string().contains("mode 1"));
+    /// ```
+    pub fn new(shape: Shape, stride: Stride) -> Result<Layout> {
+        if shape.0.toks != stride.0.toks {
+            return Err(Error::NotCongruent {
+                op: "Layout::new",
+                detail: congruence_detail(&shape.0, &stride.0),
+            });
+        }
+        let mut stride = stride;
+        stride.0.int_root = shape.0.int_root;
+        Layout::checked("Layout::new", shape, stride)
+    }
+
+    /// Builds from parts with equal profiles, checking only the reach for overflow.
+    pub(crate) fn checked(op: &'static str, shape: Shape, stride: Stride) -> Result<Layout> {
+        debug_assert_eq!(shape.0.toks, stride.0.toks);
+        let l = Layout { shape, stride };
+        l.try_reach()
+            .ok_or(Error::overflow(op, "the reach of the layout"))?;
+        l.shape
+            .0
+            .product()
+            .map_err(|_| Error::overflow(op, "the size of the layout"))?;
+        Ok(l)
+    }
+
+    /// Builds from raw parts (equal profiles), checked.
+    pub(crate) fn from_parts(
+        op: &'static str,
+        toks: Toks,
+        shape: Vals,
+        stride: Vals,
+        int_root: bool,
+    ) -> Result<Layout> {
+        if let Some(i) = shape.iter().position(|&v| v < 1) {
+            return Err(Error::not_representable(
+                op,
+                format!(
+                    "the result would have extent {} at mode {}",
+                    shape[i],
+                    leaf_path(&toks, i)
+                ),
+            ));
+        }
+        let s = IntTuple::from_parts(toks.clone(), shape, int_root);
+        let d = IntTuple::from_parts(toks, stride, int_root);
+        Layout::checked(op, Shape(s), Stride(d))
+    }
+
+    /// A flat layout `(s0,s1,…):(d0,d1,…)` (or `s:d` for one mode when `int_root`).
+    pub(crate) fn flat(op: &'static str, modes: &[(i64, i64)], int_root: bool) -> Result<Layout> {
+        let toks: Toks = modes.iter().map(|_| ProfileToken::Leaf).collect();
+        let shape: Vals = modes.iter().map(|m| m.0).collect();
+        let stride: Vals = modes.iter().map(|m| m.1).collect();
+        Layout::from_parts(op, toks, shape, stride, int_root && modes.len() == 1)
+    }
+
+    /// The compact, first-mode-fastest layout of a shape (contracts L8): each leaf's stride is
+    /// the product of the extents before it in depth-first order.
+    ///
+    /// ```
+    /// let l = strideweave::Layout::compact(&"((2,3),(2,1,2))".parse().unwrap());
+    /// assert_eq!(l.to_string(), "((2,3),(2,1,2)):((1,2),(6,12,12))");
+    /// ```
+    pub fn compact(shape: &Shape) -> Layout {
+        let mut acc = 1i64;
+        let stride: Vals = shape
+            .0
+            .vals
+            .iter()
+            .map(|&s| {
+                let d = acc;
+                acc *= s; // cannot overflow: a Shape's size fits in i64
+                d
+            })
+            .collect();
+        Layout {
+            stride: Stride(shape.0.with_leaves(stride)),
+            shape: shape.clone(),
+        }
+    }
+
+    /// The row-major layout of a shape: the last leaf in depth-first order varies fastest.
+    ///
+    /// ```
+    /// let l = strideweave::Layout::row_major(&"(2,(3,4))".parse().unwrap());
+    /// assert_eq!(l.to_string(), "(2,(3,4)):(12,(4,1))");
+    /// ```
+    pub fn row_major(shape: &Shape) -> Layout {
+        let mut acc = 1i64;
+        let mut stride: Vals = shape
+            .0
+            .vals
+            .iter()
+            .rev()
+            .map(|&s| {
+                let d = acc;
+                acc *= s;
+                d
+            })
+            .collect();
+        stride.reverse();
+        Layout {
+            stride: Stride(shape.0.with_leaves(stride)),
+            shape: shape.clone(),
+        }
+    }
+
+    /// The shape.
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(2,3):(1,2)".parse().unwrap();
+    /// assert_eq!(l.shape().to_string(), "(2,3)");
+    /// ```
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// The stride.
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(2,3):(1,2)".parse().unwrap();
+    /// assert_eq!(l.stride().to_string(), "(1,2)");
+    /// ```
+    pub fn stride(&self) -> &Stride {
+        &self.stride
+    }
+
+    /// The size of the domain: the product of the extents.
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(2,3):(1,4)".parse().unwrap();
+    /// assert_eq!(l.size(), 6);
+    /// ```
+    pub fn size(&self) -> usize {
+        self.shape.size()
+    }
+
+    /// 1 + the largest index the layout reaches (contracts L4).
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(2,3):(1,4)".parse().unwrap();
+    /// assert_eq!(l.cosize(), 10);
+    /// let r: strideweave::Layout = "4:-1".parse().unwrap();
+    /// assert_eq!(r.cosize(), 1);
+    /// ```
+    pub fn cosize(&self) -> usize {
+        (self.reach().1 + 1) as usize
+    }
+
+    /// The smallest and the largest index the layout reaches, from the strides in O(leaves).
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(4,3):(-1,5)".parse().unwrap();
+    /// assert_eq!(l.reach(), (-3, 10));
+    /// ```
+    pub fn reach(&self) -> (i64, i64) {
+        // Construction checked that the reach fits.
+        self.try_reach().unwrap_or((i64::MIN, i64::MAX))
+    }
+
+    fn try_reach(&self) -> Option<(i64, i64)> {
+        let (mut lo, mut hi) = (0i64, 0i64);
+        for (&s, &d) in self.leaves() {
+            let span = (s - 1).checked_mul(d)?;
+            if span < 0 {
+                lo = lo.checked_add(span)?;
+            } else {
+                hi = hi.checked_add(span)?;
+            }
+        }
+        Some((lo, hi))
+    }
+
+    /// The number of top-level modes.
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(2,(3,4)):(1,(2,6))".parse().unwrap();
+    /// assert_eq!(l.rank(), 2);
+    /// ```
+    pub fn rank(&self) -> usize {
+        self.shape.rank()
+    }
+
+    /// The nesting depth of the shape (0 for an integer shape).
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "8:1".parse().unwrap();
+    /// assert_eq!(l.depth(), 0);
+    /// ```
+    pub fn depth(&self) -> usize {
+        self.shape.depth()
+    }
+
+    /// The leaf-and-nesting recipe (contracts L5).
+    ///
+    /// ```
+    /// use strideweave::{Layout, ProfileToken::*};
+    /// let l: Layout = "(2,(3,4)):(1,(2,6))".parse().unwrap();
+    /// assert_eq!(l.profile(), &[Leaf, Push, Leaf, Leaf, Pop]);
+    /// ```
+    pub fn profile(&self) -> &[ProfileToken] {
+        self.shape.profile()
+    }
+
+    /// `(extent, stride)` of every leaf in depth-first order.
+    pub(crate) fn leaves(&self) -> impl ExactSizeIterator<Item = (&i64, &i64)> + Clone + '_ {
+        self.shape.0.vals.iter().zip(self.stride.0.vals.iter())
+    }
+
+    /// The index of a coordinate (contracts L3). The coordinate mirrors the shape's hierarchy
+    /// or uses a non-negative integer at any level, expanded first-mode-fastest.
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(3,4):(2,10)".parse().unwrap();
+    /// assert_eq!(l.index(&5.into()).unwrap(), 14);
+    /// assert_eq!(l.index(&[2, 1].into()).unwrap(), 14);
+    /// assert!(l.index(&[2, 4].into()).is_err());
+    /// assert!(l.index(&[2].into()).is_err());
+    /// ```
+    pub fn index(&self, coord: &IntTuple) -> Result<i64> {
+        const OP: &str = "index";
+        if let Some(i) = coord.as_int() {
+            return self.index_of_named(OP, "coordinate", i);
+        }
+        let mut path = Path::new();
+        let mut total = 0i64;
+        let coords = coord.seq();
+        let found = coords.count();
+        if found != self.rank() {
+            return Err(Error::RankMismatch {
+                op: OP,
+                what: "top-level coordinates",
+                expected: self.rank(),
+                found,
+            });
+        }
+        for (i, ((c, s), d)) in coords
+            .zip(self.shape.0.seq())
+            .zip(self.stride.0.seq())
+            .enumerate()
+        {
+            path.push(i);
+            total += node_index(c, s, d, &mut path)?;
+            path.pop();
+        }
+        Ok(total)
+    }
+
+    /// The index of the first-mode-fastest ordinal `i` in `[0, size)`.
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(2,(2,2)):(4,(2,1))".parse().unwrap();
+    /// let seq: Vec<i64> = (0..8).map(|i| l.index_of(i).unwrap()).collect();
+    /// assert_eq!(seq, [0, 4, 2, 6, 1, 5, 3, 7]);
+    /// assert!(l.index_of(8).is_err());
+    /// ```
+    pub fn index_of(&self, ordinal: i64) -> Result<i64> {
+        self.index_of_named("index_of", "ordinal", ordinal)
+    }
+
+    fn index_of_named(&self, op: &'static str, what: &'static str, ordinal: i64) -> Result<i64> {
+        let size = self.size() as i64;
+        if !(0..size).contains(&ordinal) {
+            return Err(Error::OutOfDomain {
+                op,
+                what,
+                value: ordinal,
+                place: format!("the layout of size {size}"),
+                bound: size,
+            });
+        }
+        Ok(self.eval(ordinal))
+    }
+
+    /// `L(i)` for an ordinal already known to lie in the domain.
+    #[inline]
+    pub(crate) fn eval(&self, mut i: i64) -> i64 {
+        let mut acc = 0;
+        for (&s, &d) in self.leaves() {
+            acc += (i % s) * d;
+            i /= s;
+        }
+        acc
+    }
+
+    /// Every index in ordinal order (test and fallback helper).
+    pub(crate) fn indices(&self) -> impl Iterator<Item = i64> + '_ {
+        (0..self.size() as i64).map(move |i| self.eval(i))
+    }
+
+    /// Whether distinct coordinates reach distinct indices (contracts L6). Decided by the
+    /// sorted-stride test in O(leaves · log); when that test cannot decide, by an exact
+    /// method bounded by the size.
+    ///
+    /// ```
+    /// let inj = |s: &str| s.parse::<strideweave::Layout>().unwrap().is_injective();
+    /// assert!(inj("(2,3):(1,4)"));
+    /// assert!(!inj("(4,2):(0,1)"));
+    /// assert!(!inj("(4,2):(1,1)"));
+    /// assert!(inj("(3,2):(2,3)")); // decided by the exact fallback
+    /// ```
+    pub fn is_injective(&self) -> bool {
+        match sorted_stride_test(self) {
+            Some(answer) => answer,
+            None => {
+                let mut all: Vec<i64> = self.indices().collect();
+                all.sort_unstable();
+                all.windows(2).all(|w| w[0] != w[1])
+            }
+        }
+    }
+
+    /// The `k` such that the layout maps onto `[0, target.size())` reaching every index
+    /// exactly `k` times, proven from the strides without enumerating (contracts L7).
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(4,3):(0,1)".parse().unwrap();
+    /// assert_eq!(l.uniform_preimage_extent(&"3".parse().unwrap()), Some(4));
+    /// let m: strideweave::Layout = "(2,2):(1,1)".parse().unwrap();
+    /// assert_eq!(m.uniform_preimage_extent(&"3".parse().unwrap()), None);
+    /// ```
+    pub fn uniform_preimage_extent(&self, target: &Shape) -> Option<usize> {
+        // Stride-zero leaves multiply the preimage; the rest must tile [0, n) exactly once,
+        // which for positive strides means: sorted by stride they are compact.
+        let mut k = 1i64;
+        let mut live: SmallVec<[(i64, i64); 8]> = SmallVec::new();
+        for (&s, &d) in self.leaves() {
+            if s == 1 {
+                continue;
+            }
+            if d == 0 {
+                k = k.checked_mul(s)?;
+            } else if d < 0 {
+                return None;
+            } else {
+                live.push((d, s));
+            }
+        }
+        live.sort_unstable();
+        let mut expect = 1i64;
+        for (d, s) in live {
+            if d != expect {
+                return None;
+            }
+            expect = expect.checked_mul(s)?;
+        }
+        (expect == target.size() as i64).then_some(k as usize)
+    }
+}
+
+/// The sorted-stride test: `Some(true)` when sorted non-trivial strides each exceed the span
+/// of the ones before, `Some(false)` on a stride-zero or equal-stride collision, `None` when
+/// undecided.
+fn sorted_stride_test(l: &Layout) -> Option<bool> {
+    let mut live: SmallVec<[(i64, i64); 8]> = SmallVec::new();
+    for (&s, &d) in l.leaves() {
+        if s == 1 {
+            continue;
+        }
+        if d == 0 {
+            return Some(false);
+        }
+        live.push((d.unsigned_abs() as i64, s));
+    }
+    live.sort_unstable();
+    let mut span = 0i64; // largest index reached by the modes so far (as non-negative strides)
+    let mut decided = true;
+    for w in 0..live.len() {
+        let (d, s) = live[w];
+        if w > 0 && live[w - 1].0 == d {
+            return Some(false); // equal strides: (1,0,…) and (0,1,…) collide
+        }
+        if d <= span {
+            decided = false;
+        }
+        span += (s - 1) * d;
+    }
+    if decided {
+        return Some(true);
+    }
+    // The reach must hold `size` distinct indices.
+    let (lo, hi) = l.reach();
+    if (hi - lo + 1) < l.size() as i64 {
+        return Some(false);
+    }
+    None
+}
+
+/// The index contribution of coordinate node `c` against shape node `s`, stride node `d`.
+fn node_index(c: Node<'_>, s: Node<'_>, d: Node<'_>, path: &mut Path) -> Result<i64> {
+    match (c, s, d) {
+        (Node::Leaf(mut c), s, d) => {
+            let extents = s.leaves();
+            let size: i64 = extents.iter().product();
+            if !(0..size).contains(&c) {
+                return Err(Error::OutOfDomain {
+                    op: "index",
+                    what: "coordinate",
+                    value: c,
+                    place: format!("mode {} of extent {size}", path_string(path)),
+                    bound: size,
+                });
+            }
+            let mut acc = 0;
+            for (&e, &st) in extents.iter().zip(d.leaves()) {
+                acc += (c % e) * st;
+                c /= e;
+            }
+            Ok(acc)
+        }
+        (Node::Tuple(cs), Node::Tuple(ss), Node::Tuple(ds)) => {
+            let (found, expected) = (cs.count(), ss.count());
+            if found != expected {
+                return Err(Error::RankMismatch {
+                    op: "index",
+                    what: "coordinates inside a nested mode",
+                    expected,
+                    found,
+                });
+            }
+            let mut total = 0;
+            for (j, ((c, s), d)) in cs.zip(ss).zip(ds).enumerate() {
+                path.push(j);
+                total += node_index(c, s, d, path)?;
+                path.pop();
+            }
+            Ok(total)
+        }
+        (Node::Tuple(cs), _, _) => Err(Error::NotCongruent {
+            op: "index",
+            detail: format!(
+                "coordinate {} is a tuple but mode {} is a leaf",
+                Node::Tuple(cs).to_int_tuple(),
+                path_string(path)
+            ),
+        }),
+    }
+}
+
+/// Names the first place where a stride's structure differs from the shape's.
+pub(crate) fn congruence_detail(shape: &IntTuple, stride: &IntTuple) -> String {
+    fn go(s: Node<'_>, d: Node<'_>, path: &mut Vec<usize>) -> Option<String> {
+        let kind = |n: &Node<'_>| match n {
+            Node::Leaf(_) => "a leaf".to_string(),
+            Node::Tuple(t) => format!("a tuple of {}", t.count()),
+        };
+        match (s, d) {
+            (Node::Leaf(_), Node::Leaf(_)) => None,
+            (Node::Tuple(a), Node::Tuple(b)) if a.count() == b.count() => {
+                for (i, (x, y)) in a.zip(b).enumerate() {
+                    path.push(i);
+                    if let Some(m) = go(x, y, path) {
+                        return Some(m);
+                    }
+                    path.pop();
+                }
+                None
+            }
+            (s, d) => Some(format!(
+                "stride is not congruent with the shape: at {} the shape has {}, the stride {}",
+                if path.is_empty() {
+                    "the root".to_string()
+                } else {
+                    format!("mode {}", path_string(path))
+                },
+                kind(&s),
+                kind(&d)
+            )),
+        }
+    }
+    let sn = Node::Tuple(shape.seq());
+    let dn = Node::Tuple(stride.seq());
+    go(sn, dn, &mut Vec::new()).unwrap_or_else(|| "stride is not congruent with the shape".into())
+}

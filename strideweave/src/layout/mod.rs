@@ -1,0 +1,70 @@
+//! Hierarchical layouts (contracts §3, `layout-algebra.md`): pure math, no tensors.
+//!
+//! | module | what it holds |
+//! | --- | --- |
+//! | `int_tuple` | [`IntTuple`], the flat inline encoding and its node views |
+//! | `shape` | [`Shape`], [`Stride`] |
+//! | `core` | [`Layout`]: construction, size, reach, indexing, injectivity |
+//! | `notation` | `Display`/`Debug`/`FromStr` of layouts |
+//! | `structure` | sub-layouts, concat, append, permute, broadcast, flatten |
+//! | `tree` | [`Tree`] and tree rearrangement (L12) |
+//! | `coalesce` | coalesce, by-mode coalesce, filter |
+//! | `compose` | composition with a layout, a shape or a by-mode tiler |
+//! | `complement` | complement |
+//! | `divide` | logical, zipped and tiled divide |
+//! | `product` | logical, blocked, raked, zipped and tiled products |
+//! | `inverse` | right and left inverse |
+
+mod coalesce;
+mod complement;
+mod compose;
+mod core;
+mod divide;
+pub(crate) mod int_tuple;
+mod inverse;
+mod notation;
+mod product;
+mod shape;
+mod structure;
+mod tiler;
+mod tree;
+
+pub use self::core::Layout;
+pub use int_tuple::{IntTuple, ProfileToken};
+pub use shape::{Shape, Stride};
+pub use tiler::Tiler;
+pub use tree::Tree;
+
+#[doc(hidden)]
+pub mod __private {
+    //! Constructors for values that a macro expansion has already checked at compile time.
+    use super::int_tuple::IntTuple;
+    use super::{Layout, ProfileToken, Shape, Stride};
+
+    /// A shape from its profile and extents, already checked (extents ≥ 1, size fits).
+    pub fn shape(profile: &[ProfileToken], extents: &[i64], int_root: bool) -> Shape {
+        Shape(IntTuple::from_parts(
+            profile.into(),
+            extents.into(),
+            int_root,
+        ))
+    }
+
+    /// A layout from its profile, extents and strides, already checked (congruent, extents
+    /// ≥ 1, size and reach fit).
+    pub fn layout(
+        profile: &[ProfileToken],
+        extents: &[i64],
+        strides: &[i64],
+        int_root: bool,
+    ) -> Layout {
+        Layout {
+            shape: shape(profile, extents, int_root),
+            stride: Stride(IntTuple::from_parts(
+                profile.into(),
+                strides.into(),
+                int_root,
+            )),
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! `Display` (CuTe), `Debug` and `FromStr` (both notations) of layouts (contracts L15).
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::{Error, Result};
+use crate::layout::core::Layout;
+use crate::layout::int_tuple::{IntTuple, parse_error};
+use crate::layout::shape::{Shape, Stride};
+
+impl fmt::Display for Layout {
+    /// CuTe notation: `(2,(3,4)):(1,(2,6))`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.shape, self.stride)
+    }
+}
+
+impl fmt::Debug for Layout {
+    /// `Layout(Shape([2, [3, 4]]), Stride([1, [2, 6]]))`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Layout({:?}, {:?})", self.shape, self.stride)
+    }
+}
+
+impl FromStr for Layout {
+    type Err = Error;
+
+    /// Reads either notation; a mistake is reported at the offending character.
+    ///
+    /// ```
+    /// use strideweave::Layout;
+    /// let a: Layout = "(2,(3,4)):(1,(2,6))".parse().unwrap();
+    /// let b: Layout = "Layout(Shape([2, [3, 4]]), Stride([1, [2, 6]]))".parse().unwrap();
+    /// assert_eq!(a, b);
+    /// let err = "(2,(0,4)):(1,(2,6))".parse::<Layout>().unwrap_err();
+    /// assert_eq!(err.to_string(),
+    ///     "cannot parse layout: shape extent 0 must be at least 1 at offset 4\n  (2,(0,4)):(1,(2,6))\n      ^");
+    /// ```
+    fn from_str(s: &str) -> Result<Layout> {
+        let (shape, stride) =
+            strideweave_syntax::parse_layout(s).map_err(|e| parse_error("layout", s, e))?;
+        strideweave_syntax::check_extents(&shape).map_err(|e| parse_error("layout", s, e))?;
+        strideweave_syntax::check_congruent(&shape, &stride)
+            .map_err(|e| parse_error("layout", s, e))?;
+        Layout::new(
+            Shape::new(IntTuple::from_syntax(&shape))?,
+            Stride::new(IntTuple::from_syntax(&stride))?,
+        )
+    }
+}

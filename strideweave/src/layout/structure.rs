@@ -1,0 +1,344 @@
+//! Structural operations: sub-layouts, concat, append, permute, broadcast, flatten (L9–L11).
+
+use std::ops::{Bound, RangeBounds};
+
+use smallvec::SmallVec;
+
+use crate::error::{Error, Result};
+use crate::layout::core::Layout;
+use crate::layout::int_tuple::{Builder, IntTuple, Node, ProfileToken, leaf_path};
+use crate::layout::shape::{Shape, Stride};
+
+/// Builds a layout node by node, shape and stride in lockstep.
+#[derive(Default, Clone, Debug)]
+pub(crate) struct LayoutBuilder {
+    shape: Builder,
+    stride: Builder,
+}
+
+impl LayoutBuilder {
+    pub(crate) fn leaf(&mut self, s: i64, d: i64) {
+        self.shape.leaf(s);
+        self.stride.leaf(d);
+    }
+
+    pub(crate) fn push(&mut self) {
+        self.shape.push();
+        self.stride.push();
+    }
+
+    pub(crate) fn pop(&mut self) {
+        self.shape.pop();
+        self.stride.pop();
+    }
+
+    /// Appends a pair of congruent nodes as one node.
+    pub(crate) fn node(&mut self, s: Node<'_>, d: Node<'_>) {
+        self.shape.node(s);
+        self.stride.node(d);
+    }
+
+    /// Appends a whole layout as one node (a leaf layout as a leaf).
+    pub(crate) fn layout(&mut self, l: &Layout) {
+        self.node(l.shape.0.node(), l.stride.0.node());
+    }
+
+    /// Appends the top-level modes of a layout as siblings.
+    pub(crate) fn modes_of(&mut self, l: &Layout) {
+        self.shape.seq(l.shape.0.seq());
+        self.stride.seq(l.stride.0.seq());
+    }
+
+    /// The siblings as a tuple layout.
+    pub(crate) fn tuple(self, op: &'static str) -> Result<Layout> {
+        Layout::checked(op, Shape(self.shape.tuple()), Stride(self.stride.tuple()))
+    }
+
+    /// The siblings, which form one node, as that node's layout.
+    pub(crate) fn single(self, op: &'static str) -> Result<Layout> {
+        Layout::checked(op, Shape(self.shape.single()), Stride(self.stride.single()))
+    }
+}
+
+impl Layout {
+    /// Top-level mode `i` (contracts L9: `layout[i]`).
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(2,(3,4)):(1,(2,6))".parse().unwrap();
+    /// assert_eq!(l.mode(1).unwrap().to_string(), "(3,4):(2,6)");
+    /// assert_eq!(l.mode(0).unwrap().to_string(), "2:1");
+    /// assert!(l.mode(2).is_err());
+    /// ```
+    pub fn mode(&self, i: usize) -> Result<Layout> {
+        let rank = self.rank();
+        let (s, d) = self
+            .top()
+            .nth(i)
+            .ok_or_else(|| mode_out_of_range("mode", i, rank))?;
+        let mut b = LayoutBuilder::default();
+        b.node(s, d);
+        b.single("mode")
+    }
+
+    /// The top-level modes in `range`, as a tuple layout (contracts L9: `layout[a..b]`).
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(2,(3,4),5):(1,(2,6),24)".parse().unwrap();
+    /// assert_eq!(l.modes(1..).unwrap().to_string(), "((3,4),5):((2,6),24)");
+    /// assert_eq!(l.modes(..1).unwrap().to_string(), "(2):(1)");
+    /// ```
+    pub fn modes(&self, range: impl RangeBounds<usize>) -> Result<Layout> {
+        let rank = self.rank();
+        let start = match range.start_bound() {
+            Bound::Included(&s) => s,
+            Bound::Excluded(&s) => s + 1,
+            Bound::Unbounded => 0,
+        };
+        let end = match range.end_bound() {
+            Bound::Included(&e) => e + 1,
+            Bound::Excluded(&e) => e,
+            Bound::Unbounded => rank,
+        };
+        if start > end || end > rank {
+            return Err(Error::InvalidAxes {
+                op: "modes",
+                detail: format!(
+                    "range {start}..{end} does not lie within the {rank} top-level modes"
+                ),
+            });
+        }
+        let mut b = LayoutBuilder::default();
+        for (s, d) in self.top().skip(start).take(end - start) {
+            b.node(s, d);
+        }
+        b.tuple("modes")
+    }
+
+    /// The top-level modes named by `indices`, in that order (`select<I...>` of CuTe).
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(2,3,4):(1,2,6)".parse().unwrap();
+    /// assert_eq!(l.select(&[2, 0]).unwrap().to_string(), "(4,2):(6,1)");
+    /// ```
+    pub fn select(&self, indices: &[usize]) -> Result<Layout> {
+        let rank = self.rank();
+        let mut b = LayoutBuilder::default();
+        for &i in indices {
+            let (s, d) = self
+                .top()
+                .nth(i)
+                .ok_or_else(|| mode_out_of_range("select", i, rank))?;
+            b.node(s, d);
+        }
+        b.tuple("select")
+    }
+
+    /// The top-level modes of `self` followed by those of `other` (contracts L9).
+    ///
+    /// ```
+    /// let a: strideweave::Layout = "(1,2):(0,1)".parse().unwrap();
+    /// let b: strideweave::Layout = "(3,4):(2,6)".parse().unwrap();
+    /// assert_eq!(a.concat(&b).unwrap().to_string(), "(1,2,3,4):(0,1,2,6)");
+    /// ```
+    pub fn concat(&self, other: &Layout) -> Result<Layout> {
+        let mut b = LayoutBuilder::default();
+        b.modes_of(self);
+        b.modes_of(other);
+        b.tuple("concat")
+    }
+
+    /// The top-level modes of `self` followed by `other` as one mode: nested unless it is a
+    /// leaf (contracts L9).
+    ///
+    /// ```
+    /// let a: strideweave::Layout = "(1,2):(0,1)".parse().unwrap();
+    /// let b: strideweave::Layout = "(3,4):(2,6)".parse().unwrap();
+    /// assert_eq!(a.append(&b).unwrap().to_string(), "(1,2,(3,4)):(0,1,(2,6))");
+    /// assert_eq!(a.append(&"5:1".parse().unwrap()).unwrap().to_string(), "(1,2,5):(0,1,1)");
+    /// ```
+    pub fn append(&self, other: &Layout) -> Result<Layout> {
+        let mut b = LayoutBuilder::default();
+        b.modes_of(self);
+        b.layout(other);
+        b.tuple("append")
+    }
+
+    /// The layouts as top-level modes of one tuple layout (`make_layout(L0, L1, …)`).
+    ///
+    /// ```
+    /// use strideweave::Layout;
+    /// let a: Layout = "3:1".parse().unwrap();
+    /// let b: Layout = "4:3".parse().unwrap();
+    /// assert_eq!(Layout::make(&[a, b]).unwrap().to_string(), "(3,4):(1,3)");
+    /// ```
+    pub fn make(modes: &[Layout]) -> Result<Layout> {
+        let mut b = LayoutBuilder::default();
+        modes.iter().for_each(|m| b.layout(m));
+        b.tuple("make")
+    }
+
+    /// Reorders complete top-level modes: mode `j` of the result is mode `order[j]` of
+    /// `self`; nested modes move whole (contracts L10).
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(2,(3,4),5):(1,(2,6),24)".parse().unwrap();
+    /// assert_eq!(l.permute(&[1, 0, 2]).unwrap().to_string(), "((3,4),2,5):((2,6),1,24)");
+    /// let err = l.permute(&[1, 1, 0]).unwrap_err();
+    /// assert_eq!(err.to_string(), "permute: order [1, 1, 0] names mode 1 twice");
+    /// ```
+    pub fn permute(&self, order: &[usize]) -> Result<Layout> {
+        const OP: &str = "permute";
+        let rank = self.rank();
+        check_permutation(OP, order, rank)?;
+        if self.shape.0.int_root {
+            return Ok(self.clone());
+        }
+        let modes: SmallVec<[(Node<'_>, Node<'_>); 8]> = self.top().collect();
+        let mut b = LayoutBuilder::default();
+        for &i in order {
+            b.node(modes[i].0, modes[i].1);
+        }
+        b.tuple(OP)
+    }
+
+    /// Widens extent-one leaves to the target's extents with stride 0; every other leaf must
+    /// keep its extent, and the target must have the same profile (contracts L11).
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(2,(1,3)):(1,(2,2))".parse().unwrap();
+    /// let b = l.broadcast_to(&"(2,(4,3))".parse().unwrap()).unwrap();
+    /// assert_eq!(b.to_string(), "(2,(4,3)):(1,(0,2))");
+    /// let err = l.broadcast_to(&"(2,4,3)".parse().unwrap()).unwrap_err();
+    /// assert!(err.to_string().contains("profile"));
+    /// ```
+    pub fn broadcast_to(&self, target: &Shape) -> Result<Layout> {
+        const OP: &str = "broadcast_to";
+        let fail = |detail: String| Error::InvalidBroadcast {
+            op: OP,
+            from: self.shape.to_string(),
+            to: target.to_string(),
+            detail,
+        };
+        if self.shape.0.toks != target.0.toks {
+            return Err(fail(format!(
+                "the target has a different profile (nesting) than the source; broadcasting never flattens, aligns, inserts or reorders modes (source profile {}, target profile {})",
+                profile_string(self.profile()),
+                profile_string(target.profile())
+            )));
+        }
+        let mut stride = self.stride.0.vals.clone();
+        for (i, (&from, &to)) in self.shape.0.vals.iter().zip(&target.0.vals).enumerate() {
+            if from != to {
+                if from != 1 {
+                    return Err(fail(format!(
+                        "mode {} has extent {from}, which is not 1 and differs from the target extent {to}",
+                        leaf_path(self.profile(), i)
+                    )));
+                }
+                stride[i] = 0;
+            }
+        }
+        Layout::checked(OP, target.clone(), Stride(target.0.with_leaves(stride)))
+    }
+
+    /// The leaves of shape and stride as flat tuples (`((2,3),5):((1,2),6)` → `(2,3,5):(1,2,6)`).
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "((2,3),5,7):((1,2),6,30)".parse().unwrap();
+    /// assert_eq!(l.flatten().to_string(), "(2,3,5,7):(1,2,6,30)");
+    /// ```
+    pub fn flatten(&self) -> Layout {
+        let toks = self
+            .profile()
+            .iter()
+            .filter(|t| **t == ProfileToken::Leaf)
+            .copied()
+            .collect();
+        let int_root = self.shape.0.int_root;
+        Layout {
+            shape: Shape(IntTuple::from_parts(
+                toks,
+                self.shape.0.vals.clone(),
+                int_root,
+            )),
+            stride: Stride(IntTuple::from_parts(
+                self.shape
+                    .0
+                    .toks
+                    .iter()
+                    .filter(|t| **t == ProfileToken::Leaf)
+                    .copied()
+                    .collect(),
+                self.stride.0.vals.clone(),
+                int_root,
+            )),
+        }
+    }
+
+    /// The top-level modes as (shape node, stride node) pairs.
+    pub(crate) fn top(&self) -> impl Iterator<Item = (Node<'_>, Node<'_>)> + Clone + '_ {
+        self.shape.0.seq().zip(self.stride.0.seq())
+    }
+
+    /// The top-level modes as owned layouts.
+    pub(crate) fn top_layouts(&self) -> SmallVec<[Layout; 4]> {
+        self.top()
+            .map(|(s, d)| Layout {
+                shape: Shape(s.to_int_tuple()),
+                stride: Stride(d.to_int_tuple()),
+            })
+            .collect()
+    }
+}
+
+pub(crate) fn mode_out_of_range(op: &'static str, i: usize, rank: usize) -> Error {
+    Error::OutOfDomain {
+        op,
+        what: "mode index",
+        value: i as i64,
+        place: format!("the {rank} top-level modes"),
+        bound: rank as i64,
+    }
+}
+
+/// Checks that `order` names every one of `rank` modes exactly once.
+pub(crate) fn check_permutation(op: &'static str, order: &[usize], rank: usize) -> Result<()> {
+    let mut seen: SmallVec<[bool; 8]> = SmallVec::from_elem(false, rank);
+    for &i in order {
+        if i >= rank {
+            return Err(Error::InvalidAxes {
+                op,
+                detail: format!(
+                    "order {order:?} names mode {i}, but there are only {rank} top-level modes"
+                ),
+            });
+        }
+        if std::mem::replace(&mut seen[i], true) {
+            return Err(Error::InvalidAxes {
+                op,
+                detail: format!("order {order:?} names mode {i} twice"),
+            });
+        }
+    }
+    if let Some(missing) = seen.iter().position(|s| !s) {
+        return Err(Error::InvalidAxes {
+            op,
+            detail: format!(
+                "order {order:?} omits mode {missing} (it must name each of the {rank} top-level modes once)"
+            ),
+        });
+    }
+    Ok(())
+}
+
+pub(crate) fn profile_string(p: &[ProfileToken]) -> String {
+    let names: Vec<&str> = p
+        .iter()
+        .map(|t| match t {
+            ProfileToken::Leaf => "Leaf",
+            ProfileToken::Push => "Push",
+            ProfileToken::Pop => "Pop",
+        })
+        .collect();
+    format!("[{}]", names.join(", "))
+}

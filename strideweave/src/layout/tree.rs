@@ -1,0 +1,255 @@
+//! `Tree` and tree rearrangement (contracts L12).
+
+use smallvec::SmallVec;
+
+use crate::error::{Error, Result};
+use crate::layout::core::Layout;
+use crate::layout::int_tuple::{Node, ProfileToken};
+use crate::layout::structure::LayoutBuilder;
+
+/// A hierarchy of leaves used to select and to build layouts (contracts L12).
+///
+/// A leaf is a plain [`Tree::Leaf`] or an identified leaf [`Tree::Id`]; both count as one
+/// leaf of the tree's recipe.
+///
+/// ```
+/// use strideweave::{Tree, ProfileToken::*};
+/// let t = Tree::node([Tree::id(1), Tree::Leaf, Tree::node([Tree::id(0)])]);
+/// assert_eq!(t.size(), 3);
+/// assert_eq!(t.recipe(), [Leaf, Leaf, Push, Leaf, Pop]);
+/// assert_eq!(t.to_string(), "(#1,_,(#0))");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Tree {
+    /// A plain leaf: in a selection, extract the subtree here; in an output, insert an
+    /// extent-one, stride-zero mode.
+    Leaf,
+    /// An identified leaf: in an output, place extracted sublayout `n` here, unchanged.
+    Id(usize),
+    /// A nested tree.
+    Node(Vec<Tree>),
+}
+
+impl Tree {
+    /// A nested tree of the given children.
+    ///
+    /// ```
+    /// assert_eq!(strideweave::Tree::node([]).size(), 0);
+    /// ```
+    pub fn node(children: impl IntoIterator<Item = Tree>) -> Tree {
+        Tree::Node(children.into_iter().collect())
+    }
+
+    /// The identified leaf `id(n)`.
+    ///
+    /// ```
+    /// assert_eq!(strideweave::Tree::id(2), strideweave::Tree::Id(2));
+    /// ```
+    pub fn id(n: usize) -> Tree {
+        Tree::Id(n)
+    }
+
+    /// The number of leaves (plain and identified).
+    ///
+    /// ```
+    /// use strideweave::Tree;
+    /// assert_eq!(Tree::node([Tree::id(2)]).size(), 1);
+    /// ```
+    pub fn size(&self) -> usize {
+        match self {
+            Tree::Leaf | Tree::Id(_) => 1,
+            Tree::Node(c) => c.iter().map(Tree::size).sum(),
+        }
+    }
+
+    /// The leaf-and-nesting recipe of the children (identifiers read as plain leaves).
+    ///
+    /// ```
+    /// use strideweave::{Tree, ProfileToken::*};
+    /// assert_eq!(Tree::node([Tree::id(2)]).recipe(), [Leaf]);
+    /// ```
+    pub fn recipe(&self) -> Vec<ProfileToken> {
+        fn go(t: &Tree, out: &mut Vec<ProfileToken>) {
+            match t {
+                Tree::Leaf | Tree::Id(_) => out.push(ProfileToken::Leaf),
+                Tree::Node(c) => {
+                    out.push(ProfileToken::Push);
+                    c.iter().for_each(|t| go(t, out));
+                    out.push(ProfileToken::Pop);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        match self {
+            Tree::Node(c) => c.iter().for_each(|t| go(t, &mut out)),
+            leaf => go(leaf, &mut out),
+        }
+        out
+    }
+}
+
+impl std::fmt::Display for Tree {
+    /// `_` for a plain leaf, `#n` for `id(n)`, parentheses for nesting.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Tree::Leaf => f.write_str("_"),
+            Tree::Id(n) => write!(f, "#{n}"),
+            Tree::Node(c) => {
+                f.write_str("(")?;
+                for (i, t) in c.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+const OP: &str = "rearrange";
+
+fn invalid(detail: String) -> Error {
+    Error::InvalidRearrange { op: OP, detail }
+}
+
+type Extracted<'a> = SmallVec<[(Node<'a>, Node<'a>); 8]>;
+
+impl Layout {
+    /// Rebuilds the layout from extracted sublayouts (contracts L12).
+    ///
+    /// `selection` mirrors the top of the hierarchy and extracts, at each of its leaves, the
+    /// whole subtree there; by default every leaf is extracted in depth-first order. In
+    /// `output`, `id(n)` places sublayout `n` unchanged and a plain leaf inserts `1:0`. An
+    /// omitted sublayout of size > 1 is an error; omitted size-1 ones are dropped.
+    ///
+    /// ```
+    /// use strideweave::{Layout, Tree};
+    /// let l: Layout = "(2,3):(1,2)".parse().unwrap();
+    /// let out = Tree::node([Tree::id(1), Tree::Leaf, Tree::id(0)]);
+    /// assert_eq!(l.rearrange(&out, None).unwrap().to_string(), "(3,1,2):(2,0,1)");
+    ///
+    /// let l: Layout = "(1,(2,3)):(5,(7,14))".parse().unwrap();
+    /// let sel = Tree::node([Tree::Leaf, Tree::Leaf]);
+    /// let out = Tree::node([Tree::id(1), Tree::id(0)]);
+    /// assert_eq!(l.rearrange(&out, Some(&sel)).unwrap().to_string(), "((2,3),1):((7,14),5)");
+    /// ```
+    pub fn rearrange(&self, output: &Tree, selection: Option<&Tree>) -> Result<Layout> {
+        let mut parts = Extracted::new();
+        match selection {
+            None => {
+                for (&s, &d) in self.leaves() {
+                    parts.push((Node::Leaf(s), Node::Leaf(d)));
+                }
+            }
+            Some(Tree::Leaf | Tree::Id(_)) => {
+                parts.push((self.shape.0.node(), self.stride.0.node()))
+            }
+            Some(Tree::Node(children)) => {
+                let top: SmallVec<[(Node<'_>, Node<'_>); 8]> = self.top().collect();
+                select(children, &top, &mut Vec::new(), &mut parts)?;
+            }
+        }
+        let mut used: SmallVec<[bool; 8]> = SmallVec::from_elem(false, parts.len());
+        let mut b = LayoutBuilder::default();
+        let single = match output {
+            Tree::Node(children) => {
+                for c in children {
+                    place(c, &parts, &mut used, &mut b)?;
+                }
+                false
+            }
+            leaf => {
+                place(leaf, &parts, &mut used, &mut b)?;
+                true
+            }
+        };
+        for (i, (s, _)) in parts.iter().enumerate() {
+            let size: i64 = s.leaves().iter().product();
+            if !used[i] && size > 1 {
+                return Err(invalid(format!(
+                    "the output omits extracted sublayout #{i} (shape {}) of size {size}; only size-1 sublayouts may be dropped",
+                    s.to_int_tuple()
+                )));
+            }
+        }
+        if single { b.single(OP) } else { b.tuple(OP) }
+    }
+}
+
+fn select<'a>(
+    children: &[Tree],
+    modes: &[(Node<'a>, Node<'a>)],
+    path: &mut Vec<usize>,
+    parts: &mut Extracted<'a>,
+) -> Result<()> {
+    if children.len() != modes.len() {
+        let at = if path.is_empty() {
+            "the top level".to_string()
+        } else {
+            format!(
+                "mode {}",
+                path.iter()
+                    .map(|i| i.to_string())
+                    .collect::<Vec<_>>()
+                    .join(".")
+            )
+        };
+        return Err(invalid(format!(
+            "the selection does not mirror the source hierarchy: at {at} it has {} entries, the source {} modes",
+            children.len(),
+            modes.len()
+        )));
+    }
+    for (i, (c, &(s, d))) in children.iter().zip(modes).enumerate() {
+        path.push(i);
+        match (c, s, d) {
+            (Tree::Leaf | Tree::Id(_), s, d) => parts.push((s, d)),
+            (Tree::Node(kids), Node::Tuple(ss), Node::Tuple(ds)) => {
+                let sub: SmallVec<[(Node<'a>, Node<'a>); 8]> = ss.zip(ds).collect();
+                select(kids, &sub, path, parts)?;
+            }
+            (Tree::Node(_), _, _) => {
+                return Err(invalid(format!(
+                    "the selection does not mirror the source hierarchy: it nests at mode {}, where the source has a leaf",
+                    path.iter()
+                        .map(|i| i.to_string())
+                        .collect::<Vec<_>>()
+                        .join(".")
+                )));
+            }
+        }
+        path.pop();
+    }
+    Ok(())
+}
+
+fn place(t: &Tree, parts: &Extracted<'_>, used: &mut [bool], b: &mut LayoutBuilder) -> Result<()> {
+    match t {
+        Tree::Leaf => b.leaf(1, 0),
+        Tree::Id(n) => {
+            let Some(&(s, d)) = parts.get(*n) else {
+                return Err(invalid(format!(
+                    "output identifier #{n} is out of range: the selection extracted {} sublayouts (#0..#{})",
+                    parts.len(),
+                    parts.len().saturating_sub(1)
+                )));
+            };
+            if std::mem::replace(&mut used[*n], true) {
+                return Err(invalid(format!(
+                    "output identifier #{n} appears more than once"
+                )));
+            }
+            b.node(s, d);
+        }
+        Tree::Node(children) => {
+            b.push();
+            for c in children {
+                place(c, parts, used, b)?;
+            }
+            b.pop();
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,30 @@
+//! StrideWeave: hierarchical (CuTe-style) tensor layouts whose mistakes surface early.
+//!
+//! A [`Layout`] maps the coordinates of a hierarchical [`Shape`] to integers through a
+//! congruent [`Stride`]. Layouts compose, divide, multiply and invert as in CuTe's algebra,
+//! print in CuTe's notation, parse back, and reject every invalid input with an [`Error`]
+//! that names the operation, the mode and the values — never a panic.
+//!
+//! ```
+//! use strideweave::{layout, Layout};
+//! let l: Layout = layout!((2, (3, 4)) : (1, (2, 6)));
+//! assert_eq!(l.to_string(), "(2,(3,4)):(1,(2,6))");
+//! assert_eq!(l.index_of(5).unwrap(), 4);
+//! let tile = l.logical_divide(&"2:1".parse().unwrap()).unwrap();
+//! assert_eq!(tile.to_string(), "(2,((3,4))):(1,((2,6)))");
+//! ```
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod error;
+pub mod layout;
+
+pub use error::{Error, ErrorKind, Result};
+pub use layout::{IntTuple, Layout, ProfileToken, Shape, Stride, Tiler, Tree};
+pub use strideweave_macros::{layout, shape};
+
+#[doc(hidden)]
+pub mod __private {
+    //! What macro expansions call. Not part of the public API.
+    pub use crate::layout::__private::*;
+}

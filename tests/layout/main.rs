@@ -1,1 +1,7 @@
+//! core-layout: every worked example and scenario of contracts §3 and `layout-algebra.md`,
+//! the algebra's laws as property tests, and the pycute reference cases.
 
+mod algebra_examples;
+mod contracts;
+mod laws;
+mod support;

@@ -120,6 +120,39 @@ impl Shape {
         self.0.get(i).map(Shape)
     }
 
+    /// The natural (shape-congruent) coordinate of a first-mode-fastest ordinal in
+    /// `[0, size)` (CuTe's `idx2crd`).
+    ///
+    /// ```
+    /// let s: strideweave::Shape = "(3,(2,3))".parse().unwrap();
+    /// assert_eq!(s.coordinate(16).unwrap().to_string(), "(1,(1,2))");
+    /// assert!(s.coordinate(18).is_err());
+    /// ```
+    pub fn coordinate(&self, ordinal: i64) -> Result<IntTuple> {
+        let size = self.size() as i64;
+        if !(0..size).contains(&ordinal) {
+            return Err(Error::OutOfDomain {
+                op: "coordinate",
+                what: "ordinal",
+                value: ordinal,
+                place: format!("shape {self} of size {size}"),
+                bound: size,
+            });
+        }
+        let mut rest = ordinal;
+        let digits = self
+            .0
+            .vals
+            .iter()
+            .map(|&e| {
+                let c = rest % e;
+                rest /= e;
+                c
+            })
+            .collect();
+        Ok(self.0.with_leaves(digits))
+    }
+
     /// Builds a shape from parts already known to be valid (used by macro expansions).
     #[doc(hidden)]
     pub fn __from_checked(t: IntTuple) -> Shape {

@@ -1,0 +1,1 @@
+//! Laws of the algebra as property tests over random small layouts.

@@ -43,7 +43,23 @@ impl Layout {
                 }
             }
         }
-        out.tuple(OP)
+        let r = out.tuple(OP)?;
+        // Composition distributes over B's modes only when their images add without carrying
+        // across A's modes. An injective B guarantees that under the divisibility conditions
+        // above; for a non-injective B the result is verified over B's domain.
+        if !b.is_injective() {
+            for i in 0..b.size() as i64 {
+                if r.eval(i) != self.eval_extended(b.eval(i)) {
+                    return Err(Error::not_representable(
+                        OP,
+                        format!(
+                            "{self} ∘ {b} does not distribute over the modes of the non-injective right operand (at ordinal {i})"
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(r)
     }
 
     /// Composition with a tiler: a layout composes as a 1-D function; a by-mode tiler

@@ -333,6 +333,19 @@ impl Layout {
         acc
     }
 
+    /// `L(i)` with CuTe's extension of the last leaf for `i ≥ size` (the meaning composition
+    /// gives to a right operand that reaches beyond the left one's domain).
+    pub(crate) fn eval_extended(&self, mut i: i64) -> i64 {
+        let n = self.shape.0.vals.len();
+        let mut acc = 0i64;
+        for (k, (&s, &d)) in self.leaves().enumerate() {
+            let c = if k + 1 == n { i } else { i % s };
+            acc = acc.wrapping_add(c.wrapping_mul(d));
+            i /= s;
+        }
+        acc
+    }
+
     /// Every index in ordinal order (test and fallback helper).
     pub(crate) fn indices(&self) -> impl Iterator<Item = i64> + '_ {
         (0..self.size() as i64).map(move |i| self.eval(i))

@@ -1,0 +1,123 @@
+//! Cheap by construction: common layout operations on layouts of up to 8 leaves allocate
+//! nothing. A counting global allocator proves it (this binary only).
+
+use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
+use std::cell::Cell;
+
+use strideweave::{IntTuple, Layout, Shape};
+
+/// Counts the allocations made by the current thread, so parallel tests do not disturb it.
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards every call unchanged to the system allocator, which upholds
+// `GlobalAlloc`'s contract; the only addition is a thread-local counter increment, which
+// neither allocates nor touches the memory being managed.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: AllocLayout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: AllocLayout) {
+        // SAFETY: `ptr` was allocated by `System` in `alloc` above with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: AllocLayout, new_size: usize) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: `ptr` was allocated by `System` with `layout`; same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// The number of allocations `f` makes on this thread.
+fn allocations<T>(f: impl FnOnce() -> T) -> (usize, T) {
+    let before = ALLOCATIONS.with(Cell::get);
+    let out = std::hint::black_box(f());
+    (ALLOCATIONS.with(Cell::get) - before, out)
+}
+
+fn l(text: &str) -> Layout {
+    text.parse().unwrap()
+}
+
+#[test]
+fn the_counter_counts() {
+    let (n, v) = allocations(|| vec![1u8; 100]);
+    assert_eq!(n, 1);
+    assert_eq!(v.len(), 100);
+}
+
+#[test]
+fn index_size_cosize_allocate_nothing() {
+    let a = l("((2,3),(4,(5,2)),7,2):((1,2),(6,(24,120)),240,1680)");
+    let coord: IntTuple = "((1,2),(3,(4,1)),6,1)".parse().unwrap();
+    let (n, v) = allocations(|| {
+        a.index(&coord).unwrap() + a.index_of(1234).unwrap() + a.size() as i64 + a.cosize() as i64
+    });
+    assert_eq!(n, 0, "index/size/cosize allocated");
+    assert!(v > 0);
+}
+
+#[test]
+fn permute_broadcast_coalesce_allocate_nothing() {
+    let a = l("((2,3),4,(1,5),6):((1,2),6,(0,24),120)");
+    let target: Shape = "((2,3),4,(7,5),6)".parse().unwrap();
+    let (n, (p, b, c, f)) = allocations(|| {
+        (
+            a.permute(&[3, 1, 0, 2]).unwrap(),
+            a.broadcast_to(&target).unwrap(),
+            a.coalesce(),
+            a.flatten(),
+        )
+    });
+    assert_eq!(n, 0, "permute/broadcast/coalesce/flatten allocated");
+    assert_eq!(p.to_string(), "(6,4,(2,3),(1,5)):(120,6,(1,2),(0,24))");
+    assert_eq!(b.to_string(), "((2,3),4,(7,5),6):((1,2),6,(0,24),120)");
+    assert_eq!(c.to_string(), "720:1");
+    assert_eq!(f.rank(), 6);
+}
+
+#[test]
+fn compose_on_small_layouts_allocates_nothing() {
+    let a = l("(6,2):(8,2)");
+    let b = l("(4,3):(3,1)");
+    let t = l("(4,2,3):(2,1,8)");
+    let (n, (r, c)) = allocations(|| (a.compose(&b).unwrap(), t.compose(&l_noalloc()).unwrap()));
+    assert_eq!(n, 0, "compose allocated");
+    assert_eq!(r.to_string(), "((2,2),3):((24,2),8)");
+    assert_eq!(c.to_string(), "4:2");
+}
+
+fn l_noalloc() -> Layout {
+    // Built by value, not parsed, so building it allocates nothing either.
+    strideweave::__private::layout(&[strideweave::ProfileToken::Leaf], &[4], &[1], true)
+}
+
+#[test]
+fn is_injective_by_the_sorted_stride_test_allocates_nothing() {
+    let inj = l("((2,3),(4,5)):((1,2),(6,24))");
+    let not = l("(4,2,3):(0,1,2)");
+    let (n, (x, y)) = allocations(|| (inj.is_injective(), not.is_injective()));
+    assert_eq!(n, 0, "is_injective allocated");
+    assert!(x && !y);
+}
+
+#[test]
+fn complement_and_inverses_allocate_nothing() {
+    let a = l("(2,2):(1,6)");
+    let (n, (c, r, li)) =
+        allocations(|| (a.complement(24).unwrap(), a.right_inverse().unwrap(), a.left_inverse().unwrap()));
+    assert_eq!(n, 0, "complement/inverses allocated");
+    assert_eq!(c.to_string(), "(3,2):(2,12)");
+    assert_eq!(r.to_string(), "2:1");
+    assert_eq!(li.size(), 12);
+}

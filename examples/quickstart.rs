@@ -1,1 +1,60 @@
-fn main() {}
+//! The README's main command: `cargo run --example quickstart`.
+//!
+//! Prints layouts in CuTe notation, an indexing table, and a few results of the algebra.
+
+use strideweave::{Layout, Result, Tiler, layout, shape};
+
+fn main() -> Result<()> {
+    // A layout checked at compile time: a mistake here is a compiler error, not a panic.
+    let tv: Layout = layout!((2, (3, 4)) : (12, (1, 3)));
+    println!("layout        {tv}");
+    println!("debug         {tv:?}");
+    println!(
+        "size {}  cosize {}  rank {}  depth {}  injective {}",
+        tv.size(),
+        tv.cosize(),
+        tv.rank(),
+        tv.depth(),
+        tv.is_injective()
+    );
+
+    // The same layout read at run time, from either notation.
+    let parsed: Layout = "Layout(Shape([2, [3, 4]]), Stride([12, [1, 3]]))".parse()?;
+    assert_eq!(parsed, tv);
+
+    // Indexing table: first-mode-fastest ordinals, their natural coordinates, their indices.
+    println!("\nordinal  coordinate   index");
+    for i in 0..tv.size() as i64 {
+        let coord = tv.shape().coordinate(i)?;
+        println!(
+            "{i:>7}  {:<11}  {:>5}",
+            coord.to_string(),
+            tv.index(&coord)?
+        );
+    }
+
+    // A row-major matrix, seen through the algebra.
+    let m = Layout::row_major(&shape!(4, 6));
+    println!("\nrow-major 4x6       {m}");
+    println!("coalesced           {}", m.coalesce());
+    println!("transposed          {}", m.permute(&[1, 0])?);
+    let tiles = m.zipped_divide(&Tiler::from(&shape!(2, 3)))?;
+    println!("2x3 tiles (zipped)  {tiles}");
+    println!(
+        "complement of 4:2 in 24   {}",
+        layout!(4 : 2).complement(24)?
+    );
+    println!(
+        "(6,2):(8,2) o (4,3):(3,1) = {}",
+        layout!((6, 2) : (8, 2)).compose(&layout!((4, 3) : (3, 1)))?
+    );
+    println!(
+        "right inverse of (2,4,6):(4,1,8) = {}",
+        layout!((2, 4, 6) : (4, 1, 8)).right_inverse()?
+    );
+
+    // Errors name the operation, the mode and the values.
+    let err = m.broadcast_to(&shape!(4, 7)).unwrap_err();
+    println!("\nerror ({}): {err}", err.kind());
+    Ok(())
+}

@@ -7,11 +7,12 @@
 //!
 //! ```
 //! use strideweave::{layout, Layout};
-//! let l: Layout = layout!((2, (3, 4)) : (1, (2, 6)));
-//! assert_eq!(l.to_string(), "(2,(3,4)):(1,(2,6))");
-//! assert_eq!(l.index_of(5).unwrap(), 4);
-//! let tile = l.logical_divide(&"2:1".parse().unwrap()).unwrap();
-//! assert_eq!(tile.to_string(), "(2,((3,4))):(1,((2,6)))");
+//! let l: Layout = layout!((2, (3, 4)) : (12, (1, 3)));
+//! assert_eq!(l.to_string(), "(2,(3,4)):(12,(1,3))");
+//! assert_eq!(l.index_of(5).unwrap(), 14); // ordinal 5 is the coordinate (1,(2,0))
+//! // Tiles of every second element: 12 of them per tile, 2 tiles.
+//! let tiles = l.logical_divide(&"12:2".parse().unwrap()).unwrap();
+//! assert_eq!(tiles.to_string(), "(12,2):(1,12)");
 //! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -22,6 +23,11 @@ pub mod layout;
 pub use error::{Error, ErrorKind, Result};
 pub use layout::{IntTuple, Layout, ProfileToken, Shape, Stride, Tiler, Tree};
 pub use strideweave_macros::{layout, shape};
+
+/// The README's tour, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeTour;
 
 #[doc(hidden)]
 pub mod __private {

@@ -34,12 +34,10 @@ pub(crate) fn coalesce_modes(
             _ => out.push((s, d)),
         }
     }
-    if keep_trailing_unit {
-        if let Some(d) = trailing_unit {
-            match out.last() {
-                Some(&(s0, d0)) if s0.checked_mul(d0) == Some(d) => {}
-                _ => out.push((1, d)),
-            }
+    if let (true, Some(d)) = (keep_trailing_unit, trailing_unit) {
+        match out.last() {
+            Some(&(s0, d0)) if s0.checked_mul(d0) == Some(d) => {}
+            _ => out.push((1, d)),
         }
     }
     out

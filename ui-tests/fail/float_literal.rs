@@ -1,0 +1,5 @@
+use strideweave::layout;
+
+fn main() {
+    let _ = layout!((2, 2.5) : (1, 2));
+}

@@ -1,0 +1,5 @@
+use strideweave::layout;
+
+fn main() {
+    let _ = layout!(2, 3 : 1, 2);
+}

@@ -1,0 +1,5 @@
+use strideweave::layout;
+
+fn main() {
+    let _ = layout!("(2,(3,0)):(1,(2,6))");
+}

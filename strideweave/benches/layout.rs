@@ -1,7 +1,7 @@
 //! Per-call cost of the hot layout operations (divan). Run with
 //! `cargo bench -p strideweave --bench layout`; not part of the test command.
 
-use divan::{black_box, Bencher};
+use divan::{Bencher, black_box};
 use strideweave::{IntTuple, Layout};
 
 fn main() {

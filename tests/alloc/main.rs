@@ -114,8 +114,13 @@ fn is_injective_by_the_sorted_stride_test_allocates_nothing() {
 #[test]
 fn complement_and_inverses_allocate_nothing() {
     let a = l("(2,2):(1,6)");
-    let (n, (c, r, li)) =
-        allocations(|| (a.complement(24).unwrap(), a.right_inverse().unwrap(), a.left_inverse().unwrap()));
+    let (n, (c, r, li)) = allocations(|| {
+        (
+            a.complement(24).unwrap(),
+            a.right_inverse().unwrap(),
+            a.left_inverse().unwrap(),
+        )
+    });
     assert_eq!(n, 0, "complement/inverses allocated");
     assert_eq!(c.to_string(), "(3,2):(2,12)");
     assert_eq!(r.to_string(), "2:1");

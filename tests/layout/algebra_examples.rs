@@ -10,7 +10,13 @@ fn show(layout: Layout) -> String {
 }
 
 fn tiler(parts: &[&str]) -> Tiler {
-    Tiler::by_mode(parts.iter().map(|p| if *p == "_" { Tiler::Keep } else { Tiler::from(l(p)) }))
+    Tiler::by_mode(parts.iter().map(|p| {
+        if *p == "_" {
+            Tiler::Keep
+        } else {
+            Tiler::from(l(p))
+        }
+    }))
 }
 
 #[test]
@@ -61,18 +67,33 @@ fn algebra_3_no_extension_beyond_the_domain() {
 #[test]
 fn algebra_4_make_layout_sublayouts_flatten() {
     let a = l("3:1");
-    assert_eq!(show(Layout::make(&[a.clone(), l("4:3")]).unwrap()), "(3,4):(1,3)");
+    assert_eq!(
+        show(Layout::make(&[a.clone(), l("4:3")]).unwrap()),
+        "(3,4):(1,3)"
+    );
     let wrapped = Layout::make(std::slice::from_ref(&a)).unwrap();
     assert_eq!(show(wrapped.clone()), "(3):(1)");
-    assert_eq!(show(Layout::make(&[a.clone(), wrapped, a]).unwrap()), "(3,(3),3):(1,(1),1)");
-    assert_eq!(show(l("((2,3),5,7):((1,2),6,30)").flatten()), "(2,3,5,7):(1,2,6,30)");
-    assert_eq!(show(l("(3,(4,5)):(1,(3,12))").select(&[1]).unwrap()), "((4,5)):((3,12))");
+    assert_eq!(
+        show(Layout::make(&[a.clone(), wrapped, a]).unwrap()),
+        "(3,(3),3):(1,(1),1)"
+    );
+    assert_eq!(
+        show(l("((2,3),5,7):((1,2),6,30)").flatten()),
+        "(2,3,5,7):(1,2,6,30)"
+    );
+    assert_eq!(
+        show(l("(3,(4,5)):(1,(3,12))").select(&[1]).unwrap()),
+        "((4,5)):((3,12))"
+    );
 }
 
 #[test]
 fn algebra_5_coalesce() {
     assert_eq!(show(l("(2,(1,6)):(1,(6,2))").coalesce()), "12:1");
-    assert_eq!(show(l("((2,2),(2,2)):((1,4),(8,32))").coalesce()), "(2,4,2):(1,4,32)");
+    assert_eq!(
+        show(l("((2,2),(2,2)):((1,4),(8,32))").coalesce()),
+        "(2,4,2):(1,4,32)"
+    );
     assert_eq!(show(l("(2,2):(0,0)").coalesce()), "4:0");
     assert_eq!(show(l("(1,1):(3,5)").coalesce()), "1:0");
     assert_eq!(show(l("(2,2):(-1,-2)").coalesce()), "4:-1");
@@ -82,10 +103,14 @@ fn algebra_5_coalesce() {
 fn algebra_5_coalesce_by_mode() {
     let r = l("(2,(1,6)):(1,(6,2))").coalesce_by(&t("(1,1)")).unwrap();
     assert_eq!(show(r), "(2,6):(1,2)");
-    let r = l("(2,(1,6),(3,4)):(1,(6,2),(12,36))").coalesce_by(&t("(1,(1,1),1)")).unwrap();
+    let r = l("(2,(1,6),(3,4)):(1,(6,2),(12,36))")
+        .coalesce_by(&t("(1,(1,1),1)"))
+        .unwrap();
     assert_eq!(show(r), "(2,(1,6),12):(1,(0,2),12)");
     // Modes beyond the profile are kept.
-    let r = l("((2,3),(4,5)):((1,2),(6,24))").coalesce_by(&t("(1)")).unwrap();
+    let r = l("((2,3),(4,5)):((1,2),(6,24))")
+        .coalesce_by(&t("(1)"))
+        .unwrap();
     assert_eq!(show(r), "(6,(4,5)):(1,(6,24))");
 }
 
@@ -129,30 +154,48 @@ fn algebra_7_composition_doc_examples() {
         assert_eq!(show(l(a).compose(&l(b)).unwrap()), r, "{a} ∘ {b}");
     }
     let a = l("(12,(4,8)):(59,(13,1))");
-    assert_eq!(show(a.compose_tiler(&tiler(&["3:4", "8:2"])).unwrap()), "(3,(2,4)):(236,(26,1))");
-    assert_eq!(show(a.compose_tiler(&Tiler::from(&s("(3,8)"))).unwrap()), "(3,(4,2)):(59,(13,1))");
+    assert_eq!(
+        show(a.compose_tiler(&tiler(&["3:4", "8:2"])).unwrap()),
+        "(3,(2,4)):(236,(26,1))"
+    );
+    assert_eq!(
+        show(a.compose_tiler(&Tiler::from(&s("(3,8)"))).unwrap()),
+        "(3,(4,2)):(59,(13,1))"
+    );
 }
 
 #[test]
 fn algebra_7_illustration_divide_out_and_mod_out() {
     // (3,6,2,8):(w,x,y,z) ∘ 16:9 = (1,2,2,4):(9w,3x,y,z), with w,x,y,z = 1,100,10000,1000000.
-    let r = l("(3,6,2,8):(1,100,10000,1000000)").compose(&l("16:9")).unwrap();
+    let r = l("(3,6,2,8):(1,100,10000,1000000)")
+        .compose(&l("16:9"))
+        .unwrap();
     assert_eq!(show(r), "(2,2,4):(300,10000,1000000)");
 }
 
 #[test]
 fn algebra_7_short_tiler_keeps_trailing_modes() {
-    let r = l("(4,3,2):(3,1,12)").compose_tiler(&tiler(&["2:1"])).unwrap();
+    let r = l("(4,3,2):(3,1,12)")
+        .compose_tiler(&tiler(&["2:1"]))
+        .unwrap();
     assert_eq!(show(r), "(2,3,2):(3,1,12)");
-    let r = l("(4,3,2):(3,1,12)").compose_tiler(&tiler(&["_", "3:1"])).unwrap();
+    let r = l("(4,3,2):(3,1,12)")
+        .compose_tiler(&tiler(&["_", "3:1"]))
+        .unwrap();
     assert_eq!(show(r), "(4,3,2):(3,1,12)");
 }
 
 #[test]
 fn algebra_7_beyond_a_domain_follows_cpp_coalesce_x() {
     assert_eq!(show(l("1:1").compose(&l("4:1")).unwrap()), "4:1");
-    assert_eq!(show(l("(4,3,1):(3,1,0)").compose(&l("24:1")).unwrap()), "(4,3,2):(3,1,0)");
-    assert_eq!(show(l("(5,5,1):(22,9,50)").compose(&l("(8):(25)")).unwrap()), "(8):(50)");
+    assert_eq!(
+        show(l("(4,3,1):(3,1,0)").compose(&l("24:1")).unwrap()),
+        "(4,3,2):(3,1,0)"
+    );
+    assert_eq!(
+        show(l("(5,5,1):(22,9,50)").compose(&l("(8):(25)")).unwrap()),
+        "(8):(50)"
+    );
 }
 
 #[test]
@@ -164,12 +207,18 @@ fn algebra_7_stride_zero_and_rejections() {
     // A negative stride in B would read A outside its domain.
     assert!(l("(1,(2,4)):(0,(-1,512))").compose(&l("2:-1")).is_err());
     // Negative strides in A are fine.
-    assert_eq!(show(l("8:-1").compose(&l("(2,4):(4,1)")).unwrap()), "(2,4):(-4,-1)");
+    assert_eq!(
+        show(l("8:-1").compose(&l("(2,4):(4,1)")).unwrap()),
+        "(2,4):(-4,-1)"
+    );
 }
 
 #[test]
 fn algebra_8_right_inverse() {
-    assert_eq!(show(l("(2,4,6):(4,1,8)").right_inverse().unwrap()), "(4,2,6):(2,1,8)");
+    assert_eq!(
+        show(l("(2,4,6):(4,1,8)").right_inverse().unwrap()),
+        "(4,2,6):(2,1,8)"
+    );
     assert_eq!(show(l("(2,2,2):(4,0,1)").right_inverse().unwrap()), "2:4");
     assert_eq!(show(l("(3,2):(0,1)").right_inverse().unwrap()), "2:3");
     assert_eq!(show(l("(2,3):(1,5)").right_inverse().unwrap()), "2:1");
@@ -197,10 +246,15 @@ fn algebra_9_division_doc_examples() {
     );
     assert_eq!(show(l("(2,3):(1,8)").mode(1).unwrap()), "3:8");
     let a = l("(9,(4,8)):(59,(13,1))");
-    let r = a.logical_divide_tiler(&tiler(&["3:3", "(2,4):(1,8)"])).unwrap();
+    let r = a
+        .logical_divide_tiler(&tiler(&["3:3", "(2,4):(1,8)"]))
+        .unwrap();
     assert_eq!(show(r), "((3,3),((2,4),(2,2))):((177,59),((13,2),(26,1)))");
     // Uneven division rounds the rest up.
-    assert_eq!(show(l("6:1").logical_divide(&l("4:1")).unwrap()), "(4,2):(1,4)");
+    assert_eq!(
+        show(l("6:1").logical_divide(&l("4:1")).unwrap()),
+        "(4,2):(1,4)"
+    );
 }
 
 #[test]
@@ -224,7 +278,11 @@ fn algebra_10_products_doc_examples() {
         "((2,2),(2,3)):((4,1),(2,8))"
     );
     assert_eq!(
-        show(l("(2,5):(5,1)").logical_product_tiler(&tiler(&["3:5", "4:6"])).unwrap()),
+        show(
+            l("(2,5):(5,1)")
+                .logical_product_tiler(&tiler(&["3:5", "4:6"]))
+                .unwrap()
+        ),
         "((2,3),(5,4)):((5,10),(1,30))"
     );
     // C++ semantics for an integer tiler (pycute dispatches to logical_divide).
@@ -246,8 +304,14 @@ fn algebra_10_products_doc_examples() {
 fn algebra_10_zipped_and_tiled_products() {
     let a = l("(2,5):(5,1)");
     let t2 = tiler(&["3:5", "4:6"]);
-    assert_eq!(show(a.zipped_product(&t2).unwrap()), "((2,5),(3,4)):((5,1),(10,30))");
-    assert_eq!(show(a.tiled_product(&t2).unwrap()), "((2,5),3,4):((5,1),10,30)");
+    assert_eq!(
+        show(a.zipped_product(&t2).unwrap()),
+        "((2,5),(3,4)):((5,1),(10,30))"
+    );
+    assert_eq!(
+        show(a.tiled_product(&t2).unwrap()),
+        "((2,5),3,4):((5,1),10,30)"
+    );
 }
 
 #[test]

@@ -13,7 +13,11 @@ fn l1_int_tuple_integer_or_nested_tuple() {
     assert_eq!(IntTuple::tuple([]).rank(), 0);
     assert_eq!(IntTuple::tuple([]).to_string(), "()");
     assert!(IntTuple::int(5).is_int());
-    assert_ne!(IntTuple::int(24), IntTuple::from([24]), "(24) is not 24 as an IntTuple");
+    assert_ne!(
+        IntTuple::int(24),
+        IntTuple::from([24]),
+        "(24) is not 24 as an IntTuple"
+    );
 }
 
 #[test]
@@ -36,7 +40,10 @@ fn l1_reject_invalid_leaves() {
         assert!(err.to_string().contains("must be at least 1"), "{err}");
     }
     let err = Shape::new(t("(2,(3,-1))")).unwrap_err();
-    assert_eq!(err.to_string(), "Shape::new: extent -1 at mode 1.1 must be at least 1");
+    assert_eq!(
+        err.to_string(),
+        "Shape::new: extent -1 at mode 1.1 must be at least 1"
+    );
 }
 
 #[test]
@@ -89,7 +96,10 @@ fn l2_reject_mismatched_shape_and_stride_tree() {
 fn l2_root_leaf_and_one_element_tuple_are_one_shape() {
     assert_eq!(s("24"), s("(24)"));
     assert_eq!(l("24:1"), l("(24):(1)"));
-    assert_eq!(Layout::new(s("8"), "(2)".parse().unwrap()).unwrap(), l("8:2"));
+    assert_eq!(
+        Layout::new(s("8"), "(2)".parse().unwrap()).unwrap(),
+        l("8:2")
+    );
     // Inside a tuple, a one-element tuple is a real level.
     assert_ne!(s("(3,(2))"), s("(3,2)"));
     assert_eq!(s("(3,(2))").depth(), 2);
@@ -209,7 +219,9 @@ fn l7_prove_uniform_stride_zero_replication() {
     let layout = l("Layout(Shape([4, 3]), Stride([0, 1]))");
     assert_eq!(layout.uniform_preimage_extent(&s("3")), Some(4));
     let mut counts = [0; 3];
-    indices(&layout).into_iter().for_each(|i| counts[i as usize] += 1);
+    indices(&layout)
+        .into_iter()
+        .for_each(|i| counts[i as usize] += 1);
     assert_eq!(counts, [4, 4, 4]);
 }
 
@@ -223,8 +235,14 @@ fn l7_reject_a_non_uniform_mapping() {
 fn l7_reject_gaps_and_wrong_target_size() {
     assert_eq!(l("(2,3):(1,4)").uniform_preimage_extent(&s("6")), None);
     assert_eq!(l("(2,3):(1,2)").uniform_preimage_extent(&s("7")), None);
-    assert_eq!(l("(2,3):(3,1)").uniform_preimage_extent(&s("(2,3)")), Some(1));
-    assert_eq!(l("((2,2),3):((0,3),1)").uniform_preimage_extent(&s("6")), Some(2));
+    assert_eq!(
+        l("(2,3):(3,1)").uniform_preimage_extent(&s("(2,3)")),
+        Some(1)
+    );
+    assert_eq!(
+        l("((2,2),3):((0,3),1)").uniform_preimage_extent(&s("6")),
+        Some(2)
+    );
     assert_eq!(l("4:-1").uniform_preimage_extent(&s("4")), None);
 }
 
@@ -233,9 +251,15 @@ fn l7_reject_gaps_and_wrong_target_size() {
 #[test]
 fn l8_compact_strides_are_prefix_products() {
     let layout = Layout::compact(&s("((2,3),(2,1,2),(5,2,1))"));
-    assert_eq!(layout.stride().to_string(), "((1,2),(6,12,12),(24,120,240))");
+    assert_eq!(
+        layout.stride().to_string(),
+        "((1,2),(6,12,12),(24,120,240))"
+    );
     assert_eq!(Layout::compact(&s("(2,3)")).to_string(), "(2,3):(1,2)");
-    assert_eq!(indices(&Layout::compact(&s("(2,(3,4))"))), (0..24).collect::<Vec<_>>());
+    assert_eq!(
+        indices(&Layout::compact(&s("(2,(3,4))"))),
+        (0..24).collect::<Vec<_>>()
+    );
 }
 
 #[test]
@@ -283,7 +307,10 @@ fn l10_inverse_order_restores_the_layout() {
     let layout = l("((2,3),4,(5,(1,2))):((1,2),6,(24,(0,120)))");
     let order = [2, 0, 1];
     let inverse = [1, 2, 0];
-    assert_eq!(layout.permute(&order).unwrap().permute(&inverse).unwrap(), layout);
+    assert_eq!(
+        layout.permute(&order).unwrap().permute(&inverse).unwrap(),
+        layout
+    );
 }
 
 #[test]
@@ -365,16 +392,26 @@ fn l12_select_a_nested_subtree_as_one_source() {
 fn l12_default_selection_extracts_every_leaf_depth_first() {
     let layout = l("(2,(3,4)):(1,(2,6))");
     let out = Tree::node([Tree::id(2), Tree::node([Tree::id(0), Tree::id(1)])]);
-    assert_eq!(layout.rearrange(&out, None).unwrap(), l("(4,(2,3)):(6,(1,2))"));
+    assert_eq!(
+        layout.rearrange(&out, None).unwrap(),
+        l("(4,(2,3)):(6,(1,2))")
+    );
 }
 
 #[test]
 fn l12_reject_missing_non_singleton_sources() {
-    let err = l("(2,3):(1,2)").rearrange(&Tree::node([Tree::id(0)]), None).unwrap_err();
+    let err = l("(2,3):(1,2)")
+        .rearrange(&Tree::node([Tree::id(0)]), None)
+        .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Value);
-    assert!(err.to_string().contains("omits extracted sublayout #1"), "{err}");
+    assert!(
+        err.to_string().contains("omits extracted sublayout #1"),
+        "{err}"
+    );
     // A size-1 source may be omitted.
-    let r = l("(2,1):(1,9)").rearrange(&Tree::node([Tree::id(0)]), None).unwrap();
+    let r = l("(2,1):(1,9)")
+        .rearrange(&Tree::node([Tree::id(0)]), None)
+        .unwrap();
     assert_eq!(r, l("(2):(1)"));
 }
 
@@ -382,9 +419,21 @@ fn l12_reject_missing_non_singleton_sources() {
 fn l12_reject_duplicated_or_out_of_range_identifiers() {
     let layout = l("(2,3):(1,2)");
     let dup = Tree::node([Tree::id(0), Tree::id(0), Tree::id(1)]);
-    assert!(layout.rearrange(&dup, None).unwrap_err().to_string().contains("more than once"));
+    assert!(
+        layout
+            .rearrange(&dup, None)
+            .unwrap_err()
+            .to_string()
+            .contains("more than once")
+    );
     let oor = Tree::node([Tree::id(0), Tree::id(2)]);
-    assert!(layout.rearrange(&oor, None).unwrap_err().to_string().contains("out of range"));
+    assert!(
+        layout
+            .rearrange(&oor, None)
+            .unwrap_err()
+            .to_string()
+            .contains("out of range")
+    );
 }
 
 #[test]
@@ -414,7 +463,9 @@ fn l13_compose_two_layouts() {
 
 #[test]
 fn l13_complement_a_gapped_injective_layout() {
-    let r = l("Layout(Shape([2, 2]), Stride([1, 6]))").complement(24).unwrap();
+    let r = l("Layout(Shape([2, 2]), Stride([1, 6]))")
+        .complement(24)
+        .unwrap();
     assert_eq!(r, l("Layout(Shape([3, 2]), Stride([2, 12]))"));
 }
 
@@ -428,7 +479,11 @@ fn l13_reject_complement_of_an_overlapping_layout() {
 #[test]
 fn l13_reject_complement_smaller_than_the_layout() {
     let err = l("(4,2):(1,4)").complement(4).unwrap_err();
-    assert!(err.to_string().contains("cotarget 4 is smaller than the size 8"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("cotarget 4 is smaller than the size 8"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -436,7 +491,10 @@ fn l13_divide_one_layout() {
     let r = l("Layout(Shape([4, 2, 3]), Stride([2, 1, 8]))")
         .logical_divide(&l("Layout(Shape(4), Stride(2))"))
         .unwrap();
-    assert_eq!(r, l("Layout(Shape([[2, 2], [2, 3]]), Stride([[4, 1], [2, 8]]))"));
+    assert_eq!(
+        r,
+        l("Layout(Shape([[2, 2], [2, 3]]), Stride([[4, 1], [2, 8]]))")
+    );
 }
 
 #[test]
@@ -457,10 +515,21 @@ fn l14_overflow_is_a_value_error_naming_the_operation() {
     let err = Shape::new(IntTuple::from([big, big])).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Value);
     assert!(err.to_string().contains("overflow"), "{err}");
-    let err = Layout::new(s("(2,2)"), Stride::new(IntTuple::from([1, i64::MAX])).unwrap()).unwrap_err();
+    let err = Layout::new(
+        s("(2,2)"),
+        Stride::new(IntTuple::from([1, i64::MAX])).unwrap(),
+    )
+    .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Value);
-    assert!(err.to_string().starts_with("Layout::new: integer overflow"), "{err}");
-    let wide = Layout::new(s("(2,2)"), Stride::new(IntTuple::from([1, 1i64 << 62])).unwrap()).unwrap();
+    assert!(
+        err.to_string().starts_with("Layout::new: integer overflow"),
+        "{err}"
+    );
+    let wide = Layout::new(
+        s("(2,2)"),
+        Stride::new(IntTuple::from([1, 1i64 << 62])).unwrap(),
+    )
+    .unwrap();
     let err = wide.compose(&l("(2,2):(1,4)")).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Value);
     assert!(err.to_string().contains("compose"), "{err}");
@@ -468,7 +537,9 @@ fn l14_overflow_is_a_value_error_naming_the_operation() {
 
 #[test]
 fn l14_parse_rejects_integers_beyond_i64() {
-    let err = "(2,99999999999999999999):(1,2)".parse::<Layout>().unwrap_err();
+    let err = "(2,99999999999999999999):(1,2)"
+        .parse::<Layout>()
+        .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Value);
     assert!(err.to_string().contains("64 bits"), "{err}");
 }
@@ -479,13 +550,21 @@ fn l14_parse_rejects_integers_beyond_i64() {
 fn l15_display_and_debug_notations() {
     let layout = l("(2,(3,4)):(1,(2,6))");
     assert_eq!(layout.to_string(), "(2,(3,4)):(1,(2,6))");
-    assert_eq!(format!("{layout:?}"), "Layout(Shape([2, [3, 4]]), Stride([1, [2, 6]]))");
+    assert_eq!(
+        format!("{layout:?}"),
+        "Layout(Shape([2, [3, 4]]), Stride([1, [2, 6]]))"
+    );
     assert_eq!(format!("{:?}", l("8:5")), "Layout(Shape(8), Stride(5))");
 }
 
 #[test]
 fn l15_both_notations_parse_back() {
-    for text in ["(2,(3,4)):(1,(2,6))", "8:-1", "():()", "((1),(2,(3))):((0),(1,(-2)))"] {
+    for text in [
+        "(2,(3,4)):(1,(2,6))",
+        "8:-1",
+        "():()",
+        "((1),(2,(3))):((0),(1,(-2)))",
+    ] {
         let layout = l(text);
         assert_eq!(l(&layout.to_string()), layout);
         assert_eq!(l(&format!("{layout:?}")), layout);
@@ -497,11 +576,17 @@ fn l15_both_notations_parse_back() {
 fn l15_parse_errors_point_at_the_offending_character() {
     let err = "(2,(3,x)):(1,(2,6))".parse::<Layout>().unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Value);
-    let strideweave::Error::Parse { position, message, .. } = &err else {
+    let strideweave::Error::Parse {
+        position, message, ..
+    } = &err
+    else {
         panic!("expected a parse error, got {err:?}")
     };
     assert_eq!(*position, 6);
-    assert!(message.ends_with("(2,(3,x)):(1,(2,6))\n        ^"), "{message}");
+    assert!(
+        message.ends_with("(2,(3,x)):(1,(2,6))\n        ^"),
+        "{message}"
+    );
     let err = "(2,(3,4)):(1,2)".parse::<Layout>().unwrap_err();
     assert!(err.to_string().contains("mode 1"), "{err}");
 }

@@ -27,7 +27,9 @@ fn layout_with(stride: impl Strategy<Value = i64> + Clone) -> impl Strategy<Valu
                 st.push(d[0].clone());
             }
         }
-        format!("({}):({})", sh.join(","), st.join(",")).parse().unwrap()
+        format!("({}):({})", sh.join(","), st.join(","))
+            .parse()
+            .unwrap()
     })
 }
 
@@ -46,20 +48,37 @@ fn permuted_compact() -> impl Strategy<Value = Layout> {
 }
 
 fn permuted_compact_scaled(scale: std::ops::RangeInclusive<i64>) -> impl Strategy<Value = Layout> {
-    (prop::collection::vec(1i64..=4, 1..=4), scale, any::<prop::sample::Index>()).prop_map(
-        |(extents, scale, pick)| {
+    (
+        prop::collection::vec(1i64..=4, 1..=4),
+        scale,
+        any::<prop::sample::Index>(),
+    )
+        .prop_map(|(extents, scale, pick)| {
             let shape: Shape = format!(
                 "({})",
-                extents.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(",")
+                extents
+                    .iter()
+                    .map(|e| e.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
             )
             .parse()
             .unwrap();
             let compact = Layout::compact(&shape);
-            let strides: Vec<i64> = compact.stride().values().iter().map(|d| d * scale).collect();
+            let strides: Vec<i64> = compact
+                .stride()
+                .values()
+                .iter()
+                .map(|d| d * scale)
+                .collect();
             let scaled: Layout = format!(
                 "{}:({})",
                 shape,
-                strides.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(",")
+                strides
+                    .iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
             )
             .parse()
             .unwrap();
@@ -68,8 +87,7 @@ fn permuted_compact_scaled(scale: std::ops::RangeInclusive<i64>) -> impl Strateg
             let r = pick.index(n);
             let order: Vec<usize> = (0..n).map(|i| (i + r) % n).collect();
             scaled.permute(&order).unwrap()
-        },
-    )
+        })
 }
 
 fn brute_force_injective(l: &Layout) -> bool {

@@ -5,3 +5,4 @@ mod algebra_examples;
 mod contracts;
 mod laws;
 mod support;
+mod oracle;

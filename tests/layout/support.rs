@@ -4,22 +4,27 @@ use strideweave::{IntTuple, Layout, Shape};
 
 /// Parses a layout in either notation, panicking with the text on failure (tests only).
 pub fn l(text: &str) -> Layout {
-    text.parse().unwrap_or_else(|e| panic!("bad test layout {text}: {e}"))
+    text.parse()
+        .unwrap_or_else(|e| panic!("bad test layout {text}: {e}"))
 }
 
 /// Parses a shape.
 pub fn s(text: &str) -> Shape {
-    text.parse().unwrap_or_else(|e| panic!("bad test shape {text}: {e}"))
+    text.parse()
+        .unwrap_or_else(|e| panic!("bad test shape {text}: {e}"))
 }
 
 /// Parses an integer tuple.
 pub fn t(text: &str) -> IntTuple {
-    text.parse().unwrap_or_else(|e| panic!("bad test tuple {text}: {e}"))
+    text.parse()
+        .unwrap_or_else(|e| panic!("bad test tuple {text}: {e}"))
 }
 
 /// Every index of a layout in ordinal order.
 pub fn indices(layout: &Layout) -> Vec<i64> {
-    (0..layout.size() as i64).map(|i| layout.index_of(i).unwrap()).collect()
+    (0..layout.size() as i64)
+        .map(|i| layout.index_of(i).unwrap())
+        .collect()
 }
 
 /// `L(i)` with CuTe's extension: ordinals beyond the size extend the last leaf.

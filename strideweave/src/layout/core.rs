@@ -272,6 +272,29 @@ impl Layout {
         if let Some(i) = coord.as_int() {
             return self.index_of_named(OP, "coordinate", i);
         }
+        if coord.toks == self.shape.0.toks {
+            // A natural coordinate (congruent with the shape): one pass over the leaves.
+            let mut total = 0i64;
+            for (k, ((&c, &e), &d)) in coord
+                .vals
+                .iter()
+                .zip(&self.shape.0.vals)
+                .zip(&self.stride.0.vals)
+                .enumerate()
+            {
+                if !(0..e).contains(&c) {
+                    return Err(Error::OutOfDomain {
+                        op: OP,
+                        what: "coordinate",
+                        value: c,
+                        place: format!("mode {} of extent {e}", leaf_path(&self.shape.0.toks, k)),
+                        bound: e,
+                    });
+                }
+                total += c * d;
+            }
+            return Ok(total);
+        }
         let mut path = Path::new();
         let mut total = 0i64;
         let coords = coord.seq();

@@ -9,13 +9,21 @@ impl Layout {
     /// `A / B = A ∘ (B, complement(B, size(A)))`: mode 0 is the tile `A ∘ B`, mode 1 walks
     /// the tiles. If B does not divide A evenly the rest rounds up.
     ///
+    /// A tile larger than A is allowed (CuTe and pycute accept it): the complement's cotarget
+    /// is `max(size(A), size(B))`, which gives CuTe's `complement(B, size(A))` exactly, since
+    /// an injective B already spans at least `size(B)`, while `complement` itself requires a
+    /// cotarget of at least the size of its operand (contracts L13).
+    ///
     /// ```
     /// let a: strideweave::Layout = "(4,2,3):(2,1,8)".parse().unwrap();
     /// let r = a.logical_divide(&"4:2".parse().unwrap()).unwrap();
     /// assert_eq!(r.to_string(), "((2,2),(2,3)):((4,1),(2,8))");
+    /// let small: strideweave::Layout = "4:1".parse().unwrap();
+    /// let r = small.logical_divide(&"8:2".parse().unwrap()).unwrap();
+    /// assert_eq!(r.to_string(), "(8,2):(2,1)");
     /// ```
     pub fn logical_divide(&self, b: &Layout) -> Result<Layout> {
-        let rest = b.complement(self.size())?;
+        let rest = b.complement(self.size().max(b.size()))?;
         self.compose(&Layout::make(&[b.clone(), rest])?)
     }
 
@@ -102,7 +110,10 @@ impl Layout {
                 let divided = self.logical_divide_tiler(tiler)?;
                 match tiler {
                     Tiler::Keep => Ok((Layout::flat("zipped_divide", &[(1, 0)], true)?, divided)),
-                    _ => Ok((divided.mode(0)?, divided.modes(1..)?)),
+                    // A layout tiler: the division is `(tile, rest)` itself, so the zipped
+                    // form is that pair and the tiled form splits the rest's modes, as in
+                    // CuTe and pycute (not a rest wrapped in one more tuple level).
+                    _ => Ok((divided.mode(0)?, divided.mode(1)?)),
                 }
             }
         }

@@ -46,11 +46,44 @@ pub(crate) type Vals = SmallVec<[i64; 8]>;
 /// assert_eq!(t, "(2,(3,4))".parse().unwrap());
 /// assert_eq!((t.rank(), t.depth(), t.leaves()), (2, 2, &[2, 3, 4][..]));
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(PartialEq, Eq, Hash)]
 pub struct IntTuple {
     pub(crate) toks: Toks,
     pub(crate) vals: Vals,
     pub(crate) int_root: bool,
+}
+
+impl Clone for IntTuple {
+    fn clone(&self) -> IntTuple {
+        // `from_slice` copies `Copy` items in one block (the derived clone goes item by item).
+        IntTuple {
+            toks: Toks::from_slice(&self.toks),
+            vals: Vals::from_slice(&self.vals),
+            int_root: self.int_root,
+        }
+    }
+}
+
+/// Collects exactly `len` items into an inline buffer without per-item capacity checks.
+pub(crate) fn collect_exact<T: Copy + Default, const N: usize>(
+    len: usize,
+    items: impl Iterator<Item = T>,
+) -> SmallVec<[T; N]> {
+    if len <= N {
+        let mut buf = [T::default(); N];
+        for (slot, v) in buf.iter_mut().zip(items) {
+            *slot = v;
+        }
+        SmallVec::from_buf_and_len(buf, len)
+    } else {
+        items.collect()
+    }
+}
+
+impl Default for ProfileToken {
+    fn default() -> ProfileToken {
+        Leaf
+    }
 }
 
 impl IntTuple {
@@ -110,7 +143,56 @@ impl IntTuple {
     /// assert_eq!(strideweave::IntTuple::int(4).rank(), 1);
     /// ```
     pub fn rank(&self) -> usize {
-        self.seq().count()
+        let mut depth = 0usize;
+        let mut rank = 0usize;
+        for t in &self.toks {
+            match t {
+                Leaf => rank += usize::from(depth == 0),
+                Push => {
+                    rank += usize::from(depth == 0);
+                    depth += 1;
+                }
+                Pop => depth -= 1,
+            }
+        }
+        rank
+    }
+
+    /// Token and leaf ranges of each top-level element: `(toks, vals)` per element.
+    pub(crate) fn top_spans(&self) -> SmallVec<[Span; 8]> {
+        let mut out = SmallVec::new();
+        let (mut depth, mut leaf) = (0usize, 0usize);
+        let (mut tok_start, mut val_start) = (0usize, 0usize);
+        for (i, t) in self.toks.iter().enumerate() {
+            match t {
+                Leaf => {
+                    leaf += 1;
+                    if depth == 0 {
+                        out.push(Span {
+                            toks: i..i + 1,
+                            vals: leaf - 1..leaf,
+                        });
+                    }
+                }
+                Push => {
+                    if depth == 0 {
+                        tok_start = i;
+                        val_start = leaf;
+                    }
+                    depth += 1;
+                }
+                Pop => {
+                    depth -= 1;
+                    if depth == 0 {
+                        out.push(Span {
+                            toks: tok_start..i + 1,
+                            vals: val_start..leaf,
+                        });
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// 0 for an integer, otherwise 1 + the largest depth of the children.
@@ -233,6 +315,13 @@ impl IntTuple {
             int_root: self.int_root,
         }
     }
+}
+
+/// Where one top-level element of a flat tuple lies: its tokens and its leaves.
+#[derive(Clone, Debug)]
+pub(crate) struct Span {
+    pub(crate) toks: std::ops::Range<usize>,
+    pub(crate) vals: std::ops::Range<usize>,
 }
 
 /// A sequence of sibling nodes inside a flat tuple; iterating yields each node.

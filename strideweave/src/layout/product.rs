@@ -84,9 +84,12 @@ impl Layout {
                     (LayoutBuilder::default(), LayoutBuilder::default());
                 for (i, part) in parts.iter().enumerate() {
                     match ts.get(i) {
+                        // A kept mode is not multiplied: like a trailing mode it goes whole to
+                        // the second side, `(1:0, A_i)` (as pycute's `hier_unzip` and the
+                        // divides do).
                         Some(Tiler::Keep) => {
-                            firsts.layout(part);
-                            seconds.leaf(1, 0);
+                            firsts.leaf(1, 0);
+                            seconds.layout(part);
                         }
                         Some(_) => {
                             firsts.layout(&part.mode(0)?);
@@ -101,12 +104,14 @@ impl Layout {
                 ))
             }
             Tiler::Keep => Ok((
-                self.clone(),
                 Layout::flat("zipped_product", &[(1, 0)], true)?,
+                self.clone(),
             )),
             Tiler::Layout(b) => {
                 let p = self.logical_product(b)?;
-                Ok((p.mode(0)?, p.modes(1..)?))
+                // `(A, repeats)` itself: the zipped form is that pair and the tiled form
+                // splits the repeats' modes, as in CuTe and pycute.
+                Ok((p.mode(0)?, p.mode(1)?))
             }
         }
     }

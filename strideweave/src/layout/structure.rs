@@ -6,7 +6,9 @@ use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
 use crate::layout::core::Layout;
-use crate::layout::int_tuple::{Builder, IntTuple, Node, ProfileToken, leaf_path};
+use crate::layout::int_tuple::{
+    Builder, IntTuple, Node, ProfileToken, Toks, Vals, collect_exact, leaf_path,
+};
 use crate::layout::shape::{Shape, Stride};
 
 /// Builds a layout node by node, shape and stride in lockstep.
@@ -193,12 +195,35 @@ impl Layout {
         if self.shape.0.int_root {
             return Ok(self.clone());
         }
-        let modes: SmallVec<[(Node<'_>, Node<'_>); 8]> = self.top().collect();
-        let mut b = LayoutBuilder::default();
-        for &i in order {
-            b.node(modes[i].0, modes[i].1);
+        let (t, sv, dv) = (&self.shape.0.toks, &self.shape.0.vals, &self.stride.0.vals);
+        if t.len() == sv.len() {
+            // Flat: every top-level mode is one leaf, so permuting is a gather.
+            let shape: Vals = collect_exact(order.len(), order.iter().map(|&i| sv[i]));
+            let stride: Vals = collect_exact(order.len(), order.iter().map(|&i| dv[i]));
+            return Ok(Layout {
+                shape: Shape(IntTuple::from_parts(Toks::from_slice(t), shape, false)),
+                stride: Stride(IntTuple::from_parts(Toks::from_slice(t), stride, false)),
+            });
         }
-        b.tuple(OP)
+        // Copy each mode's tokens and leaves in the new order; size and reach are unchanged.
+        let spans = self.shape.0.top_spans();
+        let picked = || order.iter().map(|&i| &spans[i]);
+        let toks: Toks = collect_exact(
+            t.len(),
+            picked().flat_map(|sp| t[sp.toks.clone()].iter().copied()),
+        );
+        let shape: Vals = collect_exact(
+            sv.len(),
+            picked().flat_map(|sp| sv[sp.vals.clone()].iter().copied()),
+        );
+        let stride: Vals = collect_exact(
+            dv.len(),
+            picked().flat_map(|sp| dv[sp.vals.clone()].iter().copied()),
+        );
+        Ok(Layout {
+            shape: Shape(IntTuple::from_parts(toks.clone(), shape, false)),
+            stride: Stride(IntTuple::from_parts(toks, stride, false)),
+        })
     }
 
     /// Widens extent-one leaves to the target's extents with stride 0; every other leaf must
@@ -303,6 +328,21 @@ pub(crate) fn mode_out_of_range(op: &'static str, i: usize, rank: usize) -> Erro
 
 /// Checks that `order` names every one of `rank` modes exactly once.
 pub(crate) fn check_permutation(op: &'static str, order: &[usize], rank: usize) -> Result<()> {
+    if rank <= 64 && order.len() == rank {
+        // Fast path: a bit per mode.
+        let mut seen = 0u64;
+        for &i in order {
+            if i >= rank || seen & (1 << i) != 0 {
+                return check_permutation_slow(op, order, rank);
+            }
+            seen |= 1 << i;
+        }
+        return Ok(());
+    }
+    check_permutation_slow(op, order, rank)
+}
+
+fn check_permutation_slow(op: &'static str, order: &[usize], rank: usize) -> Result<()> {
     let mut seen: SmallVec<[bool; 8]> = SmallVec::from_elem(false, rank);
     for &i in order {
         if i >= rank {

@@ -4,5 +4,5 @@
 mod algebra_examples;
 mod contracts;
 mod laws;
-mod support;
 mod oracle;
+mod support;

@@ -36,9 +36,14 @@ const ENUM_LIMIT: usize = 1 << 16;
 
 fn all_cases() -> Vec<(&'static str, Value)> {
     let mut out = Vec::new();
-    for (file, text) in [("cute_oracle.json", ORACLE), ("layout_algebra_sample.json", SAMPLE)] {
+    for (file, text) in [
+        ("cute_oracle.json", ORACLE),
+        ("layout_algebra_sample.json", SAMPLE),
+    ] {
         let doc: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{file}: {e}"));
-        let cases = doc["cases"].as_array().unwrap_or_else(|| panic!("{file}: no cases"));
+        let cases = doc["cases"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{file}: no cases"));
         assert_eq!(
             doc["total_cases"].as_u64(),
             Some(cases.len() as u64),
@@ -52,7 +57,11 @@ fn all_cases() -> Vec<(&'static str, Value)> {
 fn flags(case: &Value) -> BTreeSet<String> {
     case["flags"]
         .as_array()
-        .map(|a| a.iter().filter_map(|f| f.as_str().map(String::from)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|f| f.as_str().map(String::from))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -72,8 +81,11 @@ fn layout(v: &Value) -> Result<Layout, String> {
 
 fn unit_stride(n: i64) -> Result<Layout, String> {
     let shape = Shape::new(IntTuple::from(n)).map_err(|e| e.to_string())?;
-    Layout::new(shape, Stride::new(IntTuple::from(1)).map_err(|e| e.to_string())?)
-        .map_err(|e| e.to_string())
+    Layout::new(
+        shape,
+        Stride::new(IntTuple::from(1)).map_err(|e| e.to_string())?,
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// JSON tiler: `null` keeps the mode, an integer n is `n:1`, a list is by-mode.
@@ -123,7 +135,9 @@ fn expected_of(v: &Value) -> Option<Expected> {
 // -------------------------------------------------------------- evaluation helpers
 
 fn indices(l: &Layout) -> Vec<i64> {
-    (0..l.size() as i64).map(|i| l.index_of(i).unwrap()).collect()
+    (0..l.size() as i64)
+        .map(|i| l.index_of(i).unwrap())
+        .collect()
 }
 
 /// `L(i)` with CuTe's extension: the last leaf takes the whole quotient beyond the domain.
@@ -166,7 +180,9 @@ fn same_fn(x: &Layout, y: &Layout) -> bool {
 }
 
 fn same_fn_check(what: &str, r: &Layout, a: &Layout) -> Check {
-    ensure(same_fn(r, a), || format!("{what}: {r} is not the function of {a}"))
+    ensure(same_fn(r, a), || {
+        format!("{what}: {r} is not the function of {a}")
+    })
 }
 
 /// Whether `r` is the function pycute recorded.
@@ -270,9 +286,12 @@ fn post_divide(a: &Layout, t: &Tiler, r: &Layout) -> Check {
         Tiler::ByMode(ts) => by_mode(a, ts, r, post_divide),
         Tiler::Layout(b) => {
             ensure(r.rank() == 2, || format!("{r} is not (tile, rest)"))?;
+            // CuTe's complement(B, size(A)); StrideWeave's complement asks for a cotarget of
+            // at least size(B) (contracts L13), which changes nothing for an injective B.
+            let cot = a.size().max(b.size());
             let bstar = b
-                .complement(a.size())
-                .map_err(|e| format!("complement({b}, {}): {e}", a.size()))?;
+                .complement(cot)
+                .map_err(|e| format!("complement({b}, {cot}): {e}"))?;
             post_complement(b, a.size() as i64, &bstar)?;
             post_compose(a, b, &r.mode(0).unwrap()).map_err(|e| format!("tile: {e}"))?;
             post_compose(a, &bstar, &r.mode(1).unwrap()).map_err(|e| format!("rest: {e}"))
@@ -302,9 +321,10 @@ fn unzip_check(
 ) -> Check {
     ensure(r.rank() == 2, || format!("{r} is not (firsts, seconds)"))?;
     let (firsts, seconds) = (r.mode(0).unwrap(), r.mode(1).unwrap());
-    ensure(firsts.rank() == ts.len() && seconds.rank() == a.rank(), || {
-        format!("{r}: wrong ranks for {} tiler modes of {a}", ts.len())
-    })?;
+    ensure(
+        firsts.rank() == ts.len() && seconds.rank() == a.rank(),
+        || format!("{r}: wrong ranks for {} tiler modes of {a}", ts.len()),
+    )?;
     for i in 0..a.rank() {
         let am = a.mode(i).unwrap();
         match ts.get(i) {
@@ -347,19 +367,15 @@ fn post_product(a: &Layout, t: &Tiler, r: &Layout) -> Check {
     }
 }
 
-/// Zipped product: like the zipped divide; a kept mode is `(A_i, 1:0)` in StrideWeave (the
-/// untouched mode stays on A's side) and `(1:0, A_i)` in pycute; both are accepted here,
-/// since both are the unchanged mode.
+/// Zipped product: like the zipped divide; a kept mode is `(1:0, A_i)`, the untouched mode
+/// on the second side with the trailing modes.
 fn post_zipped_product(a: &Layout, t: &Tiler, r: &Layout) -> Check {
     match t {
         Tiler::Layout(_) => post_product(a, t, r),
         Tiler::Keep => {
             ensure(r.rank() == 2, || format!("{r} is not (A, repeats)"))?;
-            let (x, y) = (r.mode(0).unwrap(), r.mode(1).unwrap());
-            ensure(
-                (x.size() == 1 && same_fn(&y, a)) || (y.size() == 1 && same_fn(&x, a)),
-                || format!("{r} is not the kept mode {a}"),
-            )
+            ensure(r.mode(0).unwrap().size() == 1, || format!("{r}: kept mode"))?;
+            same_fn_check("kept mode", &r.mode(1).unwrap(), a)
         }
         Tiler::ByMode(ts) => unzip_check(a, ts, r, post_zipped_product),
     }
@@ -382,7 +398,9 @@ fn pad(l: &Layout, rank: usize) -> Layout {
 /// `(A', P)` as the logical product of the padded operands.
 fn post_zip_product(a: &Layout, b: &Layout, r: &Layout, raked: bool) -> Check {
     let rank = a.rank().max(b.rank());
-    ensure(r.rank() == rank, || format!("{r} does not have rank {rank}"))?;
+    ensure(r.rank() == rank, || {
+        format!("{r} does not have rank {rank}")
+    })?;
     let (mut firsts, mut seconds) = (Vec::new(), Vec::new());
     for i in 0..rank {
         let m = r.mode(i).unwrap();
@@ -428,7 +446,8 @@ fn post_coalesce(l: &Layout, r: &Layout) -> Check {
 #[derive(Debug)]
 enum Outcome {
     Exact,
-    Functional,
+    /// The same function in another notation (the detail names both).
+    Functional(String),
     Rejected,
     Departure(String),
     Skipped,
@@ -452,7 +471,9 @@ fn deliberate_rejection(op: &str, main: &Layout, others: &[&Layout]) -> Option<S
         "complement" | "left_inverse" if !injective(main) => {
             Some("non-injective input is rejected".into())
         }
-        "logical_divide" | "zipped_divide" | "tiled_divide" if others.iter().any(|l| !injective(l)) => {
+        "logical_divide" | "zipped_divide" | "tiled_divide"
+            if others.iter().any(|l| !injective(l)) =>
+        {
             Some("non-injective divisor: its complement is rejected".into())
         }
         "logical_product" | "zipped_product" | "tiled_product" | "blocked_product"
@@ -487,9 +508,8 @@ fn judge_layout(
     deliberate: Option<String>,
 ) -> Outcome {
     let case = cx.case;
-    let cpp = expected_of(&case["cpp_static"]).filter(|_| {
-        case["cpp_static"]["functional"].as_bool().unwrap_or(true)
-    });
+    let cpp = expected_of(&case["cpp_static"])
+        .filter(|_| case["cpp_static"]["functional"].as_bool().unwrap_or(true));
     let cpp_error = case["cpp_static"].get("error").is_some();
     if case.get("expected_error").is_some() {
         return match sw {
@@ -514,9 +534,7 @@ fn judge_layout(
                 Ok(()) if cpp.as_ref().is_some_and(|c| matches_expected(&r, c)) => {
                     Outcome::Departure("C++ CuTe's answer where pycute is wrong".into())
                 }
-                Ok(()) => Outcome::Departure(format!(
-                    "a correct answer {r} where pycute is wrong"
-                )),
+                Ok(()) => Outcome::Departure(format!("a correct answer {r} where pycute is wrong")),
                 Err(e) => Outcome::Mismatch(format!(
                     "pycute is wrong here and StrideWeave's {r} fails the post-condition too: {e}"
                 )),
@@ -531,10 +549,19 @@ fn judge_layout(
                 } else if cx.is_doc() && cx.flags.is_empty() {
                     Outcome::Mismatch(format!(
                         "doc example: {r} is the right function but not the notation {}",
-                        expected.layout.as_ref().map_or("?".into(), |l| l.to_string())
+                        expected
+                            .layout
+                            .as_ref()
+                            .map_or("?".into(), |l| l.to_string())
                     ))
                 } else {
-                    Outcome::Functional
+                    Outcome::Functional(format!(
+                        "StrideWeave {r}, pycute {}",
+                        expected
+                            .layout
+                            .as_ref()
+                            .map_or("?".into(), |l| l.to_string())
+                    ))
                 }
             } else if cx.flags.contains("cpp_differs") {
                 match post(&r) {
@@ -547,13 +574,16 @@ fn judge_layout(
             } else if cx.op == "left_inverse" {
                 // Not unique: the same function on the image of L is the same answer.
                 match post(&r) {
-                    Ok(()) => Outcome::Functional,
+                    Ok(()) => Outcome::Functional(format!("{r}: the same on the image of L")),
                     Err(e) => Outcome::Mismatch(format!("{r}: {e}")),
                 }
             } else {
                 Outcome::Mismatch(format!(
                     "StrideWeave gives {r}, pycute {}",
-                    expected.layout.as_ref().map_or("?".into(), |l| l.to_string())
+                    expected
+                        .layout
+                        .as_ref()
+                        .map_or("?".into(), |l| l.to_string())
                 ))
             }
         }
@@ -687,10 +717,18 @@ fn judge(case: &Value) -> Outcome {
             let l = in_layout(case, "layout").unwrap();
             // filter = coalesce(filter_zeros(L)): stride-0 extents become 1.
             let zeros = Layout::new(
-                Shape::new(IntTuple::tuple(l.shape().extents().iter().zip(l.stride().values()).map(
-                    |(&s, &d)| IntTuple::from(if d == 0 { 1 } else { s }),
-                ))).unwrap(),
-                Stride::new(IntTuple::tuple(l.stride().values().iter().map(|&d| IntTuple::from(d)))).unwrap(),
+                Shape::new(IntTuple::tuple(
+                    l.shape()
+                        .extents()
+                        .iter()
+                        .zip(l.stride().values())
+                        .map(|(&s, &d)| IntTuple::from(if d == 0 { 1 } else { s })),
+                ))
+                .unwrap(),
+                Stride::new(IntTuple::tuple(
+                    l.stride().values().iter().map(|&d| IntTuple::from(d)),
+                ))
+                .unwrap(),
             )
             .unwrap();
             let post = |r: &Layout| post_coalesce(&zeros, r);
@@ -713,11 +751,16 @@ fn judge(case: &Value) -> Outcome {
             let cot = input["cotarget"].as_i64().unwrap();
             let sw = a.complement(cot as usize).map_err(|e| e.to_string());
             let post = |r: &Layout| post_complement(&a, cot, r);
-            let why = deliberate_rejection(op, &a, &[]).or_else(|| {
-                cx.flags
-                    .contains("pycute_quirk")
-                    .then(|| "strides that do not divide are rejected".into())
-            });
+            let why = deliberate_rejection(op, &a, &[])
+                .or_else(|| {
+                    ((cot as usize) < a.size())
+                        .then(|| "a cotarget below the size is rejected (contracts L13)".into())
+                })
+                .or_else(|| {
+                    cx.flags
+                        .contains("pycute_quirk")
+                        .then(|| "strides that do not divide are rejected".into())
+                });
             judge_layout(&cx, sw, &post, why)
         }
         "logical_divide" | "zipped_divide" | "tiled_divide" | "logical_product"
@@ -764,7 +807,12 @@ fn judge(case: &Value) -> Outcome {
                 })
             };
             let why = deliberate_rejection(op, &l, &[]);
-            judge_layout(&cx, l.right_inverse().map_err(|e| e.to_string()), &post, why)
+            judge_layout(
+                &cx,
+                l.right_inverse().map_err(|e| e.to_string()),
+                &post,
+                why,
+            )
         }
         "left_inverse" => {
             let l = in_layout(case, "layout").unwrap();
@@ -809,6 +857,8 @@ struct Tally {
 fn run(ops: &[&str]) {
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
     let mut departures: BTreeMap<String, usize> = BTreeMap::new();
+    // ORACLE_VERBOSE=1 lists every functional match and departure with its case id.
+    let verbose = std::env::var_os("ORACLE_VERBOSE").is_some();
     for (file, case) in all_cases() {
         let op = case["op"].as_str().unwrap();
         if !ops.contains(&op) {
@@ -818,11 +868,19 @@ fn run(ops: &[&str]) {
         let t = tallies.entry(op.to_string()).or_default();
         match judge(&case) {
             Outcome::Exact => t.exact += 1,
-            Outcome::Functional => t.functional += 1,
+            Outcome::Functional(detail) => {
+                t.functional += 1;
+                if verbose {
+                    eprintln!("  functional {file} {id}: {detail}");
+                }
+            }
             Outcome::Rejected => t.rejected += 1,
             Outcome::Skipped => t.skipped += 1,
             Outcome::Departure(why) => {
                 t.departures += 1;
+                if verbose {
+                    eprintln!("  departure {file} {id}: {why}");
+                }
                 *departures.entry(format!("{op}: {why}")).or_default() += 1;
             }
             Outcome::Mismatch(why) => t.mismatches.push(format!("{file} {id}: {why}")),

@@ -164,6 +164,22 @@ pub enum Error {
         /// Which mode and why.
         detail: String,
     },
+    /// A slice key, step or interval that is not valid.
+    #[error("{op}: {detail}")]
+    InvalidRange {
+        /// The operation.
+        op: &'static str,
+        /// Which mode, which interval, which step.
+        detail: String,
+    },
+    /// A placement that reaches outside its carrier (RT004).
+    #[error("{op}: {detail}")]
+    ViewOutOfBounds {
+        /// The operation.
+        op: &'static str,
+        /// Which subtensor, which indices, which carrier length.
+        detail: String,
+    },
     /// A rearrangement tree or pattern that is not valid.
     #[error("{op}: {detail}")]
     InvalidRearrange {

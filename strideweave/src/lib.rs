@@ -17,12 +17,21 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod block_scaled;
+pub mod carrier;
+mod dtype;
 mod error;
 pub mod layout;
+mod repr;
+mod tensor;
 
+pub use carrier::{Carrier, CarrierClass, CarrierStorage, HostStorage};
+pub use dtype::{Complex32, Complex64, DType, Element, Scalar};
 pub use error::{Error, ErrorKind, Result};
-pub use layout::{IntTuple, Layout, ProfileToken, Shape, Stride, Tiler, Tree};
+pub use layout::{IntTuple, Key, Layout, ProfileToken, Shape, Sliced, Stride, Tiler, Tree};
+pub use repr::{Representation, Snapshot, Subtensor};
 pub use strideweave_macros::{layout, shape};
+pub use tensor::{Indexed, Tensor};
 
 /// The README's tour, compiled and run as a doctest.
 #[cfg(doctest)]

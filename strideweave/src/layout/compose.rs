@@ -1,6 +1,7 @@
 //! Composition `R = A ∘ B`, `R(c) = A(B(c))` (`layout-algebra.md` §7).
 //!
-//! Semantics: pycute's stride-divisibility condition, plus a shape-divisibility check on every
+//! Semantics: a right-operand leaf that lies wholly inside one mode of A is exact; otherwise
+//! pycute's stride-divisibility condition, plus a shape-divisibility check on every
 //! mode of A but the last (a result is rejected, never truncated), plus CuTe's `coalesce_x`
 //! so that B may reach beyond A's domain through A's last mode, as in CuTe.
 
@@ -146,6 +147,15 @@ fn compose_leaf(a: &Modes, s: i64, d: i64) -> Result<Layout> {
     let (mut rest_shape, mut rest_stride) = (s, d);
     for &(cs, cd) in init {
         if rest_shape == 1 {
+            break;
+        }
+        if (rest_shape - 1)
+            .checked_mul(rest_stride)
+            .is_some_and(|last| last < cs)
+        {
+            // Every remaining element lies inside this mode: exact, whatever divides what.
+            out.push((rest_shape, mul(rest_stride, cd)?));
+            rest_shape = 1;
             break;
         }
         if cs % rest_stride != 0 && rest_stride % cs != 0 {

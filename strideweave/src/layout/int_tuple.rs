@@ -21,9 +21,10 @@ use crate::error::{Error, Result};
 /// let t: IntTuple = "(2,(3,4))".parse().unwrap();
 /// assert_eq!(t.profile(), &[Leaf, Push, Leaf, Leaf, Pop]);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum ProfileToken {
     /// A leaf.
+    #[default]
     Leaf,
     /// The start of a nested tuple.
     Push,
@@ -77,12 +78,6 @@ pub(crate) fn collect_exact<T: Copy + Default, const N: usize>(
         SmallVec::from_buf_and_len(buf, len)
     } else {
         items.collect()
-    }
-}
-
-impl Default for ProfileToken {
-    fn default() -> ProfileToken {
-        Leaf
     }
 }
 

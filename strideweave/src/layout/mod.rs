@@ -14,6 +14,7 @@
 //! | `divide` | logical, zipped and tiled divide |
 //! | `product` | logical, blocked, raked, zipped and tiled products |
 //! | `inverse` | right and left inverse |
+//! | `views` | the layout half of tensor views: slice, reshape, affine composition, broadcast_in_dim, squeeze, reversal |
 
 mod coalesce;
 mod complement;
@@ -28,12 +29,14 @@ mod shape;
 mod structure;
 mod tiler;
 mod tree;
+mod views;
 
 pub use self::core::Layout;
 pub use int_tuple::{IntTuple, ProfileToken};
 pub use shape::{Shape, Stride};
 pub use tiler::Tiler;
 pub use tree::Tree;
+pub use views::{Key, Sliced};
 
 #[doc(hidden)]
 pub mod __private {

@@ -53,6 +53,16 @@ impl Shape {
         Ok(Shape(t))
     }
 
+    /// The empty shape `()`: no top-level modes, size 1 (contracts C4).
+    ///
+    /// ```
+    /// let e = strideweave::Shape::empty();
+    /// assert_eq!((e.rank(), e.size(), e.to_string()), (0, 1, "()".to_string()));
+    /// ```
+    pub fn empty() -> Shape {
+        Shape(IntTuple::tuple([]))
+    }
+
     /// The product of the extents.
     ///
     /// ```

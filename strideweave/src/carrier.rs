@@ -1,0 +1,528 @@
+//! Carriers: shared, typed element storage with an identity, a version and a release state
+//! (contracts §4).
+//!
+//! Views never touch storage: they read only a carrier's identity, dtype, length and class.
+//! Storage sits behind the [`CarrierStorage`] trait, so further classes (memory-mapped
+//! files, device memory) can be added without changing any view.
+
+use std::any::TypeId;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+
+use crate::dtype::{Complex32, Complex64, DType, Element, Scalar};
+use crate::error::{Error, Result};
+
+/// Host memory of one plain dtype.
+#[doc(hidden)]
+#[derive(Clone, Debug)]
+pub enum HostBuffer {
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    U8(Vec<u8>),
+    I8(Vec<i8>),
+    Bool(Vec<bool>),
+    Complex64(Vec<Complex32>),
+    Complex128(Vec<Complex64>),
+    #[cfg(feature = "half")]
+    F16(Vec<half::f16>),
+    #[cfg(feature = "half")]
+    BF16(Vec<half::bf16>),
+}
+
+macro_rules! each_buffer {
+    ($b:expr, $v:ident => $e:expr) => {
+        match $b {
+            HostBuffer::F32($v) => $e,
+            HostBuffer::F64($v) => $e,
+            HostBuffer::I32($v) => $e,
+            HostBuffer::I64($v) => $e,
+            HostBuffer::U8($v) => $e,
+            HostBuffer::I8($v) => $e,
+            HostBuffer::Bool($v) => $e,
+            HostBuffer::Complex64($v) => $e,
+            HostBuffer::Complex128($v) => $e,
+            #[cfg(feature = "half")]
+            HostBuffer::F16($v) => $e,
+            #[cfg(feature = "half")]
+            HostBuffer::BF16($v) => $e,
+        }
+    };
+}
+
+impl HostBuffer {
+    fn len(&self) -> usize {
+        each_buffer!(self, v => v.len())
+    }
+
+    fn dtype(&self) -> DType {
+        each_buffer!(self, v => element_dtype(v))
+    }
+
+    fn get(&self, i: usize) -> Scalar {
+        each_buffer!(self, v => v[i].to_scalar())
+    }
+
+    fn set(&mut self, i: usize, s: Scalar) -> bool {
+        each_buffer!(self, v => match Element::from_scalar(s) {
+            Some(x) => {
+                v[i] = x;
+                true
+            }
+            None => false,
+        })
+    }
+
+    /// Sets element `i` to a value already of this buffer's dtype.
+    pub(crate) fn set_scalar(&mut self, i: usize, s: Scalar) -> bool {
+        self.set(i, s)
+    }
+
+    fn zeros(dtype: DType, len: usize) -> Option<HostBuffer> {
+        Some(match dtype {
+            DType::F32 => HostBuffer::F32(vec![0.0; len]),
+            DType::F64 => HostBuffer::F64(vec![0.0; len]),
+            DType::I32 => HostBuffer::I32(vec![0; len]),
+            DType::I64 => HostBuffer::I64(vec![0; len]),
+            DType::U8 => HostBuffer::U8(vec![0; len]),
+            DType::I8 => HostBuffer::I8(vec![0; len]),
+            DType::Bool => HostBuffer::Bool(vec![false; len]),
+            DType::Complex64 => HostBuffer::Complex64(vec![Complex32::new(0.0, 0.0); len]),
+            DType::Complex128 => HostBuffer::Complex128(vec![Complex64::new(0.0, 0.0); len]),
+            #[cfg(feature = "half")]
+            DType::F16 => HostBuffer::F16(vec![half::f16::ZERO; len]),
+            #[cfg(feature = "half")]
+            DType::BF16 => HostBuffer::BF16(vec![half::bf16::ZERO; len]),
+            DType::BlockScaledI8F32 => return None,
+        })
+    }
+}
+
+fn element_dtype<T: Element>(_: &[T]) -> DType {
+    T::DTYPE
+}
+
+/// A storage class: where a carrier's elements live. Views never call it.
+///
+/// The host class ([`HostStorage`]) keeps a [`Vec`]; another class implements this trait
+/// and is wrapped with [`Carrier::from_storage`].
+pub trait CarrierStorage: Send + Sync + 'static {
+    /// The storage dtype of the elements.
+    fn dtype(&self) -> DType;
+    /// The number of elements.
+    fn len(&self) -> usize;
+    /// Whether there are no elements.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The elements, when they are readable from the host.
+    #[doc(hidden)]
+    fn host(&self) -> Option<&HostBuffer>;
+    /// The elements, mutably, when they are writable from the host.
+    #[doc(hidden)]
+    fn host_mut(&mut self) -> Option<&mut HostBuffer>;
+    /// The class's name, for messages.
+    fn class_name(&self) -> &'static str;
+}
+
+/// The host storage class: elements in a `Vec` in this process's memory.
+#[derive(Debug)]
+pub struct HostStorage(HostBuffer);
+
+impl CarrierStorage for HostStorage {
+    fn dtype(&self) -> DType {
+        self.0.dtype()
+    }
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn host(&self) -> Option<&HostBuffer> {
+        Some(&self.0)
+    }
+    fn host_mut(&mut self) -> Option<&mut HostBuffer> {
+        Some(&mut self.0)
+    }
+    fn class_name(&self) -> &'static str {
+        "host"
+    }
+}
+
+/// The exact class of a carrier: two carriers of one Tensor must share it (RT004).
+///
+/// ```
+/// let a = strideweave::Carrier::from_vec(vec![1.0f32]);
+/// let b = strideweave::Carrier::from_vec(vec![1i8]);
+/// assert_eq!(a.class(), b.class());
+/// assert_eq!(a.class().to_string(), "host");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CarrierClass {
+    name: &'static str,
+    id: TypeId,
+}
+
+impl CarrierClass {
+    /// The class's name.
+    ///
+    /// ```
+    /// assert_eq!(strideweave::Carrier::from_vec(vec![0u8]).class().name(), "host");
+    /// ```
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
+impl fmt::Display for CarrierClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+struct Shared {
+    class: CarrierClass,
+    dtype: DType,
+    len: usize,
+    version: AtomicU64,
+    released: AtomicBool,
+    storage: RwLock<Option<Box<dyn CarrierStorage>>>,
+}
+
+/// Shared, typed element storage: cloning the handle shares the storage.
+///
+/// A carrier has an identity ([`Carrier::same`]), a version that every mutation increments,
+/// and a release state: [`release`](Carrier::release) frees the storage, and any later
+/// access is a `Runtime` error. Carriers are `Send + Sync`; the version is atomic.
+///
+/// ```
+/// use strideweave::Carrier;
+/// let c = Carrier::from_vec(vec![1.0f64, 2.0, 3.0]);
+/// let d = c.clone();
+/// assert!(Carrier::same(&c, &d));
+/// assert_eq!(c.version(), 0);
+/// c.set(1, 5.0f64.into()).unwrap();
+/// assert_eq!((d.version(), d.get(1).unwrap().to_f64()), (1, 5.0));
+/// c.release();
+/// assert!(d.is_released());
+/// assert_eq!(d.get(0).unwrap_err().kind(), strideweave::ErrorKind::Runtime);
+/// ```
+#[derive(Clone)]
+pub struct Carrier {
+    shared: Arc<Shared>,
+}
+
+impl Carrier {
+    /// A host carrier holding `data`.
+    ///
+    /// ```
+    /// let c = strideweave::Carrier::from_vec(vec![1i32, 2, 3]);
+    /// assert_eq!((c.len(), c.dtype()), (3, strideweave::DType::I32));
+    /// ```
+    pub fn from_vec<T: Element>(data: Vec<T>) -> Carrier {
+        Carrier::from_storage(HostStorage(T::wrap(data)))
+    }
+
+    /// A host carrier of `len` zeros of a plain dtype.
+    ///
+    /// ```
+    /// use strideweave::{Carrier, DType};
+    /// let c = Carrier::zeros(DType::F32, 4).unwrap();
+    /// assert_eq!(c.to_vec::<f32>().unwrap(), [0.0; 4]);
+    /// assert!(Carrier::zeros(DType::BlockScaledI8F32, 4).is_err());
+    /// ```
+    pub fn zeros(dtype: DType, len: usize) -> Result<Carrier> {
+        let buf = HostBuffer::zeros(dtype, len).ok_or_else(|| Error::WrongType {
+            op: "Carrier::zeros",
+            expected: "a plain dtype".into(),
+            found: dtype.to_string(),
+        })?;
+        Ok(Carrier::from_storage(HostStorage(buf)))
+    }
+
+    /// A carrier of another storage class. Its dtype and length are read once, here.
+    pub fn from_storage<S: CarrierStorage>(storage: S) -> Carrier {
+        let (dtype, len) = (storage.dtype(), storage.len());
+        Carrier {
+            shared: Arc::new(Shared {
+                class: CarrierClass {
+                    name: storage.class_name(),
+                    id: TypeId::of::<S>(),
+                },
+                dtype,
+                len,
+                version: AtomicU64::new(0),
+                released: AtomicBool::new(false),
+                storage: RwLock::new(Some(Box::new(storage))),
+            }),
+        }
+    }
+
+    /// Whether two handles denote the same carrier.
+    ///
+    /// ```
+    /// use strideweave::Carrier;
+    /// let a = Carrier::from_vec(vec![1u8]);
+    /// assert!(Carrier::same(&a, &a.clone()));
+    /// assert!(!Carrier::same(&a, &Carrier::from_vec(vec![1u8])));
+    /// ```
+    pub fn same(a: &Carrier, b: &Carrier) -> bool {
+        Arc::ptr_eq(&a.shared, &b.shared)
+    }
+
+    /// The number of elements.
+    ///
+    /// ```
+    /// assert_eq!(strideweave::Carrier::from_vec(vec![0u8; 7]).len(), 7);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.shared.len
+    }
+
+    /// Whether the carrier holds no elements.
+    ///
+    /// ```
+    /// assert!(strideweave::Carrier::from_vec(Vec::<f32>::new()).is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.shared.len == 0
+    }
+
+    /// The storage dtype.
+    ///
+    /// ```
+    /// assert_eq!(strideweave::Carrier::from_vec(vec![true]).dtype(), strideweave::DType::Bool);
+    /// ```
+    pub fn dtype(&self) -> DType {
+        self.shared.dtype
+    }
+
+    /// The storage class.
+    ///
+    /// ```
+    /// assert_eq!(strideweave::Carrier::from_vec(vec![1u8]).class().name(), "host");
+    /// ```
+    pub fn class(&self) -> CarrierClass {
+        self.shared.class
+    }
+
+    /// The version: the number of mutations so far.
+    ///
+    /// ```
+    /// let c = strideweave::Carrier::from_vec(vec![0i64; 2]);
+    /// c.set(0, strideweave::Scalar::I64(1)).unwrap();
+    /// assert_eq!(c.version(), 1);
+    /// ```
+    pub fn version(&self) -> u64 {
+        self.shared.version.load(Ordering::Acquire)
+    }
+
+    /// Frees the storage; every later access is a `Runtime` error. Idempotent.
+    ///
+    /// ```
+    /// let c = strideweave::Carrier::from_vec(vec![1u8]);
+    /// c.release();
+    /// assert!(c.is_released());
+    /// ```
+    pub fn release(&self) {
+        let mut guard = self
+            .shared
+            .storage
+            .write()
+            .unwrap_or_else(|p| p.into_inner());
+        *guard = None;
+        self.shared.released.store(true, Ordering::Release);
+    }
+
+    /// Whether [`release`](Self::release) was called.
+    ///
+    /// ```
+    /// assert!(!strideweave::Carrier::from_vec(vec![1u8]).is_released());
+    /// ```
+    pub fn is_released(&self) -> bool {
+        self.shared.released.load(Ordering::Acquire)
+    }
+
+    /// Reads the elements as `&[T]`.
+    ///
+    /// ```
+    /// let c = strideweave::Carrier::from_vec(vec![1.0f32, 2.0]);
+    /// assert_eq!(c.read(|x: &[f32]| x[0] + x[1]).unwrap(), 3.0);
+    /// assert!(c.read(|x: &[f64]| x[0]).is_err());
+    /// ```
+    pub fn read<T: Element, R>(&self, f: impl FnOnce(&[T]) -> R) -> Result<R> {
+        self.with_host("read", |b| {
+            T::slice(b)
+                .map(f)
+                .ok_or_else(|| self.wrong_type("read", T::DTYPE))
+        })
+    }
+
+    /// Writes the elements through `&mut [T]` and increments the version.
+    ///
+    /// ```
+    /// let c = strideweave::Carrier::from_vec(vec![1.0f32, 2.0]);
+    /// c.write(|x: &mut [f32]| x[0] = 9.0).unwrap();
+    /// assert_eq!((c.to_vec::<f32>().unwrap(), c.version()), (vec![9.0, 2.0], 1));
+    /// ```
+    pub fn write<T: Element, R>(&self, f: impl FnOnce(&mut [T]) -> R) -> Result<R> {
+        self.with_host_mut("write", |b| {
+            T::slice_mut(b)
+                .map(f)
+                .ok_or_else(|| self.wrong_type("write", T::DTYPE))
+        })
+    }
+
+    /// A copy of the elements.
+    ///
+    /// ```
+    /// assert_eq!(strideweave::Carrier::from_vec(vec![3u8, 4]).to_vec::<u8>().unwrap(), [3, 4]);
+    /// ```
+    pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
+        self.read(|x: &[T]| x.to_vec())
+    }
+
+    /// The element at `index`.
+    ///
+    /// ```
+    /// let c = strideweave::Carrier::from_vec(vec![3u8, 4]);
+    /// assert_eq!(c.get(1).unwrap(), strideweave::Scalar::U8(4));
+    /// assert!(c.get(2).is_err());
+    /// ```
+    pub fn get(&self, index: usize) -> Result<Scalar> {
+        self.check_index("Carrier::get", index)?;
+        self.with_host("Carrier::get", |b| Ok(b.get(index)))
+    }
+
+    /// Sets the element at `index` (of exactly the carrier's dtype) and increments the version.
+    ///
+    /// ```
+    /// let c = strideweave::Carrier::from_vec(vec![3u8, 4]);
+    /// assert!(c.set(0, strideweave::Scalar::F32(1.0)).is_err());
+    /// assert_eq!(c.version(), 0);
+    /// ```
+    pub fn set(&self, index: usize, value: Scalar) -> Result<()> {
+        self.check_index("Carrier::set", index)?;
+        self.with_host_mut("Carrier::set", |b| {
+            if b.set(index, value) {
+                Ok(())
+            } else {
+                Err(self.wrong_type("Carrier::set", value.dtype()))
+            }
+        })
+    }
+
+    fn check_index(&self, op: &'static str, index: usize) -> Result<()> {
+        if index >= self.len() {
+            return Err(Error::OutOfDomain {
+                op,
+                what: "carrier index",
+                value: index as i64,
+                place: format!("a carrier of {} elements", self.len()),
+                bound: self.len() as i64,
+            });
+        }
+        Ok(())
+    }
+
+    fn wrong_type(&self, op: &'static str, asked: DType) -> Error {
+        Error::WrongType {
+            op,
+            expected: format!("{} (the carrier's dtype)", self.dtype()),
+            found: asked.to_string(),
+        }
+    }
+
+    fn released_error(&self, op: &'static str) -> Error {
+        Error::Runtime {
+            op,
+            detail: format!(
+                "the {} carrier of {} {} elements was released",
+                self.class(),
+                self.len(),
+                self.dtype()
+            ),
+        }
+    }
+
+    pub(crate) fn with_host<R>(
+        &self,
+        op: &'static str,
+        f: impl FnOnce(&HostBuffer) -> Result<R>,
+    ) -> Result<R> {
+        let guard = self
+            .shared
+            .storage
+            .read()
+            .unwrap_or_else(|p| p.into_inner());
+        let storage = guard.as_ref().ok_or_else(|| self.released_error(op))?;
+        let host = storage.host().ok_or_else(|| Error::NotImplemented {
+            op,
+            reason: format!(
+                "the {} carrier class is not readable from the host",
+                self.class()
+            ),
+        })?;
+        f(host)
+    }
+
+    /// Runs `f` on the host buffer and increments the version if `f` succeeds.
+    pub(crate) fn with_host_mut<R>(
+        &self,
+        op: &'static str,
+        f: impl FnOnce(&mut HostBuffer) -> Result<R>,
+    ) -> Result<R> {
+        let mut guard = self
+            .shared
+            .storage
+            .write()
+            .unwrap_or_else(|p| p.into_inner());
+        let class = self.class();
+        let storage = guard.as_mut().ok_or_else(|| self.released_error(op))?;
+        let host = storage.host_mut().ok_or_else(|| Error::NotImplemented {
+            op,
+            reason: format!("the {class} carrier class is not writable from the host"),
+        })?;
+        let out = f(host)?;
+        self.shared.version.fetch_add(1, Ordering::AcqRel);
+        Ok(out)
+    }
+}
+
+impl fmt::Debug for Carrier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Carrier({} {} × {}, version {}{})",
+            self.class(),
+            self.len(),
+            self.dtype(),
+            self.version(),
+            if self.is_released() { ", released" } else { "" }
+        )
+    }
+}
+
+impl From<f64> for Scalar {
+    fn from(v: f64) -> Scalar {
+        Scalar::F64(v)
+    }
+}
+
+impl From<f32> for Scalar {
+    fn from(v: f32) -> Scalar {
+        Scalar::F32(v)
+    }
+}
+
+impl From<i64> for Scalar {
+    fn from(v: i64) -> Scalar {
+        Scalar::I64(v)
+    }
+}
+
+impl From<i32> for Scalar {
+    fn from(v: i32) -> Scalar {
+        Scalar::I32(v)
+    }
+}

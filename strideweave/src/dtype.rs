@@ -1,0 +1,382 @@
+//! Element types: the logical [`DType`] of a tensor, its storage schema, the [`Element`]
+//! trait of Rust types that carriers hold, and [`Scalar`], one value of any dtype.
+
+use std::fmt;
+
+pub use num_complex::{Complex32, Complex64};
+
+/// The logical dtype of a tensor (contracts §4). A plain dtype is stored as itself; a
+/// block-scaled dtype is stored in several subtensors, listed by its
+/// [`storage_schema`](DType::storage_schema).
+///
+/// ```
+/// use strideweave::DType;
+/// assert_eq!(DType::F32.storage_schema(), &[DType::F32]);
+/// assert_eq!(DType::BlockScaledI8F32.storage_schema(), &[DType::I8, DType::F32]);
+/// assert!(DType::F64.is_differentiable() && !DType::I32.is_differentiable());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DType {
+    /// `f32`.
+    F32,
+    /// `f64`.
+    F64,
+    /// `i32`.
+    I32,
+    /// `i64`.
+    I64,
+    /// `u8`.
+    U8,
+    /// `i8`.
+    I8,
+    /// `bool`.
+    Bool,
+    /// Complex of two `f32` ([`Complex32`]).
+    Complex64,
+    /// Complex of two `f64` ([`Complex64`]).
+    Complex128,
+    /// IEEE half precision (feature `half`).
+    #[cfg(feature = "half")]
+    F16,
+    /// bfloat16 (feature `half`).
+    #[cfg(feature = "half")]
+    BF16,
+    /// Block-scaled 8-bit integers: subtensor 0 holds `i8` codes, subtensor 1 holds one `f32`
+    /// scale per block, the adjacent layout sends each element to its scale, and the value of
+    /// an element is `code × scale`.
+    BlockScaledI8F32,
+}
+
+impl DType {
+    /// The storage dtypes of the subtensors, in order (RT003).
+    ///
+    /// ```
+    /// assert_eq!(strideweave::DType::I8.storage_schema().len(), 1);
+    /// ```
+    pub fn storage_schema(&self) -> &'static [DType] {
+        match self {
+            DType::F32 => &[DType::F32],
+            DType::F64 => &[DType::F64],
+            DType::I32 => &[DType::I32],
+            DType::I64 => &[DType::I64],
+            DType::U8 => &[DType::U8],
+            DType::I8 => &[DType::I8],
+            DType::Bool => &[DType::Bool],
+            DType::Complex64 => &[DType::Complex64],
+            DType::Complex128 => &[DType::Complex128],
+            #[cfg(feature = "half")]
+            DType::F16 => &[DType::F16],
+            #[cfg(feature = "half")]
+            DType::BF16 => &[DType::BF16],
+            DType::BlockScaledI8F32 => &[DType::I8, DType::F32],
+        }
+    }
+
+    /// Whether gradients flow through tensors of this dtype (floating and complex dtypes).
+    ///
+    /// ```
+    /// assert!(strideweave::DType::Complex64.is_differentiable());
+    /// ```
+    pub fn is_differentiable(&self) -> bool {
+        match self {
+            DType::F32 | DType::F64 | DType::Complex64 | DType::Complex128 => true,
+            #[cfg(feature = "half")]
+            DType::F16 | DType::BF16 => true,
+            _ => false,
+        }
+    }
+
+    /// Whether this dtype is stored as itself in one subtensor.
+    ///
+    /// ```
+    /// assert!(!strideweave::DType::BlockScaledI8F32.is_plain());
+    /// ```
+    pub fn is_plain(&self) -> bool {
+        self.storage_schema().len() == 1 && self.storage_schema()[0] == *self
+    }
+
+    /// The size of one element in bytes (plain dtypes).
+    ///
+    /// ```
+    /// assert_eq!(strideweave::DType::Complex128.size_of(), 16);
+    /// ```
+    pub fn size_of(&self) -> usize {
+        match self {
+            DType::F32 | DType::I32 => 4,
+            DType::F64 | DType::I64 | DType::Complex64 => 8,
+            DType::U8 | DType::I8 | DType::Bool => 1,
+            DType::Complex128 => 16,
+            #[cfg(feature = "half")]
+            DType::F16 | DType::BF16 => 2,
+            DType::BlockScaledI8F32 => 1,
+        }
+    }
+}
+
+impl fmt::Display for DType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self {
+            DType::F32 => "f32",
+            DType::F64 => "f64",
+            DType::I32 => "i32",
+            DType::I64 => "i64",
+            DType::U8 => "u8",
+            DType::I8 => "i8",
+            DType::Bool => "bool",
+            DType::Complex64 => "complex64",
+            DType::Complex128 => "complex128",
+            #[cfg(feature = "half")]
+            DType::F16 => "f16",
+            #[cfg(feature = "half")]
+            DType::BF16 => "bf16",
+            DType::BlockScaledI8F32 => "block-scaled i8×f32",
+        };
+        f.write_str(name)
+    }
+}
+
+/// One value of any plain dtype: what an all-integer index returns.
+///
+/// ```
+/// use strideweave::Scalar;
+/// let s = Scalar::F32(1.5);
+/// assert_eq!(f64::from(s), 1.5);
+/// assert_eq!(s.to_string(), "1.5");
+/// assert_eq!(f64::from(Scalar::Bool(true)), 1.0);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Scalar {
+    /// An `f32`.
+    F32(f32),
+    /// An `f64`.
+    F64(f64),
+    /// An `i32`.
+    I32(i32),
+    /// An `i64`.
+    I64(i64),
+    /// A `u8`.
+    U8(u8),
+    /// An `i8`.
+    I8(i8),
+    /// A `bool`.
+    Bool(bool),
+    /// A complex of two `f32`.
+    Complex64(Complex32),
+    /// A complex of two `f64`.
+    Complex128(Complex64),
+    /// An `f16` (feature `half`).
+    #[cfg(feature = "half")]
+    F16(half::f16),
+    /// A `bf16` (feature `half`).
+    #[cfg(feature = "half")]
+    BF16(half::bf16),
+}
+
+impl Scalar {
+    /// The dtype of this value.
+    ///
+    /// ```
+    /// assert_eq!(strideweave::Scalar::I8(3).dtype(), strideweave::DType::I8);
+    /// ```
+    pub fn dtype(&self) -> DType {
+        match self {
+            Scalar::F32(_) => DType::F32,
+            Scalar::F64(_) => DType::F64,
+            Scalar::I32(_) => DType::I32,
+            Scalar::I64(_) => DType::I64,
+            Scalar::U8(_) => DType::U8,
+            Scalar::I8(_) => DType::I8,
+            Scalar::Bool(_) => DType::Bool,
+            Scalar::Complex64(_) => DType::Complex64,
+            Scalar::Complex128(_) => DType::Complex128,
+            #[cfg(feature = "half")]
+            Scalar::F16(_) => DType::F16,
+            #[cfg(feature = "half")]
+            Scalar::BF16(_) => DType::BF16,
+        }
+    }
+
+    /// The value as `f64` (the real part of a complex value, 1 or 0 for a bool).
+    ///
+    /// ```
+    /// assert_eq!(strideweave::Scalar::I64(-4).to_f64(), -4.0);
+    /// ```
+    pub fn to_f64(&self) -> f64 {
+        match *self {
+            Scalar::F32(v) => v as f64,
+            Scalar::F64(v) => v,
+            Scalar::I32(v) => v as f64,
+            Scalar::I64(v) => v as f64,
+            Scalar::U8(v) => v as f64,
+            Scalar::I8(v) => v as f64,
+            Scalar::Bool(v) => f64::from(u8::from(v)),
+            Scalar::Complex64(v) => v.re as f64,
+            Scalar::Complex128(v) => v.re,
+            #[cfg(feature = "half")]
+            Scalar::F16(v) => v.to_f64(),
+            #[cfg(feature = "half")]
+            Scalar::BF16(v) => v.to_f64(),
+        }
+    }
+}
+
+impl Scalar {
+    /// This value as `dtype`, when that loses nothing: integers and floats convert when the
+    /// value is exactly representable, reals become complex, a bool stays a bool.
+    ///
+    /// ```
+    /// use strideweave::{DType, Scalar};
+    /// assert_eq!(Scalar::F64(3.0).cast(DType::I8), Some(Scalar::I8(3)));
+    /// assert_eq!(Scalar::F64(3.5).cast(DType::I8), None);
+    /// assert_eq!(Scalar::I64(300).cast(DType::U8), None);
+    /// assert_eq!(Scalar::F64(0.5).cast(DType::F32), Some(Scalar::F32(0.5)));
+    /// ```
+    pub fn cast(self, dtype: DType) -> Option<Scalar> {
+        if self.dtype() == dtype {
+            return Some(self);
+        }
+        let real = match self {
+            Scalar::Bool(_) | Scalar::Complex64(_) | Scalar::Complex128(_) => return None,
+            s => s.to_f64(),
+        };
+        let int =
+            |lo: f64, hi: f64| (real.fract() == 0.0 && real >= lo && real <= hi).then_some(real);
+        Some(match dtype {
+            DType::F32 => Scalar::F32(real as f32),
+            DType::F64 => Scalar::F64(real),
+            DType::I32 => Scalar::I32(int(i32::MIN as f64, i32::MAX as f64)? as i32),
+            DType::I64 => Scalar::I64(int(i64::MIN as f64, i64::MAX as f64)? as i64),
+            DType::U8 => Scalar::U8(int(0.0, 255.0)? as u8),
+            DType::I8 => Scalar::I8(int(-128.0, 127.0)? as i8),
+            DType::Complex64 => Scalar::Complex64(Complex32::new(real as f32, 0.0)),
+            DType::Complex128 => Scalar::Complex128(Complex64::new(real, 0.0)),
+            #[cfg(feature = "half")]
+            DType::F16 => Scalar::F16(half::f16::from_f64(real)),
+            #[cfg(feature = "half")]
+            DType::BF16 => Scalar::BF16(half::bf16::from_f64(real)),
+            DType::Bool | DType::BlockScaledI8F32 => return None,
+        })
+    }
+}
+
+impl From<Scalar> for f64 {
+    fn from(s: Scalar) -> f64 {
+        s.to_f64()
+    }
+}
+
+impl fmt::Display for Scalar {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Scalar::F32(v) => write!(f, "{v}"),
+            Scalar::F64(v) => write!(f, "{v}"),
+            Scalar::I32(v) => write!(f, "{v}"),
+            Scalar::I64(v) => write!(f, "{v}"),
+            Scalar::U8(v) => write!(f, "{v}"),
+            Scalar::I8(v) => write!(f, "{v}"),
+            Scalar::Bool(v) => write!(f, "{v}"),
+            Scalar::Complex64(v) => write!(f, "{v}"),
+            Scalar::Complex128(v) => write!(f, "{v}"),
+            #[cfg(feature = "half")]
+            Scalar::F16(v) => write!(f, "{v}"),
+            #[cfg(feature = "half")]
+            Scalar::BF16(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+/// A Rust type that a carrier can hold: one per plain dtype.
+///
+/// ```
+/// use strideweave::{DType, Element};
+/// assert_eq!(<f32 as Element>::DTYPE, DType::F32);
+/// assert_eq!(f64::from_ordinal(3), 3.0);
+/// ```
+pub trait Element: Copy + Send + Sync + fmt::Debug + PartialEq + 'static + sealed::Sealed {
+    /// The dtype of this type.
+    const DTYPE: DType;
+    /// Zero.
+    fn zero() -> Self;
+    /// The value `i` (for `arange`); wraps or saturates like `as` for narrow types.
+    fn from_ordinal(i: usize) -> Self;
+    /// This value as a [`Scalar`].
+    fn to_scalar(self) -> Scalar;
+    /// The value of a [`Scalar`] of exactly this dtype.
+    fn from_scalar(s: Scalar) -> Option<Self>;
+    #[doc(hidden)]
+    fn wrap(v: Vec<Self>) -> crate::carrier::HostBuffer;
+    #[doc(hidden)]
+    fn slice(b: &crate::carrier::HostBuffer) -> Option<&[Self]>;
+    #[doc(hidden)]
+    fn slice_mut(b: &mut crate::carrier::HostBuffer) -> Option<&mut [Self]>;
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+macro_rules! element {
+    ($t:ty, $variant:ident, $zero:expr, $ord:expr) => {
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const DTYPE: DType = DType::$variant;
+            fn zero() -> Self {
+                $zero
+            }
+            fn from_ordinal(i: usize) -> Self {
+                $ord(i)
+            }
+            fn to_scalar(self) -> Scalar {
+                Scalar::$variant(self)
+            }
+            fn from_scalar(s: Scalar) -> Option<Self> {
+                match s {
+                    Scalar::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn wrap(v: Vec<Self>) -> crate::carrier::HostBuffer {
+                crate::carrier::HostBuffer::$variant(v)
+            }
+            fn slice(b: &crate::carrier::HostBuffer) -> Option<&[Self]> {
+                match b {
+                    crate::carrier::HostBuffer::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn slice_mut(b: &mut crate::carrier::HostBuffer) -> Option<&mut [Self]> {
+                match b {
+                    crate::carrier::HostBuffer::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+element!(f32, F32, 0.0, |i| i as f32);
+element!(f64, F64, 0.0, |i| i as f64);
+element!(i32, I32, 0, |i| i as i32);
+element!(i64, I64, 0, |i| i as i64);
+element!(u8, U8, 0, |i| i as u8);
+element!(i8, I8, 0, |i| i as i8);
+element!(bool, Bool, false, |i| i % 2 == 1);
+element!(Complex32, Complex64, Complex32::new(0.0, 0.0), |i| {
+    Complex32::new(i as f32, 0.0)
+});
+element!(Complex64, Complex128, Complex64::new(0.0, 0.0), |i| {
+    Complex64::new(i as f64, 0.0)
+});
+#[cfg(feature = "half")]
+element!(half::f16, F16, half::f16::ZERO, |i| half::f16::from_f64(
+    i as f64
+));
+#[cfg(feature = "half")]
+element!(
+    half::bf16,
+    BF16,
+    half::bf16::ZERO,
+    |i| half::bf16::from_f64(i as f64)
+);

@@ -1,0 +1,548 @@
+//! The layout half of every tensor view (seed 000): slicing, reshape, as_strided's affine
+//! composition, broadcast_in_dim, squeeze/unsqueeze and reversal. Each is a pure function
+//! on layouts; the tensor wrappers only rebuild and validate representations.
+
+use std::fmt;
+
+use crate::error::{Error, Result};
+use crate::layout::core::Layout;
+use crate::layout::int_tuple::Node;
+use crate::layout::shape::{Shape, Stride};
+use crate::layout::structure::{LayoutBuilder, mode_out_of_range};
+
+/// One entry of a slice key: an integer or a Python-style slice (seed 000).
+///
+/// ```
+/// use strideweave::Key;
+/// let k: Vec<Key> = vec![2.into(), (1..9).into(), Key::all(), Key::slice(Some(1), None, Some(2))];
+/// assert_eq!(k[1], Key::Slice { start: Some(1), stop: Some(9), step: None });
+/// assert_eq!(format!("{:?}", k.iter().map(|k| k.to_string()).collect::<Vec<_>>()), r#"["2", "1:9", ":", "1::2"]"#);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Key {
+    /// One coordinate; removes the mode from a view.
+    Int(i64),
+    /// A regularly spaced range; keeps the mode. Bounds follow Python's normalisation.
+    Slice {
+        /// First coordinate (default 0; negative counts from the end).
+        start: Option<i64>,
+        /// One past the last coordinate (default the extent; negative counts from the end).
+        stop: Option<i64>,
+        /// Step (default 1; must be positive).
+        step: Option<i64>,
+    },
+}
+
+impl Key {
+    /// The whole mode, `:`.
+    ///
+    /// ```
+    /// assert_eq!(strideweave::Key::all().to_string(), ":");
+    /// ```
+    pub fn all() -> Key {
+        Key::Slice {
+            start: None,
+            stop: None,
+            step: None,
+        }
+    }
+
+    /// `start:stop:step`.
+    ///
+    /// ```
+    /// assert_eq!(strideweave::Key::slice(None, Some(-1), None).to_string(), ":-1");
+    /// ```
+    pub fn slice(start: Option<i64>, stop: Option<i64>, step: Option<i64>) -> Key {
+        Key::Slice { start, stop, step }
+    }
+}
+
+impl From<i64> for Key {
+    fn from(i: i64) -> Key {
+        Key::Int(i)
+    }
+}
+
+impl From<std::ops::Range<i64>> for Key {
+    fn from(r: std::ops::Range<i64>) -> Key {
+        Key::slice(Some(r.start), Some(r.end), None)
+    }
+}
+
+impl From<std::ops::RangeFrom<i64>> for Key {
+    fn from(r: std::ops::RangeFrom<i64>) -> Key {
+        Key::slice(Some(r.start), None, None)
+    }
+}
+
+impl From<std::ops::RangeTo<i64>> for Key {
+    fn from(r: std::ops::RangeTo<i64>) -> Key {
+        Key::slice(None, Some(r.end), None)
+    }
+}
+
+impl From<std::ops::RangeFull> for Key {
+    fn from(_: std::ops::RangeFull) -> Key {
+        Key::all()
+    }
+}
+
+impl fmt::Display for Key {
+    /// Python notation: `2`, `1:9`, `::2`, `:`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let opt = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_default();
+        match *self {
+            Key::Int(i) => write!(f, "{i}"),
+            Key::Slice {
+                start,
+                stop,
+                step: None,
+            } => write!(f, "{}:{}", opt(start), opt(stop)),
+            Key::Slice { start, stop, step } => {
+                write!(f, "{}:{}:{}", opt(start), opt(stop), opt(step))
+            }
+        }
+    }
+}
+
+/// What slicing a layout produces: the view layout (none when every key is an integer), the
+/// change of offset, and whether the selection starts at the origin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sliced {
+    /// The layout of the kept modes, or `None` when every key was an integer.
+    pub layout: Option<Layout>,
+    /// The index of the first selected coordinate (added to a tensor's offset).
+    pub offset: i64,
+    /// Whether every normalised slice start and every integer is zero.
+    pub at_origin: bool,
+}
+
+const SLICE: &str = "index";
+
+/// Python's slice normalisation for a positive step: `(start, stop, step)` in `[0, n]`.
+fn normalise(
+    mode: usize,
+    n: i64,
+    start: Option<i64>,
+    stop: Option<i64>,
+    step: Option<i64>,
+) -> Result<(i64, i64, i64)> {
+    let step = step.unwrap_or(1);
+    if step <= 0 {
+        return Err(Error::InvalidRange {
+            op: SLICE,
+            detail: format!(
+                "slice step {step} on mode {mode} must be positive (reverse a mode with `reverse`)"
+            ),
+        });
+    }
+    let clamp = |v: i64| if v < 0 { (v + n).max(0) } else { v.min(n) };
+    let start = start.map_or(0, clamp);
+    let stop = stop.map_or(n, clamp);
+    Ok((start, stop, step))
+}
+
+impl Layout {
+    /// Slices the top-level modes (seed 000): one key per mode; an integer removes its mode
+    /// and adds its index to the offset; a slice keeps its mode with extent
+    /// `(stop - start) / step` and stride `stride × step`. A nested mode accepts only a
+    /// whole slice or one integer over its first-mode-fastest coordinates.
+    ///
+    /// ```
+    /// use strideweave::{Key, Layout};
+    /// let l: Layout = "(5,10):(1,5)".parse().unwrap();
+    /// let s = l.slice(&[2.into(), Key::slice(Some(1), Some(9), Some(2))]).unwrap();
+    /// assert_eq!(s.layout.unwrap().to_string(), "4:10");
+    /// assert_eq!(s.offset, 7);
+    /// let err = l.slice(&[Key::all(), Key::slice(Some(1), Some(8), Some(3))]).unwrap_err();
+    /// assert_eq!(err.to_string(), "index: slice 1:8:3 on mode 1 (extent 10): the interval width 7 is not a multiple of the step 3");
+    /// ```
+    pub fn slice(&self, keys: &[Key]) -> Result<Sliced> {
+        let rank = self.rank();
+        if keys.len() != rank {
+            return Err(Error::RankMismatch {
+                op: SLICE,
+                what: "keys (one per top-level mode)",
+                expected: rank,
+                found: keys.len(),
+            });
+        }
+        let mut offset = 0i64;
+        let mut at_origin = true;
+        let mut any_slice = false;
+        let mut kept = 0usize;
+        let mut last_kept_leaf = false;
+        let mut b = LayoutBuilder::default();
+        for (i, (key, (s, d))) in keys.iter().zip(self.top()).enumerate() {
+            let size: i64 = s.leaves().iter().product();
+            match *key {
+                Key::Int(c) => {
+                    if !(0..size).contains(&c) {
+                        return Err(Error::OutOfDomain {
+                            op: SLICE,
+                            what: "integer key",
+                            value: c,
+                            place: format!("mode {i} of extent {size}"),
+                            bound: size,
+                        });
+                    }
+                    offset += node_eval(s, d, c);
+                    at_origin &= c == 0;
+                }
+                Key::Slice { start, stop, step } => {
+                    any_slice = true;
+                    let (a, z, st) = normalise(i, size, start, stop, step)?;
+                    let shown = key.to_string();
+                    if z <= a {
+                        return Err(Error::InvalidRange {
+                            op: SLICE,
+                            detail: format!(
+                                "slice {shown} on mode {i} (extent {size}) is empty: it normalises to {a}..{z}"
+                            ),
+                        });
+                    }
+                    if (z - a) % st != 0 {
+                        return Err(Error::InvalidRange {
+                            op: SLICE,
+                            detail: format!(
+                                "slice {shown} on mode {i} (extent {size}): the interval width {} is not a multiple of the step {st}",
+                                z - a
+                            ),
+                        });
+                    }
+                    match (s, d) {
+                        (Node::Leaf(_), Node::Leaf(d)) => {
+                            b.leaf((z - a) / st, d * st);
+                            offset += a * d;
+                            last_kept_leaf = true;
+                        }
+                        (s, d) => {
+                            if (a, z, st) != (0, size, 1) {
+                                return Err(Error::InvalidRange {
+                                    op: SLICE,
+                                    detail: format!(
+                                        "mode {i} is nested (shape {}); it accepts only a whole slice or one integer, not {shown} (which normalises to {a}:{z}:{st})",
+                                        s.to_int_tuple()
+                                    ),
+                                });
+                            }
+                            b.node(s, d);
+                            last_kept_leaf = false;
+                        }
+                    }
+                    at_origin &= a == 0;
+                    kept += 1;
+                }
+            }
+        }
+        let layout = if !any_slice {
+            None
+        } else if kept == 1 && last_kept_leaf {
+            Some(b.single(SLICE)?)
+        } else {
+            Some(b.tuple(SLICE)?)
+        };
+        Ok(Sliced {
+            layout,
+            offset,
+            at_origin,
+        })
+    }
+
+    /// The same first-mode-fastest sequence regrouped as `target` (seed 000): requires
+    /// `L(i) = b·i` for some `b ≥ 0`; the result gives `target`'s leaves compact strides
+    /// scaled by `b`.
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(2,3):(2,4)".parse().unwrap();
+    /// let r = l.reshape(&"(3,(2))".parse().unwrap()).unwrap();
+    /// assert_eq!(r.to_string(), "(3,(2)):(2,(6))");
+    /// assert!(l.reshape(&"7".parse().unwrap()).is_err());
+    /// let t: strideweave::Layout = "(2,3):(3,1)".parse().unwrap();
+    /// assert!(t.reshape(&"6".parse().unwrap()).unwrap_err().to_string().contains("copy"));
+    /// ```
+    pub fn reshape(&self, target: &Shape) -> Result<Layout> {
+        const OP: &str = "reshape";
+        if target.size() != self.size() {
+            return Err(Error::ShapeMismatch {
+                op: OP,
+                expected: format!("a shape of size {}", self.size()),
+                found: target.to_string(),
+                detail: format!(
+                    "reshape keeps the size: {} has size {}, the target {}",
+                    self.shape,
+                    self.size(),
+                    target.size()
+                ),
+            });
+        }
+        let c = self.coalesce();
+        let b = match c.stride.0.vals.as_slice() {
+            _ if c.size() == 1 => 0,
+            [b] if *b >= 0 => *b,
+            _ => {
+                return Err(Error::NotRepresentable {
+                    op: OP,
+                    reason: format!(
+                        "{self} does not visit its elements at one regular step (it coalesces to {c}), so a reshape to {target} would need a copy"
+                    ),
+                });
+            }
+        };
+        let compact = Layout::compact(target);
+        let stride = compact
+            .stride
+            .0
+            .vals
+            .iter()
+            .map(|&d| d.checked_mul(b).ok_or(Error::overflow(OP, "a stride")))
+            .collect::<Result<_>>()?;
+        Layout::checked(OP, target.clone(), Stride(target.0.with_leaves(stride)))
+    }
+
+    /// `self ∘ B` with exactly B's shape, where every leaf of B must be affine through
+    /// `self` (contracts D6): the placement of `as_strided`.
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(5,4):(4,1)".parse().unwrap();
+    /// let r = l.compose_affine(&"(2,2):(1,2)".parse().unwrap()).unwrap();
+    /// assert_eq!(r.to_string(), "(2,2):(4,8)");
+    /// // Ordinals 0..5 cross a mode boundary of (5,4):(4,1) unevenly: not affine.
+    /// assert!(l.compose_affine(&"6:1".parse().unwrap()).is_err());
+    /// ```
+    pub fn compose_affine(&self, b: &Layout) -> Result<Layout> {
+        const OP: &str = "as_strided";
+        let mut stride = b.stride.0.vals.clone();
+        for (k, (&s, &d)) in b.leaves().enumerate() {
+            if s == 1 {
+                stride[k] = 0;
+                continue;
+            }
+            let leaf = Layout::flat(OP, &[(s, d)], true)?;
+            let c = self
+                .compose(&leaf)
+                .map_err(|e| {
+                    Error::not_representable(OP, format!("{self} ∘ {leaf} is not a layout: {e}"))
+                })?
+                .coalesce();
+            match (c.shape.0.vals.as_slice(), c.stride.0.vals.as_slice()) {
+                ([_], [e]) => stride[k] = *e,
+                _ => {
+                    return Err(Error::not_representable(
+                        OP,
+                        format!(
+                            "mode {k} of the selector ({s}:{d}) is not affine through {self}: it maps to {c}"
+                        ),
+                    ));
+                }
+            }
+        }
+        Layout::checked(OP, b.shape.clone(), Stride(b.shape.0.with_leaves(stride)))
+    }
+
+    /// Inserts each target mode not named in `dims` as a `1:0` leaf, then broadcasts to
+    /// `target` (seed 000). `dims[i]` is the target mode holding source mode `i`, strictly
+    /// increasing.
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "2:1".parse().unwrap();
+    /// let b = l.broadcast_in_dim(&"(3,2)".parse().unwrap(), &[1]).unwrap();
+    /// assert_eq!(b.to_string(), "(3,2):(0,1)");
+    /// ```
+    pub fn broadcast_in_dim(&self, target: &Shape, dims: &[usize]) -> Result<Layout> {
+        const OP: &str = "broadcast_in_dim";
+        let (rank, trank) = (self.rank(), target.rank());
+        if dims.len() != rank {
+            return Err(Error::RankMismatch {
+                op: OP,
+                what: "broadcast dimensions (one per source top-level mode)",
+                expected: rank,
+                found: dims.len(),
+            });
+        }
+        for (i, &d) in dims.iter().enumerate() {
+            if d >= trank {
+                return Err(mode_out_of_range(OP, d, trank));
+            }
+            if i > 0 && dims[i - 1] >= d {
+                return Err(Error::InvalidAxes {
+                    op: OP,
+                    detail: format!("broadcast dimensions {dims:?} are not strictly increasing"),
+                });
+            }
+        }
+        let mut b = LayoutBuilder::default();
+        let mut source = self.top();
+        for j in 0..trank {
+            if dims.contains(&j) {
+                let (s, d) = source
+                    .next()
+                    .expect("one source mode per named target mode");
+                b.node(s, d);
+            } else {
+                b.leaf(1, 0);
+            }
+        }
+        b.tuple(OP)?.broadcast_to(target).map_err(|e| match e {
+            Error::InvalidBroadcast {
+                from, to, detail, ..
+            } => Error::InvalidBroadcast {
+                op: OP,
+                from,
+                to,
+                detail,
+            },
+            e => e,
+        })
+    }
+
+    /// Right-aligned broadcasting (seed 004's `BroadcastTo`, contracts C3): missing leading
+    /// modes behave as extent 1; `broadcast_in_dim` with the trailing target modes.
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(1,3):(0,1)".parse().unwrap();
+    /// assert_eq!(l.broadcast_right(&"(4,2,3)".parse().unwrap()).unwrap().to_string(), "(4,2,3):(0,0,1)");
+    /// ```
+    pub fn broadcast_right(&self, target: &Shape) -> Result<Layout> {
+        let (rank, trank) = (self.rank(), target.rank());
+        if rank > trank {
+            return Err(Error::InvalidBroadcast {
+                op: "broadcast_right",
+                from: self.shape.to_string(),
+                to: target.to_string(),
+                detail: format!(
+                    "the source has {rank} top-level modes, more than the target's {trank}"
+                ),
+            });
+        }
+        let dims: smallvec::SmallVec<[usize; 8]> = (trank - rank..trank).collect();
+        self.broadcast_in_dim(target, &dims)
+    }
+
+    /// Inserts a `1:0` top-level mode at `dim` (negative counts back from `rank + 1`).
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(2,3):(1,2)".parse().unwrap();
+    /// assert_eq!(l.unsqueeze(1).unwrap().to_string(), "(2,1,3):(1,0,2)");
+    /// assert_eq!(l.unsqueeze(-1).unwrap().to_string(), "(2,3,1):(1,2,0)");
+    /// assert!(l.unsqueeze(3).is_err());
+    /// ```
+    pub fn unsqueeze(&self, dim: isize) -> Result<Layout> {
+        const OP: &str = "unsqueeze";
+        let n = self.rank() as isize;
+        let at = if dim < 0 { dim + n + 1 } else { dim };
+        if !(0..=n).contains(&at) {
+            return Err(Error::OutOfDomain {
+                op: OP,
+                what: "dim",
+                value: dim as i64,
+                place: format!("the insertion positions of {n} top-level modes"),
+                bound: n as i64 + 1,
+            });
+        }
+        let mut b = LayoutBuilder::default();
+        for (i, (s, d)) in self.top().enumerate() {
+            if i as isize == at {
+                b.leaf(1, 0);
+            }
+            b.node(s, d);
+        }
+        if at == n {
+            b.leaf(1, 0);
+        }
+        b.tuple(OP)
+    }
+
+    /// Removes top-level mode `dim` (negative counts back from `rank`), which must be a leaf
+    /// of extent 1.
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(2,1,3):(1,0,2)".parse().unwrap();
+    /// assert_eq!(l.squeeze(1).unwrap().to_string(), "(2,3):(1,2)");
+    /// assert!(l.squeeze(0).unwrap_err().to_string().contains("extent 2"));
+    /// ```
+    pub fn squeeze(&self, dim: isize) -> Result<Layout> {
+        const OP: &str = "squeeze";
+        let n = self.rank() as isize;
+        let at = if dim < 0 { dim + n } else { dim };
+        if !(0..n).contains(&at) {
+            return Err(Error::OutOfDomain {
+                op: OP,
+                what: "dim",
+                value: dim as i64,
+                place: format!("the {n} top-level modes"),
+                bound: n as i64,
+            });
+        }
+        let mut b = LayoutBuilder::default();
+        for (i, (s, d)) in self.top().enumerate() {
+            if i as isize == at {
+                match s {
+                    Node::Leaf(1) => continue,
+                    Node::Leaf(e) => {
+                        return Err(Error::InvalidAxes {
+                            op: OP,
+                            detail: format!(
+                                "mode {at} has extent {e}; only an extent-1 leaf can be removed"
+                            ),
+                        });
+                    }
+                    Node::Tuple(_) => {
+                        return Err(Error::InvalidAxes {
+                            op: OP,
+                            detail: format!(
+                                "mode {at} is nested (shape {}); only an extent-1 leaf can be removed",
+                                s.to_int_tuple()
+                            ),
+                        });
+                    }
+                }
+            }
+            b.node(s, d);
+        }
+        b.tuple(OP)
+    }
+
+    /// Reverses the coordinates of top-level mode `mode` (contracts C2): every leaf in it
+    /// gets the negated stride, and the returned offset change moves the origin to the old
+    /// last element of the mode.
+    ///
+    /// ```
+    /// let l: strideweave::Layout = "(3,4):(1,3)".parse().unwrap();
+    /// let (r, offset) = l.reverse(1).unwrap();
+    /// assert_eq!((r.to_string(), offset), ("(3,4):(1,-3)".to_string(), 9));
+    /// ```
+    pub fn reverse(&self, mode: usize) -> Result<(Layout, i64)> {
+        const OP: &str = "reverse";
+        let rank = self.rank();
+        let spans = self.shape.0.top_spans();
+        let span = spans
+            .get(mode)
+            .ok_or_else(|| mode_out_of_range(OP, mode, rank))?;
+        let mut stride = self.stride.0.vals.clone();
+        let mut offset = 0i64;
+        for k in span.vals.clone() {
+            let (s, d) = (self.shape.0.vals[k], stride[k]);
+            offset += (s - 1) * d;
+            stride[k] = d
+                .checked_neg()
+                .ok_or(Error::overflow(OP, "a negated stride"))?;
+        }
+        let l = Layout::checked(
+            OP,
+            self.shape.clone(),
+            Stride(self.shape.0.with_leaves(stride)),
+        )?;
+        Ok((l, offset))
+    }
+}
+
+/// `L(c)` for an ordinal `c` of a sub-layout given by nodes.
+fn node_eval(s: Node<'_>, d: Node<'_>, mut c: i64) -> i64 {
+    let mut acc = 0;
+    for (&e, &st) in s.leaves().iter().zip(d.leaves()) {
+        acc += (c % e) * st;
+        c /= e;
+    }
+    acc
+}

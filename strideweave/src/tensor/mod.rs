@@ -1,0 +1,299 @@
+//! `Tensor`: a cheap handle to one validated representation over shared carriers.
+//!
+//! | module | what it holds |
+//! | --- | --- |
+//! | `mod` | the handle, constructors, accessors |
+//! | `access` | element reads and writes, `to_vec`, iteration |
+//! | `index` | slice indexing (`index(&[Key])`) |
+//! | `views` | permute, reshape, as_strided, broadcasts, squeeze/unsqueeze, reversal, rearrange |
+
+mod access;
+mod index;
+mod views;
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::carrier::{Carrier, CarrierClass};
+use crate::dtype::{DType, Element};
+use crate::error::{Error, Result};
+use crate::layout::{Layout, Shape};
+use crate::repr::{Representation, Snapshot, Subtensor};
+
+pub use index::Indexed;
+
+/// A tensor: a logical dtype and ordered subtensors over shared carriers (contracts §4).
+///
+/// Cloning the handle is cheap and shares everything. Every view returns a new `Tensor`
+/// over the identical carriers without copying an element.
+///
+/// ```
+/// use strideweave::{Carrier, Tensor};
+/// let c = Carrier::from_vec((0..6).map(|i| i as f32).collect());
+/// let t = Tensor::new(c.clone(), 0, "(2,3):(1,2)".parse().unwrap()).unwrap();
+/// let v = t.permute(&[1, 0]).unwrap();
+/// assert!(Carrier::same(v.carrier(), &c));
+/// assert_eq!(v.to_vec::<f32>().unwrap(), [0.0, 2.0, 4.0, 1.0, 3.0, 5.0]);
+/// ```
+#[derive(Clone)]
+pub struct Tensor {
+    inner: Arc<TensorInner>,
+}
+
+pub(crate) struct TensorInner {
+    pub(crate) repr: Representation,
+}
+
+impl Tensor {
+    /// A one-subtensor tensor whose dtype is the carrier's (RT001): element `k` lives at
+    /// `offset + layout(k)`, which must stay inside the carrier.
+    ///
+    /// ```
+    /// use strideweave::{Carrier, ErrorKind, Tensor};
+    /// let c = Carrier::from_vec(vec![0u8; 10]);
+    /// assert!(Tensor::new(c.clone(), 4, "(2,3):(1,2)".parse().unwrap()).is_ok());
+    /// let err = Tensor::new(c, 5, "(2,3):(1,2)".parse().unwrap()).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Value);
+    /// assert!(err.to_string().contains("reaches carrier indices 5..=10"));
+    /// ```
+    pub fn new(carrier: Carrier, offset: usize, layout: Layout) -> Result<Tensor> {
+        let repr = Representation {
+            dtype: carrier.dtype(),
+            subtensors: smallvec::smallvec![Subtensor {
+                carrier,
+                offset,
+                layout
+            }],
+            adjacent: Vec::new(),
+        };
+        repr.validate("Tensor::new")?;
+        Ok(Tensor::from_repr(repr))
+    }
+
+    pub(crate) fn from_repr(repr: Representation) -> Tensor {
+        Tensor {
+            inner: Arc::new(TensorInner { repr }),
+        }
+    }
+
+    /// A tensor over `data` with the compact (first-mode-fastest) layout of `shape`.
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::from_vec(vec![1, 2, 3, 4, 5, 6i32], &"(2,3)".parse().unwrap()).unwrap();
+    /// assert_eq!(t.layout().to_string(), "(2,3):(1,2)");
+    /// assert!(strideweave::Tensor::from_vec(vec![1i32], &"(2,3)".parse().unwrap()).is_err());
+    /// ```
+    pub fn from_vec<T: Element>(data: Vec<T>, shape: &Shape) -> Result<Tensor> {
+        Tensor::from_vec_with(data, Layout::compact(shape), "Tensor::from_vec")
+    }
+
+    /// A tensor over `data` read in row-major order (last leaf fastest) of `shape`.
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::from_vec_row_major(vec![1, 2, 3, 4, 5, 6i32], &"(2,3)".parse().unwrap()).unwrap();
+    /// assert_eq!(t.layout().to_string(), "(2,3):(3,1)");
+    /// assert_eq!(t.to_vec::<i32>().unwrap(), [1, 4, 2, 5, 3, 6]);
+    /// assert_eq!(t.to_vec_row_major::<i32>().unwrap(), [1, 2, 3, 4, 5, 6]);
+    /// ```
+    pub fn from_vec_row_major<T: Element>(data: Vec<T>, shape: &Shape) -> Result<Tensor> {
+        Tensor::from_vec_with(data, Layout::row_major(shape), "Tensor::from_vec_row_major")
+    }
+
+    fn from_vec_with<T: Element>(data: Vec<T>, layout: Layout, op: &'static str) -> Result<Tensor> {
+        if data.len() != layout.size() {
+            return Err(Error::ShapeMismatch {
+                op,
+                expected: format!("{} elements", layout.size()),
+                found: format!("{} elements", data.len()),
+                detail: format!("shape {} holds {} elements", layout.shape(), layout.size()),
+            });
+        }
+        Tensor::new(Carrier::from_vec(data), 0, layout)
+    }
+
+    /// A compact tensor of zeros.
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::zeros::<f64>(&"(2,2)".parse().unwrap());
+    /// assert_eq!(t.to_vec::<f64>().unwrap(), [0.0; 4]);
+    /// ```
+    pub fn zeros<T: Element>(shape: &Shape) -> Tensor {
+        Tensor::from_repr(compact_repr(
+            Carrier::from_vec(vec![T::zero(); shape.size()]),
+            shape,
+        ))
+    }
+
+    /// A compact tensor of zeros of a plain dtype.
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::zeros_of(strideweave::DType::I8, &"3".parse().unwrap()).unwrap();
+    /// assert_eq!(t.to_vec::<i8>().unwrap(), [0, 0, 0]);
+    /// ```
+    pub fn zeros_of(dtype: DType, shape: &Shape) -> Result<Tensor> {
+        Ok(Tensor::from_repr(compact_repr(
+            Carrier::zeros(dtype, shape.size())?,
+            shape,
+        )))
+    }
+
+    /// A compact tensor holding `0, 1, 2, …` in first-mode-fastest order.
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::arange::<i64>(&"(2,3)".parse().unwrap());
+    /// assert_eq!(t.index(&[1.into(), 2.into()]).unwrap().value().unwrap().to_f64(), 5.0);
+    /// ```
+    pub fn arange<T: Element>(shape: &Shape) -> Tensor {
+        let data = (0..shape.size()).map(T::from_ordinal).collect();
+        Tensor::from_repr(compact_repr(Carrier::from_vec(data), shape))
+    }
+
+    /// A tensor of one element, with the empty shape `()` (contracts C4).
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::scalar(2.5f32);
+    /// assert_eq!((t.rank(), t.size()), (0, 1));
+    /// ```
+    pub fn scalar<T: Element>(value: T) -> Tensor {
+        Tensor::from_repr(compact_repr(
+            Carrier::from_vec(vec![value]),
+            &Shape::empty(),
+        ))
+    }
+
+    /// The carrier of subtensor zero (RT002).
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::zeros::<f32>(&"2".parse().unwrap());
+    /// assert_eq!(t.carrier().len(), 2);
+    /// ```
+    pub fn carrier(&self) -> &Carrier {
+        &self.inner.repr.subtensors[0].carrier
+    }
+
+    /// The Tensor offset of subtensor zero (RT002).
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::arange::<f32>(&"(5,10)".parse().unwrap());
+    /// assert_eq!(t.index(&[2.into(), (1..9).into()]).unwrap().view().unwrap().offset(), 7);
+    /// ```
+    pub fn offset(&self) -> usize {
+        self.inner.repr.subtensors[0].offset
+    }
+
+    /// The placement layout of subtensor zero (RT002).
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::zeros::<f32>(&"(2,3)".parse().unwrap());
+    /// assert_eq!(t.layout().to_string(), "(2,3):(1,2)");
+    /// ```
+    pub fn layout(&self) -> &Layout {
+        &self.inner.repr.subtensors[0].layout
+    }
+
+    /// The logical shape.
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::zeros::<f32>(&"(2,(3,4))".parse().unwrap());
+    /// assert_eq!(t.shape().to_string(), "(2,(3,4))");
+    /// ```
+    pub fn shape(&self) -> &Shape {
+        self.layout().shape()
+    }
+
+    /// The logical dtype (RT002).
+    ///
+    /// ```
+    /// assert_eq!(strideweave::Tensor::scalar(1u8).dtype(), strideweave::DType::U8);
+    /// ```
+    pub fn dtype(&self) -> DType {
+        self.inner.repr.dtype
+    }
+
+    /// The number of logical elements (RT002).
+    ///
+    /// ```
+    /// assert_eq!(strideweave::Tensor::zeros::<f32>(&"(2,3)".parse().unwrap()).size(), 6);
+    /// ```
+    pub fn size(&self) -> usize {
+        self.layout().size()
+    }
+
+    /// The number of top-level modes.
+    ///
+    /// ```
+    /// assert_eq!(strideweave::Tensor::zeros::<f32>(&"(2,(3,4))".parse().unwrap()).rank(), 2);
+    /// ```
+    pub fn rank(&self) -> usize {
+        self.layout().rank()
+    }
+
+    /// The carrier class of subtensor zero (RT002).
+    ///
+    /// ```
+    /// assert_eq!(strideweave::Tensor::scalar(1u8).carrier_type().name(), "host");
+    /// ```
+    pub fn carrier_type(&self) -> CarrierClass {
+        self.carrier().class()
+    }
+
+    /// The whole representation: dtype, subtensors, adjacent layouts.
+    ///
+    /// ```
+    /// assert_eq!(strideweave::Tensor::scalar(1u8).representation().subtensors().len(), 1);
+    /// ```
+    pub fn representation(&self) -> &Representation {
+        &self.inner.repr
+    }
+
+    /// The mutation snapshot of the carriers (RT007).
+    ///
+    /// ```
+    /// assert_eq!(strideweave::Tensor::scalar(1u8).snapshot().entries().len(), 1);
+    /// ```
+    pub fn snapshot(&self) -> Snapshot {
+        self.inner.repr.snapshot()
+    }
+
+    /// Fails with `NotImplemented` unless this is a one-subtensor tensor (RT008).
+    pub(crate) fn require_single(&self, op: &'static str) -> Result<&Subtensor> {
+        if self.inner.repr.is_single() {
+            Ok(&self.inner.repr.subtensors[0])
+        } else {
+            Err(Error::NotImplemented {
+                op,
+                reason: format!(
+                    "{op} requires a one-subtensor Tensor; this {} tensor has {} subtensors",
+                    self.dtype(),
+                    self.inner.repr.subtensors.len()
+                ),
+            })
+        }
+    }
+}
+
+fn compact_repr(carrier: Carrier, shape: &Shape) -> Representation {
+    Representation {
+        dtype: carrier.dtype(),
+        subtensors: smallvec::smallvec![Subtensor {
+            carrier,
+            offset: 0,
+            layout: Layout::compact(shape),
+        }],
+        adjacent: Vec::new(),
+    }
+}
+
+impl fmt::Debug for Tensor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = &self.inner.repr;
+        write!(f, "Tensor({} {}", r.dtype, self.layout())?;
+        if self.offset() != 0 {
+            write!(f, " at offset {}", self.offset())?;
+        }
+        if r.subtensors.len() > 1 {
+            write!(f, ", {} subtensors", r.subtensors.len())?;
+        }
+        f.write_str(")")
+    }
+}

@@ -1,0 +1,192 @@
+//! The zero-copy views of seed 000. Each is the layout function of the same name applied
+//! to the leading layouts (`L_0`, and `S_0` for a multi-subtensor tensor) plus a validated
+//! new representation over the identical carriers.
+
+use crate::error::{Error, Result};
+use crate::layout::{Layout, Shape, Stride, Tree};
+use crate::repr::Representation;
+use crate::tensor::Tensor;
+use crate::tensor::index::offset_plus;
+
+impl Tensor {
+    /// Applies `f` to `L_0` (and `S_0`), keeping every offset, and validates the result.
+    fn leading_view(
+        &self,
+        op: &'static str,
+        f: impl Fn(&Layout) -> Result<Layout>,
+    ) -> Result<Tensor> {
+        let r = self.representation();
+        let mut out = Representation {
+            dtype: r.dtype,
+            subtensors: r.subtensors.clone(),
+            adjacent: r.adjacent.clone(),
+        };
+        out.subtensors[0].layout = f(&r.subtensors[0].layout)?;
+        if let Some(s0) = out.adjacent.first_mut() {
+            *s0 = f(s0)?;
+        }
+        out.validate(op)?;
+        Ok(Tensor::from_repr(out))
+    }
+
+    /// Reorders complete top-level modes: mode `j` of the view is mode `order[j]` of the
+    /// source; nested modes move whole.
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::zeros::<f32>(&"((2,3),4,5)".parse().unwrap());
+    /// let p = t.permute(&[1, 0, 2]).unwrap();
+    /// assert_eq!(p.shape().to_string(), "(4,(2,3),5)");
+    /// assert!(t.permute(&[0, 0, 1]).is_err());
+    /// ```
+    pub fn permute(&self, order: &[usize]) -> Result<Tensor> {
+        self.leading_view("permute", |l| l.permute(order))
+    }
+
+    /// Regroups the same first-mode-fastest sequence as `target`; never copies (a source that
+    /// does not step regularly is an error).
+    ///
+    /// ```
+    /// use strideweave::{Carrier, Tensor};
+    /// let t = Tensor::new(Carrier::from_vec(vec![0f32; 12]), 0, "(2,3):(2,4)".parse().unwrap()).unwrap();
+    /// let r = t.reshape(&"(3,(2))".parse().unwrap()).unwrap();
+    /// assert_eq!(r.layout().to_string(), "(3,(2)):(2,(6))");
+    /// ```
+    pub fn reshape(&self, target: &Shape) -> Result<Tensor> {
+        self.leading_view("reshape", |l| l.reshape(target))
+    }
+
+    /// A view whose coordinate `q` reads source ordinal `B(q)`, with `B = shape:stride`
+    /// injective and inside the source; each leaf of `B` must stay affine through the
+    /// source layout, and the composed placement must be injective.
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::new(strideweave::Carrier::from_vec(vec![0f32; 20]), 0, "(5,4):(4,1)".parse().unwrap()).unwrap();
+    /// let v = t.as_strided(&"(2,2)".parse().unwrap(), &"(1,2)".parse().unwrap()).unwrap();
+    /// assert_eq!(v.layout().to_string(), "(2,2):(4,8)");
+    /// assert!(t.as_strided(&"(2,2)".parse().unwrap(), &"(1,1)".parse().unwrap()).is_err());
+    /// ```
+    pub fn as_strided(&self, shape: &Shape, stride: &Stride) -> Result<Tensor> {
+        const OP: &str = "as_strided";
+        let b = Layout::new(shape.clone(), stride.clone())?;
+        if !b.is_injective() {
+            return Err(Error::NotInjective {
+                op: OP,
+                layout: format!("{b} (the selector aliases source ordinals)"),
+            });
+        }
+        let (lo, _) = b.reach();
+        if lo < 0 || b.cosize() > self.size() {
+            return Err(Error::ViewOutOfBounds {
+                op: OP,
+                detail: format!(
+                    "selector {b} reaches source ordinals {}..={}, outside the source's {} elements",
+                    lo,
+                    b.cosize() as i64 - 1,
+                    self.size()
+                ),
+            });
+        }
+        let view = self.leading_view(OP, |l| l.compose_affine(&b))?;
+        if !view.layout().is_injective() {
+            return Err(Error::NotInjective {
+                op: OP,
+                layout: format!(
+                    "{} (the composed placement aliases carrier elements)",
+                    view.layout()
+                ),
+            });
+        }
+        Ok(view)
+    }
+
+    /// Widens extent-1 leaves to `target` with stride 0; same profile required.
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::new(strideweave::Carrier::from_vec(vec![0f32; 8]), 0, "(2,(1,3)):(1,(2,2))".parse().unwrap()).unwrap();
+    /// let b = t.broadcast_to(&"(2,(4,3))".parse().unwrap()).unwrap();
+    /// assert_eq!(b.layout().to_string(), "(2,(4,3)):(1,(0,2))");
+    /// ```
+    pub fn broadcast_to(&self, target: &Shape) -> Result<Tensor> {
+        self.leading_view("broadcast_to", |l| l.broadcast_to(target))
+    }
+
+    /// Inserts the target modes not named in `dims` as extent-1 modes, then broadcasts.
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::arange::<f32>(&"2".parse().unwrap());
+    /// let b = t.broadcast_in_dim(&"(3,2)".parse().unwrap(), &[1]).unwrap();
+    /// assert_eq!(b.layout().to_string(), "(3,2):(0,1)");
+    /// assert_eq!(b.to_vec::<f32>().unwrap(), [0.0, 0.0, 0.0, 1.0, 1.0, 1.0]);
+    /// ```
+    pub fn broadcast_in_dim(&self, target: &Shape, dims: &[usize]) -> Result<Tensor> {
+        self.leading_view("broadcast_in_dim", |l| l.broadcast_in_dim(target, dims))
+    }
+
+    /// Right-aligned broadcasting (missing leading modes act as extent 1; contracts C3).
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::arange::<f32>(&"3".parse().unwrap());
+    /// let b = t.broadcast_right(&"(2,3)".parse().unwrap()).unwrap();
+    /// assert_eq!(b.to_vec::<f32>().unwrap(), [0.0, 0.0, 1.0, 1.0, 2.0, 2.0]);
+    /// ```
+    pub fn broadcast_right(&self, target: &Shape) -> Result<Tensor> {
+        self.leading_view("broadcast_right", |l| l.broadcast_right(target))
+    }
+
+    /// Inserts an extent-1, stride-0 top-level mode at `dim` (negative counts back).
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::zeros::<f32>(&"(2,3)".parse().unwrap());
+    /// let u = t.unsqueeze(0).unwrap();
+    /// assert_eq!(u.layout().to_string(), "(1,2,3):(0,1,2)");
+    /// assert_eq!(u.squeeze(0).unwrap().layout(), t.layout());
+    /// ```
+    pub fn unsqueeze(&self, dim: isize) -> Result<Tensor> {
+        self.leading_view("unsqueeze", |l| l.unsqueeze(dim))
+    }
+
+    /// Removes top-level mode `dim`, an extent-1 leaf (negative counts back).
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::zeros::<f32>(&"(2,1)".parse().unwrap());
+    /// assert_eq!(t.squeeze(-1).unwrap().shape().to_string(), "(2)");
+    /// assert!(t.squeeze(0).is_err());
+    /// ```
+    pub fn squeeze(&self, dim: isize) -> Result<Tensor> {
+        self.leading_view("squeeze", |l| l.squeeze(dim))
+    }
+
+    /// Reverses the coordinates of top-level mode `mode` (contracts C2): a view with
+    /// negated strides whose origin is the old last element of that mode.
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::arange::<i32>(&"(2,3)".parse().unwrap());
+    /// let r = t.reverse(1).unwrap();
+    /// assert_eq!((r.layout().to_string(), r.offset()), ("(2,3):(1,-2)".to_string(), 4));
+    /// assert_eq!(r.to_vec::<i32>().unwrap(), [4, 5, 2, 3, 0, 1]);
+    /// ```
+    pub fn reverse(&self, mode: usize) -> Result<Tensor> {
+        const OP: &str = "reverse";
+        let s = self.require_single(OP)?;
+        let (layout, delta) = s.layout.reverse(mode)?;
+        let mut out = self.representation().clone();
+        out.subtensors[0].offset = offset_plus(OP, s.offset, delta)?;
+        out.subtensors[0].layout = layout;
+        out.validate(OP)?;
+        Ok(Tensor::from_repr(out))
+    }
+
+    /// Tree rearrangement (contracts L12) of a one-subtensor tensor.
+    ///
+    /// ```
+    /// use strideweave::{Tensor, Tree};
+    /// let t = Tensor::arange::<f32>(&"(2,3)".parse().unwrap());
+    /// let v = t.rearrange_tree(&Tree::node([Tree::id(1), Tree::Leaf, Tree::id(0)]), None).unwrap();
+    /// assert_eq!(v.layout().to_string(), "(3,1,2):(2,0,1)");
+    /// ```
+    pub fn rearrange_tree(&self, output: &Tree, selection: Option<&Tree>) -> Result<Tensor> {
+        const OP: &str = "rearrange";
+        self.require_single(OP)?;
+        self.leading_view(OP, |l| l.rearrange(output, selection))
+    }
+}

@@ -1,5 +1,6 @@
-//! The grammar that StrideWeave's runtime (`FromStr`) and its macros (`layout!`, `shape!`)
-//! share, so that text read at run time and tokens read at compile time obey one set of rules.
+//! The grammar that StrideWeave's runtime (`FromStr`, `rearrange_pattern`) and its macros
+//! (`layout!`, `shape!`) share, so that text read at run time and tokens read at compile time
+//! obey one set of rules: layout notation and rearrangement patterns.
 //!
 //! The crate has no dependencies. It parses and checks; it builds no layouts. Every item is
 //! generic over a *span* type, so the runtime uses byte offsets (`usize`) and the macros use
@@ -15,8 +16,13 @@
 
 mod check;
 mod notation;
+mod pattern;
 mod tuple;
 
 pub use check::{NotationError, check_congruent, check_extents};
 pub use notation::{parse_int_tuple, parse_layout, parse_shape, parse_stride};
+pub use pattern::{
+    Pattern, PatternKind, PatternSymbols, Side, SideName, Term, check_keywords, check_pattern,
+    find_symbol, parse_pattern, term_path,
+};
 pub use tuple::Tuple;

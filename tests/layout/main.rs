@@ -5,4 +5,5 @@ mod algebra_examples;
 mod contracts;
 mod laws;
 mod oracle;
+mod pattern;
 mod support;

@@ -8,6 +8,7 @@
 //! | `notation` | `Display`/`Debug`/`FromStr` of layouts |
 //! | `structure` | sub-layouts, concat, append, permute, broadcast, flatten |
 //! | `tree` | [`Tree`] and tree rearrangement (L12) |
+//! | `pattern` | rearrangement patterns (§5): `rearrange_pattern`, `repeat_pattern` |
 //! | `coalesce` | coalesce, by-mode coalesce, filter |
 //! | `compose` | composition with a layout, a shape or a by-mode tiler |
 //! | `complement` | complement |
@@ -24,6 +25,7 @@ mod divide;
 pub(crate) mod int_tuple;
 mod inverse;
 mod notation;
+mod pattern;
 mod product;
 mod shape;
 mod structure;

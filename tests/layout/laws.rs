@@ -111,6 +111,17 @@ proptest! {
     }
 
     #[test]
+    fn law_compose_with_one_leaf_is_function_composition(a in non_negative(), n in 1i64..=6, d in 0i64..=8) {
+        let b: Layout = format!("{n}:{d}").parse().unwrap();
+        if let Ok(r) = a.compose(&b) {
+            prop_assert_eq!(r.size(), b.size());
+            for i in 0..n {
+                prop_assert_eq!(r.index_of(i).unwrap(), eval_extended(&a, i * d), "{} ∘ {} = {}", a, b, r);
+            }
+        }
+    }
+
+    #[test]
     fn law_compose_with_the_identity_is_the_layout(a in signed()) {
         let identity: Layout = format!("{}:1", a.size()).parse().unwrap();
         let r = a.compose(&identity).unwrap();

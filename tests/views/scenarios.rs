@@ -593,7 +593,7 @@ fn insert_and_remove_a_singleton_top_level_mode() {
     for dim in [0isize, 1, 2, -1, -3] {
         let u = t.unsqueeze(dim).unwrap();
         assert_eq!(u.rank(), 3);
-        let back = u.squeeze(if dim < 0 { dim } else { dim }).unwrap();
+        let back = u.squeeze(dim).unwrap();
         assert_eq!(back.layout(), t.layout(), "dim {dim}");
         assert_eq!((u.offset(), back.offset()), (5, 5));
         assert!(Carrier::same(back.carrier(), t.carrier()));
@@ -717,4 +717,54 @@ fn element_writes_bump_the_version() {
     let b = block_scaled();
     assert_eq!(err_kind(b.set(0, 1.0)), ErrorKind::NotImplemented);
     assert_eq!(err_kind(b.to_vec::<i8>()), ErrorKind::NotImplemented);
+}
+
+#[test]
+fn rearrange_a_one_subtensor_tensor_by_pattern() {
+    let t = tensor("(2,(3,4)):(1,(2,6))", 3);
+    let v = t.rearrange("a (b c) -> c b a", &[]).unwrap();
+    assert_eq!(
+        (v.layout().to_string(), v.offset()),
+        ("(4,3,2):(6,2,1)".to_string(), 3)
+    );
+    assert!(Carrier::same(v.carrier(), t.carrier()));
+    // Same result as the tree form with the default selection.
+    let tree = t
+        .rearrange_tree(&Tree::node([Tree::id(2), Tree::id(1), Tree::id(0)]), None)
+        .unwrap();
+    assert_eq!(tree.layout(), v.layout());
+    let split = tensor("(12,5):(1,12)", 0)
+        .rearrange("(h w) c -> c (h w)", &[("w", 3)])
+        .unwrap();
+    assert_eq!(split.layout().to_string(), "(5,(4,3)):(12,(1,4))");
+}
+
+#[test]
+fn reject_an_invalid_rearrangement_pattern() {
+    let t = tensor("(2,3):(1,2)", 0);
+    let before = carrier_state(&t);
+    for (pattern, needle) in [
+        ("a b -> a", "omitted source"),
+        ("a b -> a b c", "unknown identifier"),
+        ("a b c -> a b c", "3 terms"),
+        ("a (b -> a b", "unbalanced"),
+        ("a b => b a", "unknown character"),
+    ] {
+        let err = t.rearrange(pattern, &[]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Value, "{pattern}");
+        assert!(err.to_string().contains(needle), "{pattern}: {err}");
+    }
+    assert_eq!(
+        err_kind(block_scaled().rearrange("a b -> b a", &[])),
+        ErrorKind::NotImplemented
+    );
+    assert_eq!(carrier_state(&t), before);
+}
+
+#[test]
+fn repeat_is_a_zero_copy_view() {
+    let t = tensor("(2,3):(1,2)", 0);
+    let v = t.repeat("h w -> h (w r)", &[("r", 2)]).unwrap();
+    assert_eq!(v.layout().to_string(), "(2,(3,2)):(1,(2,0))");
+    assert!(Carrier::same(v.carrier(), t.carrier()));
 }

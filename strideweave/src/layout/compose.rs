@@ -1,7 +1,7 @@
 //! Composition `R = A ∘ B`, `R(c) = A(B(c))` (`layout-algebra.md` §7).
 //!
-//! Semantics: a right-operand leaf that lies wholly inside one mode of A is exact; otherwise
-//! pycute's stride-divisibility condition, plus a shape-divisibility check on every
+//! Semantics: a single-leaf right operand that lies wholly inside one mode of A is exact;
+//! otherwise pycute's stride-divisibility condition, plus a shape-divisibility check on every
 //! mode of A but the last (a result is rejected, never truncated), plus CuTe's `coalesce_x`
 //! so that B may reach beyond A's domain through A's last mode, as in CuTe.
 
@@ -36,7 +36,7 @@ impl Layout {
         match b.shape.0.node() {
             Node::Leaf(s) => {
                 let d = b.stride.0.vals[0];
-                return compose_leaf(&a, s, d);
+                return compose_leaf(&a, s, d, true);
             }
             Node::Tuple(_) => {
                 for (s, d) in b.top() {
@@ -109,7 +109,7 @@ impl Layout {
 
 fn compose_node(a: &Modes, s: Node<'_>, d: Node<'_>, out: &mut LayoutBuilder) -> Result<()> {
     match (s, d) {
-        (Node::Leaf(s), Node::Leaf(d)) => out.layout(&compose_leaf(a, s, d)?),
+        (Node::Leaf(s), Node::Leaf(d)) => out.layout(&compose_leaf(a, s, d, false)?),
         (Node::Tuple(ss), Node::Tuple(ds)) => {
             out.push();
             for (s, d) in ss.zip(ds) {
@@ -124,7 +124,12 @@ fn compose_node(a: &Modes, s: Node<'_>, d: Node<'_>, out: &mut LayoutBuilder) ->
 
 /// `A ∘ s:d` for the coalesced (`coalesce_x`) modes of A: divide `d` out of A's shape from
 /// the left, then keep the first `s` elements.
-fn compose_leaf(a: &Modes, s: i64, d: i64) -> Result<Layout> {
+///
+/// With `alone` (B is this one leaf), a leaf lying wholly inside one mode of A is exact
+/// whatever divides what. Inside a larger B that shortcut is unsound: the images of B's
+/// leaves are added, and only the divisibility conditions keep those sums from carrying
+/// across A's modes.
+fn compose_leaf(a: &Modes, s: i64, d: i64, alone: bool) -> Result<Layout> {
     if d == 0 || s == 1 {
         return Layout::flat(OP, &[(s, 0)], true);
     }
@@ -149,9 +154,10 @@ fn compose_leaf(a: &Modes, s: i64, d: i64) -> Result<Layout> {
         if rest_shape == 1 {
             break;
         }
-        if (rest_shape - 1)
-            .checked_mul(rest_stride)
-            .is_some_and(|last| last < cs)
+        if alone
+            && (rest_shape - 1)
+                .checked_mul(rest_stride)
+                .is_some_and(|last| last < cs)
         {
             // Every remaining element lies inside this mode: exact, whatever divides what.
             out.push((rest_shape, mul(rest_stride, cd)?));

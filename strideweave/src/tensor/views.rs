@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::layout::{Layout, Shape, Stride, Tree};
-use crate::repr::Representation;
+use crate::repr::{Representation, Subtensor};
 use crate::tensor::Tensor;
 use crate::tensor::index::offset_plus;
 
@@ -16,15 +16,25 @@ impl Tensor {
         f: impl Fn(&Layout) -> Result<Layout>,
     ) -> Result<Tensor> {
         let r = self.representation();
-        let mut out = Representation {
-            dtype: r.dtype,
-            subtensors: r.subtensors.clone(),
-            adjacent: r.adjacent.clone(),
+        let first = &r.subtensors[0];
+        let mut subtensors = smallvec::SmallVec::new();
+        subtensors.push(Subtensor {
+            carrier: first.carrier.clone(),
+            offset: first.offset,
+            layout: f(&first.layout)?,
+        });
+        subtensors.extend(r.subtensors[1..].iter().cloned());
+        let adjacent = match r.adjacent.split_first() {
+            None => Vec::new(),
+            Some((s0, rest)) => std::iter::once(f(s0))
+                .chain(rest.iter().cloned().map(Ok))
+                .collect::<Result<_>>()?,
         };
-        out.subtensors[0].layout = f(&r.subtensors[0].layout)?;
-        if let Some(s0) = out.adjacent.first_mut() {
-            *s0 = f(s0)?;
-        }
+        let out = Representation {
+            dtype: r.dtype,
+            subtensors,
+            adjacent,
+        };
         out.validate(op)?;
         Ok(Tensor::from_repr(out))
     }
@@ -188,5 +198,35 @@ impl Tensor {
         const OP: &str = "rearrange";
         self.require_single(OP)?;
         self.leading_view(OP, |l| l.rearrange(output, selection))
+    }
+
+    /// Rearranges by a pattern (contracts §5): `"b (h w) c -> b c h w"` with keyword
+    /// extents for split groups and assertions. A view over the same carrier and offset.
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::arange::<f32>(&"(12,5)".parse().unwrap());
+    /// let v = t.rearrange("(h w) c -> h w c", &[("h", 4)]).unwrap();
+    /// assert_eq!(v.layout().to_string(), "(4,3,5):(1,4,12)");
+    /// let err = t.rearrange("(h w) c -> h w c", &[("h", 5)]).unwrap_err();
+    /// assert!(err.to_string().contains("does not divide extent 12 of mode 0"));
+    /// ```
+    pub fn rearrange(&self, pattern: &str, sizes: &[(&str, usize)]) -> Result<Tensor> {
+        const OP: &str = "rearrange";
+        self.require_single(OP)?;
+        self.leading_view(OP, |l| l.rearrange_pattern(pattern, sizes))
+    }
+
+    /// einops' `repeat` as a zero-copy view: new symbols on the right become stride-0
+    /// modes of the given extents (also inside groups).
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::arange::<f32>(&"(2,3)".parse().unwrap());
+    /// let v = t.repeat("h w -> h w c", &[("c", 4)]).unwrap();
+    /// assert_eq!(v.layout().to_string(), "(2,3,4):(1,2,0)");
+    /// ```
+    pub fn repeat(&self, pattern: &str, sizes: &[(&str, usize)]) -> Result<Tensor> {
+        const OP: &str = "repeat";
+        self.require_single(OP)?;
+        self.leading_view(OP, |l| l.repeat_pattern(pattern, sizes))
     }
 }

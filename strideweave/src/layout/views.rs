@@ -5,6 +5,7 @@
 use std::fmt;
 
 use crate::error::{Error, Result};
+use crate::layout::coalesce::coalesce_modes;
 use crate::layout::core::Layout;
 use crate::layout::int_tuple::Node;
 use crate::layout::shape::{Shape, Stride};
@@ -300,44 +301,84 @@ impl Layout {
         Layout::checked(OP, target.clone(), Stride(target.0.with_leaves(stride)))
     }
 
-    /// `self ∘ B` with exactly B's shape, where every leaf of B must be affine through
-    /// `self` (contracts D6): the placement of `as_strided`.
+    /// `self ∘ B` with exactly B's shape (contracts D6): the placement of `as_strided`.
+    ///
+    /// The composed function `q ↦ self(B(q))` must be a layout over B's shape, i.e. equal to
+    /// `Σ q_k · self(d_k)` over B's leaves. For an injective B this is proven algebraically
+    /// when the composition `self ∘ B` exists and each leaf's part coalesces to one mode;
+    /// otherwise it is checked exactly over B's domain.
     ///
     /// ```
     /// let l: strideweave::Layout = "(5,4):(4,1)".parse().unwrap();
     /// let r = l.compose_affine(&"(2,2):(1,2)".parse().unwrap()).unwrap();
     /// assert_eq!(r.to_string(), "(2,2):(4,8)");
-    /// // Ordinals 0..5 cross a mode boundary of (5,4):(4,1) unevenly: not affine.
+    /// // Ordinals 0..6 cross a mode boundary of (5,4):(4,1): not a layout.
     /// assert!(l.compose_affine(&"6:1".parse().unwrap()).is_err());
+    /// // Each leaf is affine, but their sum is not: L(3) = 10 ≠ L(1) + L(2).
+    /// let l: strideweave::Layout = "(3,2):(1,10)".parse().unwrap();
+    /// assert!(l.compose_affine(&"(2,2):(1,2)".parse().unwrap()).is_err());
     /// ```
     pub fn compose_affine(&self, b: &Layout) -> Result<Layout> {
         const OP: &str = "as_strided";
-        let mut stride = b.stride.0.vals.clone();
-        for (k, (&s, &d)) in b.leaves().enumerate() {
-            if s == 1 {
-                stride[k] = 0;
-                continue;
-            }
-            let leaf = Layout::flat(OP, &[(s, d)], true)?;
-            let c = self
-                .compose(&leaf)
-                .map_err(|e| {
-                    Error::not_representable(OP, format!("{self} ∘ {leaf} is not a layout: {e}"))
-                })?
-                .coalesce();
-            match (c.shape.0.vals.as_slice(), c.stride.0.vals.as_slice()) {
-                ([_], [e]) => stride[k] = *e,
-                _ => {
-                    return Err(Error::not_representable(
-                        OP,
-                        format!(
-                            "mode {k} of the selector ({s}:{d}) is not affine through {self}: it maps to {c}"
-                        ),
-                    ));
-                }
+        let (lo, hi) = b.reach();
+        if lo < 0 || hi >= self.size() as i64 {
+            return Err(Error::ViewOutOfBounds {
+                op: OP,
+                detail: format!(
+                    "selector {b} reaches ordinals {lo}..={hi}, outside the {} of {self}",
+                    self.size()
+                ),
+            });
+        }
+        // The only candidate: each leaf steps by the image of its own stride.
+        let stride = b
+            .leaves()
+            .map(|(&s, &d)| if s == 1 { 0 } else { self.eval(d) })
+            .collect();
+        let candidate =
+            Layout::checked(OP, b.shape.clone(), Stride(b.shape.0.with_leaves(stride)))?;
+        if b.is_injective() && self.composes_leafwise_affine(b) {
+            return Ok(candidate);
+        }
+        for q in 0..b.size() as i64 {
+            let (want, got) = (self.eval(b.eval(q)), candidate.eval(q));
+            if want != got {
+                return Err(Error::not_representable(
+                    OP,
+                    format!(
+                        "{self} read through the selector {b} is not a layout: at selector coordinate {} it reads index {want}, but a layout with strides {} would read {got}",
+                        b.shape
+                            .coordinate(q)
+                            .map(|c| c.to_string())
+                            .unwrap_or_default(),
+                        candidate.stride
+                    ),
+                ));
             }
         }
-        Layout::checked(OP, b.shape.clone(), Stride(b.shape.0.with_leaves(stride)))
+        Ok(candidate)
+    }
+
+    /// Whether `self ∘ b` exists and each of `b`'s leaves composes to a single mode.
+    fn composes_leafwise_affine(&self, b: &Layout) -> bool {
+        let Ok(r) = self.compose(b) else { return false };
+        // r has b's hierarchy with each leaf of b replaced by its composition; walk both.
+        fn walk(bs: Node<'_>, rs: Node<'_>, rd: Node<'_>) -> bool {
+            match (bs, rs, rd) {
+                (Node::Leaf(_), rs, rd) => {
+                    let modes = coalesce_modes(
+                        rs.leaves().iter().copied().zip(rd.leaves().iter().copied()),
+                        false,
+                    );
+                    modes.len() <= 1
+                }
+                (Node::Tuple(bt), Node::Tuple(rt), Node::Tuple(dt)) => {
+                    bt.zip(rt.zip(dt)).all(|(b, (r, d))| walk(b, r, d))
+                }
+                _ => false,
+            }
+        }
+        walk(b.shape.0.node(), r.shape.0.node(), r.stride.0.node())
     }
 
     /// Inserts each target mode not named in `dims` as a `1:0` leaf, then broadcasts to

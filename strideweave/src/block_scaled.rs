@@ -51,7 +51,7 @@ impl Tensor {
         const OP: &str = "Tensor::block_scaled";
         let extents = shape.as_int_tuple();
         let rank = shape.rank();
-        let m = extents.get(mode).ok_or(Error::OutOfDomain {
+        let m = extents.get(mode).ok_or_else(|| Error::OutOfDomain {
             op: OP,
             what: "block mode",
             value: mode as i64,

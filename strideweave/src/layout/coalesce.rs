@@ -3,15 +3,14 @@
 //! Post-condition of every function here: `size(result) == size(L)` and
 //! `result(i) == L(i)` on the whole domain.
 
-use smallvec::SmallVec;
-
 use crate::error::{Error, Result};
 use crate::layout::core::Layout;
+use crate::layout::inline_vec::InlineVec;
 use crate::layout::int_tuple::{IntTuple, Node};
 use crate::layout::structure::LayoutBuilder;
 
 /// Flat `(extent, stride)` modes.
-pub(crate) type Modes = SmallVec<[(i64, i64); 8]>;
+pub(crate) type Modes = InlineVec<(i64, i64), 8>;
 
 /// Merges adjacent flat modes: drops extent-1 modes and joins `s0:d0 ++ s1:d1` into
 /// `(s0·s1):d0` when `d1 == s0·d0`. With `keep_trailing_unit`, a trailing `1:d` that does not

@@ -61,10 +61,10 @@ impl Layout {
             out.push((d / cur, cur));
             cur = s
                 .checked_mul(d)
-                .ok_or(Error::overflow(OP, "the covered extent"))?;
+                .ok_or_else(|| Error::overflow(OP, "the covered extent"))?;
         }
         out.push(((cotarget + cur - 1) / cur, cur));
-        Ok(flat_result(&coalesce_modes(out.into_iter(), false)))
+        Ok(flat_result(&coalesce_modes(out.iter().copied(), false)))
     }
 
     /// Fails with `NegativeStride` on the first negative stride.

@@ -142,7 +142,7 @@ fn compose_leaf(a: &Modes, s: i64, d: i64, alone: bool) -> Result<Layout> {
     }
     let mul = |x: i64, y: i64| {
         x.checked_mul(y)
-            .ok_or(Error::overflow(OP, "a stride of the composition"))
+            .ok_or_else(|| Error::overflow(OP, "a stride of the composition"))
     };
     let Some((&(_, last_d), init)) = a.split_last() else {
         // A is 1:0 (all unit modes).

@@ -65,12 +65,24 @@ impl Layout {
         debug_assert_eq!(shape.0.toks, stride.0.toks);
         let l = Layout { shape, stride };
         l.try_reach()
-            .ok_or(Error::overflow(op, "the reach of the layout"))?;
+            .ok_or_else(|| Error::overflow(op, "the reach of the layout"))?;
         l.shape
             .0
             .product()
             .map_err(|_| Error::overflow(op, "the size of the layout"))?;
         Ok(l)
+    }
+
+    /// Builds from parts known to be valid: equal profiles, extents ≥ 1, size and reach
+    /// within `i64` (for results of structure-preserving operations on a valid layout).
+    pub(crate) fn from_valid(toks: Toks, shape: Vals, stride: Vals, int_root: bool) -> Layout {
+        debug_assert!(shape.iter().all(|&e| e >= 1));
+        let l = Layout {
+            shape: Shape(IntTuple::from_parts(toks.clone(), shape, int_root)),
+            stride: Stride(IntTuple::from_parts(toks, stride, int_root)),
+        };
+        debug_assert!(l.try_reach().is_some());
+        l
     }
 
     /// Builds from raw parts (equal profiles), checked.

@@ -11,6 +11,8 @@ use std::str::FromStr;
 
 use smallvec::SmallVec;
 
+use crate::layout::inline_vec::InlineVec;
+
 use crate::error::{Error, Result};
 
 /// One step of a profile: the leaf-and-nesting recipe of a tuple without its values
@@ -34,8 +36,8 @@ pub enum ProfileToken {
 
 use ProfileToken::{Leaf, Pop, Push};
 
-pub(crate) type Toks = SmallVec<[ProfileToken; 16]>;
-pub(crate) type Vals = SmallVec<[i64; 8]>;
+pub(crate) type Toks = InlineVec<ProfileToken, 16>;
+pub(crate) type Vals = InlineVec<i64, 8>;
 
 /// An integer, or an ordered (possibly empty, possibly nested) tuple of `IntTuple`s.
 ///
@@ -47,38 +49,11 @@ pub(crate) type Vals = SmallVec<[i64; 8]>;
 /// assert_eq!(t, "(2,(3,4))".parse().unwrap());
 /// assert_eq!((t.rank(), t.depth(), t.leaves()), (2, 2, &[2, 3, 4][..]));
 /// ```
-#[derive(PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct IntTuple {
     pub(crate) toks: Toks,
     pub(crate) vals: Vals,
     pub(crate) int_root: bool,
-}
-
-impl Clone for IntTuple {
-    fn clone(&self) -> IntTuple {
-        // `from_slice` copies `Copy` items in one block (the derived clone goes item by item).
-        IntTuple {
-            toks: Toks::from_slice(&self.toks),
-            vals: Vals::from_slice(&self.vals),
-            int_root: self.int_root,
-        }
-    }
-}
-
-/// Collects exactly `len` items into an inline buffer without per-item capacity checks.
-pub(crate) fn collect_exact<T: Copy + Default, const N: usize>(
-    len: usize,
-    items: impl Iterator<Item = T>,
-) -> SmallVec<[T; N]> {
-    if len <= N {
-        let mut buf = [T::default(); N];
-        for (slot, v) in buf.iter_mut().zip(items) {
-            *slot = v;
-        }
-        SmallVec::from_buf_and_len(buf, len)
-    } else {
-        items.collect()
-    }
 }
 
 impl IntTuple {
@@ -257,7 +232,7 @@ impl IntTuple {
     pub fn product(&self) -> Result<i64> {
         self.vals.iter().try_fold(1i64, |acc, &v| {
             acc.checked_mul(v)
-                .ok_or(Error::overflow("product", "the product of the leaves"))
+                .ok_or_else(|| Error::overflow("product", "the product of the leaves"))
         })
     }
 

@@ -34,7 +34,7 @@ impl Layout {
             out.push((s, p));
             cur = s * d; // ≤ the reach of the layout, which fits
         }
-        Ok(flat_result(&coalesce_modes(out.into_iter(), false)))
+        Ok(flat_result(&coalesce_modes(out.iter().copied(), false)))
     }
 
     /// An `R` with `R(self(i)) == i` for every `i` in the domain; requires an injective
@@ -78,7 +78,7 @@ impl Layout {
         if let Some(&(_, s, p)) = triples.last() {
             out.push((s, p));
         }
-        Ok(flat_result(&coalesce_modes(out.into_iter(), false)))
+        Ok(flat_result(&coalesce_modes(out.iter().copied(), false)))
     }
 
     /// `(stride, extent, ordinal stride)` of every leaf of extent > 1, where the ordinal

@@ -22,6 +22,7 @@ mod complement;
 mod compose;
 mod core;
 mod divide;
+mod inline_vec;
 pub(crate) mod int_tuple;
 mod inverse;
 mod notation;

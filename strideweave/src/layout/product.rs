@@ -20,7 +20,7 @@ impl Layout {
         let cotarget = self
             .size()
             .checked_mul(b.cosize())
-            .ok_or(Error::overflow(OP, "size(A)·cosize(B)"))?;
+            .ok_or_else(|| Error::overflow(OP, "size(A)·cosize(B)"))?;
         let repeat = self.complement(cotarget)?.compose(b)?;
         Layout::make(&[self.clone(), repeat])
     }

@@ -6,9 +6,7 @@ use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
 use crate::layout::core::Layout;
-use crate::layout::int_tuple::{
-    Builder, IntTuple, Node, ProfileToken, Toks, Vals, collect_exact, leaf_path,
-};
+use crate::layout::int_tuple::{Builder, IntTuple, Node, ProfileToken, Toks, Vals, leaf_path};
 use crate::layout::shape::{Shape, Stride};
 
 /// Builds a layout node by node, shape and stride in lockstep.
@@ -198,28 +196,22 @@ impl Layout {
         let (t, sv, dv) = (&self.shape.0.toks, &self.shape.0.vals, &self.stride.0.vals);
         if t.len() == sv.len() {
             // Flat: every top-level mode is one leaf, so permuting is a gather.
-            let shape: Vals = collect_exact(order.len(), order.iter().map(|&i| sv[i]));
-            let stride: Vals = collect_exact(order.len(), order.iter().map(|&i| dv[i]));
+            let shape: Vals = order.iter().map(|&i| sv[i]).collect();
+            let stride: Vals = order.iter().map(|&i| dv[i]).collect();
             return Ok(Layout {
-                shape: Shape(IntTuple::from_parts(Toks::from_slice(t), shape, false)),
-                stride: Stride(IntTuple::from_parts(Toks::from_slice(t), stride, false)),
+                shape: Shape(IntTuple::from_parts(t.clone(), shape, false)),
+                stride: Stride(IntTuple::from_parts(t.clone(), stride, false)),
             });
         }
         // Copy each mode's tokens and leaves in the new order; size and reach are unchanged.
         let spans = self.shape.0.top_spans();
-        let picked = || order.iter().map(|&i| &spans[i]);
-        let toks: Toks = collect_exact(
-            t.len(),
-            picked().flat_map(|sp| t[sp.toks.clone()].iter().copied()),
-        );
-        let shape: Vals = collect_exact(
-            sv.len(),
-            picked().flat_map(|sp| sv[sp.vals.clone()].iter().copied()),
-        );
-        let stride: Vals = collect_exact(
-            dv.len(),
-            picked().flat_map(|sp| dv[sp.vals.clone()].iter().copied()),
-        );
+        let (mut toks, mut shape, mut stride) = (Toks::new(), Vals::new(), Vals::new());
+        for &i in order {
+            let sp = &spans[i];
+            toks.extend_from_slice(&t[sp.toks.clone()]);
+            shape.extend_from_slice(&sv[sp.vals.clone()]);
+            stride.extend_from_slice(&dv[sp.vals.clone()]);
+        }
         Ok(Layout {
             shape: Shape(IntTuple::from_parts(toks.clone(), shape, false)),
             stride: Stride(IntTuple::from_parts(toks, stride, false)),
@@ -263,7 +255,13 @@ impl Layout {
                 stride[i] = 0;
             }
         }
-        Layout::checked(OP, target.clone(), Stride(target.0.with_leaves(stride)))
+        // Widening with stride 0 keeps the reach.
+        Ok(Layout::from_valid(
+            target.0.toks.clone(),
+            target.0.vals.clone(),
+            stride,
+            target.0.int_root,
+        ))
     }
 
     /// The leaves of shape and stride as flat tuples (`((2,3),5):((1,2),6)` → `(2,3,5):(1,2,6)`).

@@ -19,6 +19,7 @@ use crate::layout::shape::Shape;
 /// assert_eq!(a.compose_tiler(&Tiler::from(&s)).unwrap().to_string(), "(3,(4,2)):(59,(13,1))");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(clippy::large_enum_variant)] // tilers are built once per algebra call, not per element
 pub enum Tiler {
     /// Leave the mode unchanged.
     Keep,

@@ -7,7 +7,8 @@ use std::fmt;
 use crate::error::{Error, Result};
 use crate::layout::coalesce::coalesce_modes;
 use crate::layout::core::Layout;
-use crate::layout::int_tuple::Node;
+use crate::layout::inline_vec::InlineVec;
+use crate::layout::int_tuple::{Node, ProfileToken};
 use crate::layout::shape::{Shape, Stride};
 use crate::layout::structure::{LayoutBuilder, mode_out_of_range};
 
@@ -168,6 +169,9 @@ impl Layout {
                 found: keys.len(),
             });
         }
+        if self.shape.0.toks.len() == self.shape.0.vals.len() {
+            return self.slice_flat(keys);
+        }
         let mut offset = 0i64;
         let mut at_origin = true;
         let mut any_slice = false;
@@ -193,24 +197,7 @@ impl Layout {
                 Key::Slice { start, stop, step } => {
                     any_slice = true;
                     let (a, z, st) = normalise(i, size, start, stop, step)?;
-                    let shown = key.to_string();
-                    if z <= a {
-                        return Err(Error::InvalidRange {
-                            op: SLICE,
-                            detail: format!(
-                                "slice {shown} on mode {i} (extent {size}) is empty: it normalises to {a}..{z}"
-                            ),
-                        });
-                    }
-                    if (z - a) % st != 0 {
-                        return Err(Error::InvalidRange {
-                            op: SLICE,
-                            detail: format!(
-                                "slice {shown} on mode {i} (extent {size}): the interval width {} is not a multiple of the step {st}",
-                                z - a
-                            ),
-                        });
-                    }
+                    check_interval(key, i, size, a, z, st)?;
                     match (s, d) {
                         (Node::Leaf(_), Node::Leaf(d)) => {
                             b.leaf((z - a) / st, d * st);
@@ -222,7 +209,7 @@ impl Layout {
                                 return Err(Error::InvalidRange {
                                     op: SLICE,
                                     detail: format!(
-                                        "mode {i} is nested (shape {}); it accepts only a whole slice or one integer, not {shown} (which normalises to {a}:{z}:{st})",
+                                        "mode {i} is nested (shape {}); it accepts only a whole slice or one integer, not {key} (which normalises to {a}:{z}:{st})",
                                         s.to_int_tuple()
                                     ),
                                 });
@@ -243,6 +230,50 @@ impl Layout {
         } else {
             Some(b.tuple(SLICE)?)
         };
+        Ok(Sliced {
+            layout,
+            offset,
+            at_origin,
+        })
+    }
+
+    /// `slice` for a layout whose top-level modes are all leaves: one pass, no tree walk.
+    fn slice_flat(&self, keys: &[Key]) -> Result<Sliced> {
+        let (sv, dv) = (&self.shape.0.vals, &self.stride.0.vals);
+        let (mut shape, mut stride) = (InlineVec::<i64, 8>::new(), InlineVec::<i64, 8>::new());
+        let (mut offset, mut at_origin, mut any_slice) = (0i64, true, false);
+        for (i, (key, (&size, &d))) in keys.iter().zip(sv.iter().zip(dv.iter())).enumerate() {
+            match *key {
+                Key::Int(c) => {
+                    if !(0..size).contains(&c) {
+                        return Err(Error::OutOfDomain {
+                            op: SLICE,
+                            what: "integer key",
+                            value: c,
+                            place: format!("mode {i} of extent {size}"),
+                            bound: size,
+                        });
+                    }
+                    offset += c * d;
+                    at_origin &= c == 0;
+                }
+                Key::Slice { start, stop, step } => {
+                    any_slice = true;
+                    let (a, z, st) = normalise(i, size, start, stop, step)?;
+                    check_interval(key, i, size, a, z, st)?;
+                    shape.push((z - a) / st);
+                    stride.push(d * st);
+                    offset += a * d;
+                    at_origin &= a == 0;
+                }
+            }
+        }
+        let layout = any_slice.then(|| {
+            let int_root = shape.len() == 1;
+            let toks = std::iter::repeat_n(ProfileToken::Leaf, shape.len()).collect();
+            // Every selected index was reachable before: the reach cannot grow.
+            Layout::from_valid(toks, shape, stride, int_root)
+        });
         Ok(Sliced {
             layout,
             offset,
@@ -296,9 +327,18 @@ impl Layout {
             .0
             .vals
             .iter()
-            .map(|&d| d.checked_mul(b).ok_or(Error::overflow(OP, "a stride")))
+            .map(|&d| {
+                d.checked_mul(b)
+                    .ok_or_else(|| Error::overflow(OP, "a stride"))
+            })
             .collect::<Result<_>>()?;
-        Layout::checked(OP, target.clone(), Stride(target.0.with_leaves(stride)))
+        // The reach is the source's: (size - 1)·b.
+        Ok(Layout::from_valid(
+            target.0.toks.clone(),
+            target.0.vals.clone(),
+            stride,
+            target.0.int_root,
+        ))
     }
 
     /// `self ∘ B` with exactly B's shape (contracts D6): the placement of `as_strided`.
@@ -481,17 +521,17 @@ impl Layout {
                 bound: n as i64 + 1,
             });
         }
-        let mut b = LayoutBuilder::default();
-        for (i, (s, d)) in self.top().enumerate() {
-            if i as isize == at {
-                b.leaf(1, 0);
-            }
-            b.node(s, d);
-        }
-        if at == n {
-            b.leaf(1, 0);
-        }
-        b.tuple(OP)
+        let (t, sv, dv) = (&self.shape.0.toks, &self.shape.0.vals, &self.stride.0.vals);
+        let (ti, vi) = match self.shape.0.top_spans().get(at as usize) {
+            Some(sp) => (sp.toks.start, sp.vals.start),
+            None => (t.len(), sv.len()),
+        };
+        Ok(Layout::from_valid(
+            splice(t, ti, ProfileToken::Leaf),
+            splice(sv, vi, 1),
+            splice(dv, vi, 0),
+            false,
+        ))
     }
 
     /// Removes top-level mode `dim` (negative counts back from `rank`), which must be a leaf
@@ -515,33 +555,35 @@ impl Layout {
                 bound: n as i64,
             });
         }
-        let mut b = LayoutBuilder::default();
-        for (i, (s, d)) in self.top().enumerate() {
-            if i as isize == at {
-                match s {
-                    Node::Leaf(1) => continue,
-                    Node::Leaf(e) => {
-                        return Err(Error::InvalidAxes {
-                            op: OP,
-                            detail: format!(
-                                "mode {at} has extent {e}; only an extent-1 leaf can be removed"
-                            ),
-                        });
-                    }
-                    Node::Tuple(_) => {
-                        return Err(Error::InvalidAxes {
-                            op: OP,
-                            detail: format!(
-                                "mode {at} is nested (shape {}); only an extent-1 leaf can be removed",
-                                s.to_int_tuple()
-                            ),
-                        });
-                    }
-                }
-            }
-            b.node(s, d);
+        let spans = self.shape.0.top_spans();
+        let sp = &spans[at as usize];
+        let (t, sv, dv) = (&self.shape.0.toks, &self.shape.0.vals, &self.stride.0.vals);
+        if sp.toks.len() != 1 {
+            return Err(Error::InvalidAxes {
+                op: OP,
+                detail: format!(
+                    "mode {at} is nested (shape {}); only an extent-1 leaf can be removed",
+                    self.shape
+                        .0
+                        .get(at as usize)
+                        .map(|m| m.to_string())
+                        .unwrap_or_default()
+                ),
+            });
         }
-        b.tuple(OP)
+        let e = sv[sp.vals.start];
+        if e != 1 {
+            return Err(Error::InvalidAxes {
+                op: OP,
+                detail: format!("mode {at} has extent {e}; only an extent-1 leaf can be removed"),
+            });
+        }
+        Ok(Layout::from_valid(
+            cut(t, sp.toks.start),
+            cut(sv, sp.vals.start),
+            cut(dv, sp.vals.start),
+            false,
+        ))
     }
 
     /// Reverses the coordinates of top-level mode `mode` (contracts C2): every leaf in it
@@ -567,7 +609,7 @@ impl Layout {
             offset += (s - 1) * d;
             stride[k] = d
                 .checked_neg()
-                .ok_or(Error::overflow(OP, "a negated stride"))?;
+                .ok_or_else(|| Error::overflow(OP, "a negated stride"))?;
         }
         let l = Layout::checked(
             OP,
@@ -586,4 +628,43 @@ fn node_eval(s: Node<'_>, d: Node<'_>, mut c: i64) -> i64 {
         c /= e;
     }
     acc
+}
+
+/// `xs` with `x` inserted at `i`.
+fn splice<T: Copy + Default, const N: usize>(xs: &[T], i: usize, x: T) -> InlineVec<T, N> {
+    let mut out = InlineVec::new();
+    out.extend_from_slice(&xs[..i]);
+    out.push(x);
+    out.extend_from_slice(&xs[i..]);
+    out
+}
+
+/// `xs` without the item at `i`.
+fn cut<T: Copy + Default, const N: usize>(xs: &[T], i: usize) -> InlineVec<T, N> {
+    let mut out = InlineVec::new();
+    out.extend_from_slice(&xs[..i]);
+    out.extend_from_slice(&xs[i + 1..]);
+    out
+}
+
+/// A normalised slice must be non-empty and its width a multiple of its step.
+fn check_interval(key: &Key, mode: usize, size: i64, a: i64, z: i64, st: i64) -> Result<()> {
+    if z <= a {
+        return Err(Error::InvalidRange {
+            op: SLICE,
+            detail: format!(
+                "slice {key} on mode {mode} (extent {size}) is empty: it normalises to {a}..{z}"
+            ),
+        });
+    }
+    if (z - a) % st != 0 {
+        return Err(Error::InvalidRange {
+            op: SLICE,
+            detail: format!(
+                "slice {key} on mode {mode} (extent {size}): the interval width {} is not a multiple of the step {st}",
+                z - a
+            ),
+        });
+    }
+    Ok(())
 }

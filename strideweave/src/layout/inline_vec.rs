@@ -1,0 +1,191 @@
+//! `InlineVec`: a vector of `Copy` items that keeps up to `N` of them inline.
+//!
+//! Layout metadata is copied on every view, so copying must be cheap: an inline `InlineVec`
+//! clones as one fixed-size block copy (no length-dependent `memcpy` call, no branch on the
+//! element count) and never allocates. Beyond `N` items it moves everything to a `Vec`.
+//! Safe code only: the inline array is always fully initialised (with `T::default()`).
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::{Deref, DerefMut};
+
+/// Up to `N` items inline, more on the heap.
+#[derive(Clone)]
+pub(crate) struct InlineVec<T: Copy + Default, const N: usize> {
+    len: u32,
+    inline: [T; N],
+    /// All items when `len > N`; `None` otherwise. Boxed so that the inline case costs one
+    /// word, which is cloned and dropped without a call.
+    #[allow(clippy::box_collection)]
+    heap: Option<Box<Vec<T>>>,
+}
+
+impl<T: Copy + Default, const N: usize> InlineVec<T, N> {
+    pub(crate) fn new() -> Self {
+        InlineVec {
+            len: 0,
+            inline: [T::default(); N],
+            heap: None,
+        }
+    }
+
+    pub(crate) fn from_slice(items: &[T]) -> Self {
+        let mut v = InlineVec::new();
+        v.extend_from_slice(items);
+        v
+    }
+
+    #[inline]
+    pub(crate) fn push(&mut self, item: T) {
+        let len = self.len as usize;
+        if len < N {
+            self.inline[len] = item;
+        } else {
+            self.heap
+                .get_or_insert_with(|| Box::new(self.inline.to_vec()))
+                .push(item);
+        }
+        self.len += 1;
+    }
+
+    #[inline]
+    pub(crate) fn extend_from_slice(&mut self, items: &[T]) {
+        let len = self.len as usize;
+        let end = len + items.len();
+        if end <= N {
+            self.inline[len..end].copy_from_slice(items);
+        } else {
+            let inline = &self.inline[..len.min(N)];
+            self.heap
+                .get_or_insert_with(|| {
+                    let mut heap = Vec::with_capacity(end);
+                    heap.extend_from_slice(inline);
+                    Box::new(heap)
+                })
+                .extend_from_slice(items);
+        }
+        self.len = u32::try_from(end).expect("fewer than 2^32 leaves");
+    }
+
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[T] {
+        match &self.heap {
+            None => &self.inline[..self.len as usize],
+            Some(heap) => heap,
+        }
+    }
+
+    #[inline]
+    fn as_mut_slice(&mut self) -> &mut [T] {
+        match &mut self.heap {
+            None => &mut self.inline[..self.len as usize],
+            Some(heap) => heap,
+        }
+    }
+}
+
+impl<T: Copy + Default, const N: usize> Default for InlineVec<T, N> {
+    fn default() -> Self {
+        InlineVec::new()
+    }
+}
+
+impl<T: Copy + Default, const N: usize> Deref for InlineVec<T, N> {
+    type Target = [T];
+    #[inline]
+    fn deref(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+impl<T: Copy + Default, const N: usize> DerefMut for InlineVec<T, N> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [T] {
+        self.as_mut_slice()
+    }
+}
+
+impl<T: Copy + Default, const N: usize> FromIterator<T> for InlineVec<T, N> {
+    #[inline]
+    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
+        let mut v = InlineVec::new();
+        let mut items = items.into_iter();
+        // Fill the inline array directly; spill only if there is more.
+        for slot in v.inline.iter_mut() {
+            match items.next() {
+                Some(x) => {
+                    *slot = x;
+                    v.len += 1;
+                }
+                None => return v,
+            }
+        }
+        items.for_each(|x| v.push(x));
+        v
+    }
+}
+
+impl<T: Copy + Default, const N: usize> Extend<T> for InlineVec<T, N> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
+        items.into_iter().for_each(|x| self.push(x));
+    }
+}
+
+impl<T: Copy + Default, const N: usize> From<&[T]> for InlineVec<T, N> {
+    fn from(items: &[T]) -> Self {
+        InlineVec::from_slice(items)
+    }
+}
+
+impl<'a, T: Copy + Default, const N: usize> IntoIterator for &'a InlineVec<T, N> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl<T: Copy + Default + PartialEq, const N: usize> PartialEq for InlineVec<T, N> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl<T: Copy + Default + Eq, const N: usize> Eq for InlineVec<T, N> {}
+
+impl<T: Copy + Default + Hash, const N: usize> Hash for InlineVec<T, N> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.as_slice().hash(h)
+    }
+}
+
+impl<T: Copy + Default + fmt::Debug, const N: usize> fmt::Debug for InlineVec<T, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.as_slice().fmt(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::InlineVec;
+
+    #[test]
+    fn spills_to_the_heap_and_back_to_slices() {
+        let mut v: InlineVec<i64, 2> = InlineVec::new();
+        v.push(1);
+        v.extend_from_slice(&[2]);
+        assert_eq!(&*v, &[1, 2]);
+        v.push(3);
+        v.extend_from_slice(&[4, 5]);
+        assert_eq!(&*v, &[1, 2, 3, 4, 5]);
+        let w = v.clone();
+        assert_eq!(w, v);
+        let mut u: InlineVec<i64, 2> = InlineVec::from_slice(&[9]);
+        u.extend_from_slice(&[8, 7]);
+        assert_eq!(&*u, &[9, 8, 7]);
+        u.reverse();
+        assert_eq!(&*u, &[7, 8, 9]);
+        let c: InlineVec<i64, 2> = (0..4).collect();
+        assert_eq!(&*c, &[0, 1, 2, 3]);
+    }
+}

@@ -380,3 +380,24 @@ element!(
     half::bf16::ZERO,
     |i| half::bf16::from_f64(i as f64)
 );
+
+#[cfg(all(test, feature = "half"))]
+mod half_tests {
+    use crate::{DType, Scalar, Tensor};
+
+    #[test]
+    fn f16_and_bf16_tensors_hold_and_view_values() {
+        let v: Vec<half::f16> = (0..6).map(|i| half::f16::from_f64(i as f64)).collect();
+        let t = Tensor::from_vec(v, &"(2,3)".parse().unwrap()).unwrap();
+        assert_eq!(t.dtype(), DType::F16);
+        let p = t.permute(&[1, 0]).unwrap();
+        assert_eq!(p.get_ordinal(1).unwrap().to_f64(), 2.0);
+        let b = Tensor::zeros::<half::bf16>(&"3".parse().unwrap());
+        b.set(2, 1.5).unwrap();
+        assert_eq!(
+            b.get_ordinal(2).unwrap(),
+            Scalar::BF16(half::bf16::from_f64(1.5))
+        );
+        assert!(DType::BF16.is_differentiable());
+    }
+}

@@ -3,6 +3,7 @@
 
 mod algebra_examples;
 mod contracts;
+mod einops;
 mod laws;
 mod oracle;
 mod pattern;

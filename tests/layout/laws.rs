@@ -288,3 +288,46 @@ proptest! {
         prop_assert_eq!(a.permute(&order).unwrap().permute(&inverse).unwrap(), a);
     }
 }
+
+/// Strides near the edges of `i64`: every operation answers, none panics.
+fn extreme() -> impl Strategy<Value = Layout> {
+    let stride = prop_oneof![
+        Just(0i64),
+        Just(1i64),
+        Just(1i64 << 40),
+        Just(i64::MAX / 3),
+        Just(i64::MAX / 2),
+        Just(-(1i64 << 40)),
+        1i64..=8,
+    ];
+    (prop::collection::vec((1i64..=4, stride), 1..=4)).prop_filter_map("fits", |leaves| {
+        let s: Vec<String> = leaves.iter().map(|p| p.0.to_string()).collect();
+        let d: Vec<String> = leaves.iter().map(|p| p.1.to_string()).collect();
+        format!("({}):({})", s.join(","), d.join(",")).parse().ok()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024))]
+
+    #[test]
+    fn law_no_operation_panics_near_the_edges_of_i64(a in extreme(), b in extreme(), n in 1usize..=64) {
+        let r = std::panic::catch_unwind(|| {
+            let _ = a.compose(&b);
+            let _ = a.complement(n);
+            let _ = a.complement(usize::MAX / 2);
+            let _ = a.logical_divide(&b);
+            let _ = a.logical_product(&b);
+            let _ = a.blocked_product(&b);
+            let _ = a.raked_product(&b);
+            let _ = a.right_inverse();
+            let _ = a.left_inverse();
+            let _ = a.coalesce();
+            let _ = a.filter();
+            let _ = a.is_injective();
+            let _ = a.compose_affine(&b);
+            let _ = a.reshape(&a.shape().clone());
+        });
+        prop_assert!(r.is_ok(), "panicked on {} and {}", a, b);
+    }
+}

@@ -90,13 +90,17 @@ impl Layout {
     }
 }
 
-/// A flat mode list as a layout: `1:0` when empty, integral when single.
-pub(crate) fn flat_result(modes: &Modes) -> Layout {
+/// A flat mode list as a layout: `1:0` when empty, integral when single; checked.
+pub(crate) fn flat_layout(op: &'static str, modes: &Modes) -> Result<Layout> {
     let unit = [(1i64, 0i64)];
     let modes: &[(i64, i64)] = if modes.is_empty() { &unit } else { modes };
-    // The modes come from a valid layout, so the result is valid too.
-    Layout::flat("coalesce", modes, true)
-        .unwrap_or_else(|_| unreachable!("coalesce keeps validity"))
+    Layout::flat(op, modes, true)
+}
+
+/// [`flat_layout`] for modes coalesced from a valid layout: merging `s0:d0 ++ s1:(s0·d0)`
+/// into `(s0·s1):d0` and dropping extent-1 modes keep the reach, so the result is valid.
+pub(crate) fn flat_result(modes: &Modes) -> Layout {
+    flat_layout("coalesce", modes).unwrap_or_else(|_| unreachable!("coalescing keeps the reach"))
 }
 
 fn by_mode<'a>(

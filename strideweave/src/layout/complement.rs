@@ -3,7 +3,7 @@
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
-use crate::layout::coalesce::{Modes, coalesce_modes, flat_result};
+use crate::layout::coalesce::{Modes, coalesce_modes, flat_layout};
 use crate::layout::core::Layout;
 use crate::layout::int_tuple::leaf_path;
 
@@ -63,8 +63,8 @@ impl Layout {
                 .checked_mul(d)
                 .ok_or_else(|| Error::overflow(OP, "the covered extent"))?;
         }
-        out.push(((cotarget + cur - 1) / cur, cur));
-        Ok(flat_result(&coalesce_modes(out.iter().copied(), false)))
+        out.push(((cotarget - 1) / cur + 1, cur)); // ⌈cotarget / cur⌉, cotarget ≥ 1
+        flat_layout(OP, &coalesce_modes(out.iter().copied(), false))
     }
 
     /// Fails with `NegativeStride` on the first negative stride.

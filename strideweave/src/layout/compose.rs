@@ -6,7 +6,7 @@
 //! so that B may reach beyond A's domain through A's last mode, as in CuTe.
 
 use crate::error::{Error, Result};
-use crate::layout::coalesce::{Modes, coalesce_modes, flat_result};
+use crate::layout::coalesce::{Modes, coalesce_modes};
 use crate::layout::core::Layout;
 use crate::layout::int_tuple::Node;
 use crate::layout::structure::LayoutBuilder;
@@ -36,7 +36,8 @@ impl Layout {
         match b.shape.0.node() {
             Node::Leaf(s) => {
                 let d = b.stride.0.vals[0];
-                return compose_leaf(&a, s, d, true);
+                let modes = compose_leaf(&a, s, d, true)?;
+                return Layout::flat(OP, &modes, true);
             }
             Node::Tuple(_) => {
                 for (s, d) in b.top() {
@@ -109,7 +110,14 @@ impl Layout {
 
 fn compose_node(a: &Modes, s: Node<'_>, d: Node<'_>, out: &mut LayoutBuilder) -> Result<()> {
     match (s, d) {
-        (Node::Leaf(s), Node::Leaf(d)) => out.layout(&compose_leaf(a, s, d, false)?),
+        (Node::Leaf(s), Node::Leaf(d)) => match compose_leaf(a, s, d, false)?.as_slice() {
+            [(s, d)] => out.leaf(*s, *d),
+            modes => {
+                out.push();
+                modes.iter().for_each(|&(s, d)| out.leaf(s, d));
+                out.pop();
+            }
+        },
         (Node::Tuple(ss), Node::Tuple(ds)) => {
             out.push();
             for (s, d) in ss.zip(ds) {
@@ -129,9 +137,11 @@ fn compose_node(a: &Modes, s: Node<'_>, d: Node<'_>, out: &mut LayoutBuilder) ->
 /// whatever divides what. Inside a larger B that shortcut is unsound: the images of B's
 /// leaves are added, and only the divisibility conditions keep those sums from carrying
 /// across A's modes.
-fn compose_leaf(a: &Modes, s: i64, d: i64, alone: bool) -> Result<Layout> {
+///
+/// Returns the coalesced flat modes of the result (`(s, 0)` alone for a stride-0 leaf).
+fn compose_leaf(a: &Modes, s: i64, d: i64, alone: bool) -> Result<Modes> {
     if d == 0 || s == 1 {
-        return Layout::flat(OP, &[(s, 0)], true);
+        return Ok(Modes::from_slice(&[(s, 0)]));
     }
     if d < 0 {
         return Err(Error::NegativeStride {
@@ -146,7 +156,7 @@ fn compose_leaf(a: &Modes, s: i64, d: i64, alone: bool) -> Result<Layout> {
     };
     let Some((&(_, last_d), init)) = a.split_last() else {
         // A is 1:0 (all unit modes).
-        return Layout::flat(OP, &[(s, 0)], true);
+        return Ok(Modes::from_slice(&[(s, 0)]));
     };
     let mut out = Modes::new();
     let (mut rest_shape, mut rest_stride) = (s, d);
@@ -185,13 +195,15 @@ fn compose_leaf(a: &Modes, s: i64, d: i64, alone: bool) -> Result<Layout> {
             out.push((new_shape, mul(rest_stride, cd)?));
         }
         rest_shape /= new_shape;
-        rest_stride = (rest_stride + cs - 1) / cs;
+        rest_stride = (rest_stride - 1) / cs + 1; // ⌈rest_stride / cs⌉ without overflow
     }
     if rest_shape != 1 || out.is_empty() {
         out.push((rest_shape, mul(rest_stride, last_d)?));
     }
     let modes = coalesce_modes(out.iter().copied(), false);
-    let r = flat_result(&modes);
-    // Coalescing drops nothing of the domain; check the reach of the result.
-    Layout::checked(OP, r.shape, r.stride)
+    Ok(if modes.is_empty() {
+        Modes::from_slice(&[(1, 0)])
+    } else {
+        modes
+    })
 }

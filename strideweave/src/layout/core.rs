@@ -206,7 +206,8 @@ impl Layout {
     /// assert_eq!(r.cosize(), 1);
     /// ```
     pub fn cosize(&self) -> usize {
-        (self.reach().1 + 1) as usize
+        // The largest index fits in i64, so one more fits in usize (64-bit targets).
+        self.reach().1 as usize + 1
     }
 
     /// The smallest and the largest index the layout reaches, from the strides in O(leaves).
@@ -450,7 +451,8 @@ impl Layout {
 /// of the ones before, `Some(false)` on a stride-zero or equal-stride collision, `None` when
 /// undecided.
 fn sorted_stride_test(l: &Layout) -> Option<bool> {
-    let mut live: SmallVec<[(i64, i64); 8]> = SmallVec::new();
+    // i128: absolute strides and spans of mixed-sign layouts may exceed i64.
+    let mut live: SmallVec<[(i128, i128); 8]> = SmallVec::new();
     for (&s, &d) in l.leaves() {
         if s == 1 {
             continue;
@@ -458,10 +460,10 @@ fn sorted_stride_test(l: &Layout) -> Option<bool> {
         if d == 0 {
             return Some(false);
         }
-        live.push((d.unsigned_abs() as i64, s));
+        live.push((i128::from(d).abs(), i128::from(s)));
     }
     live.sort_unstable();
-    let mut span = 0i64; // largest index reached by the modes so far (as non-negative strides)
+    let mut span = 0i128; // largest index reached by the modes so far (as non-negative strides)
     let mut decided = true;
     for w in 0..live.len() {
         let (d, s) = live[w];
@@ -478,7 +480,7 @@ fn sorted_stride_test(l: &Layout) -> Option<bool> {
     }
     // The reach must hold `size` distinct indices.
     let (lo, hi) = l.reach();
-    if (hi - lo + 1) < l.size() as i64 {
+    if i128::from(hi) - i128::from(lo) + 1 < l.size() as i128 {
         return Some(false);
     }
     None

@@ -3,7 +3,7 @@
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
-use crate::layout::coalesce::{Modes, coalesce_modes, flat_result};
+use crate::layout::coalesce::{Modes, coalesce_modes, flat_layout};
 use crate::layout::core::Layout;
 
 impl Layout {
@@ -32,9 +32,9 @@ impl Layout {
                 break;
             }
             out.push((s, p));
-            cur = s * d; // ≤ the reach of the layout, which fits
+            cur = s.saturating_mul(d); // a saturated value stops the scan, as it should
         }
-        Ok(flat_result(&coalesce_modes(out.iter().copied(), false)))
+        flat_layout("right_inverse", &coalesce_modes(out.iter().copied(), false))
     }
 
     /// An `R` with `R(self(i)) == i` for every `i` in the domain; requires an injective
@@ -78,7 +78,7 @@ impl Layout {
         if let Some(&(_, s, p)) = triples.last() {
             out.push((s, p));
         }
-        Ok(flat_result(&coalesce_modes(out.iter().copied(), false)))
+        flat_layout(OP, &coalesce_modes(out.iter().copied(), false))
     }
 
     /// `(stride, extent, ordinal stride)` of every leaf of extent > 1, where the ordinal

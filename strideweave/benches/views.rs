@@ -1,1 +1,344 @@
-fn main() {}
+//! Per-op cost of the zero-copy tensor views (divan), side by side with ndarray's equivalent
+//! views on a dynamic-rank `ArrayD<f32>` (IxDyn) and on a static-rank `Array4<f32>`.
+//!
+//! Run with `cargo bench -p strideweave --bench views`; not part of the test command.
+//!
+//! Every benchmark performs ONE view op per iteration on a source built outside the timed
+//! loop and returns the new owned handle (a `Tensor` for StrideWeave, an `ArrayView` for
+//! ndarray). Divan drops returned values after each sample, so the drop of the handle is not
+//! timed; the `drop_view` group measures it separately. The source is a compact f32 tensor
+//! of shape (8,16,32,64): first-mode-fastest for StrideWeave, row-major (standard) for
+//! ndarray, each library's native compact order. Arguments (keys, orders, shapes, trees) are
+//! built once outside the loop and passed through `black_box`. For ndarray, taking the view
+//! handle (`.view()`) is part of the op, as cloning into a new `Tensor` handle is for
+//! StrideWeave. Rearrangement is measured in both StrideWeave forms: the tree
+//! (`rearrange_tree`) and the einops-style pattern (`rearrange`, parsed on every call).
+//!
+//! The `AllocProfiler` global allocator makes divan report allocations per op (the target
+//! for StrideWeave is one: the new `Tensor` handle's `Arc`).
+
+use divan::{AllocProfiler, Bencher, black_box};
+use ndarray::{Array4, ArrayD, ArrayViewD, Axis, IxDyn, SliceInfoElem, s};
+use strideweave::{Key, Shape, Tensor, Tree};
+
+#[global_allocator]
+static ALLOC: AllocProfiler = AllocProfiler::system();
+
+fn main() {
+    // Fixed sample sizes: the auto-scaling stops at one iteration per sample when the first
+    // (cold) sample is slow, which leaves the timer's precision in every sample. Command-line
+    // options (`--sample-count`, `--sample-size`, ...) still override these defaults.
+    divan::Divan::default()
+        .sample_count(500)
+        .sample_size(200)
+        .config_with_args()
+        .main();
+}
+
+const DIMS: [usize; 4] = [8, 16, 32, 64];
+
+fn shape(text: &str) -> Shape {
+    text.parse().unwrap()
+}
+
+fn sw_source() -> Tensor {
+    Tensor::arange::<f32>(&shape("(8,16,32,64)"))
+}
+
+fn nd_dyn_source() -> ArrayD<f32> {
+    ArrayD::from_shape_fn(IxDyn(&DIMS), |_| 0.0f32)
+}
+
+fn nd_static_source() -> Array4<f32> {
+    Array4::from_shape_fn((8, 16, 32, 64), |_| 0.0f32)
+}
+
+/// `t[2, 1:9, :, ::2]`: an integer (drops the mode), a range, a whole mode, a step.
+mod slice {
+    use super::*;
+
+    #[divan::bench]
+    fn strideweave(b: Bencher) {
+        let t = sw_source();
+        let keys = [
+            Key::Int(2),
+            (1..9).into(),
+            Key::all(),
+            Key::slice(None, None, Some(2)),
+        ];
+        b.bench(|| black_box(&t).index(black_box(&keys)).unwrap());
+    }
+
+    #[divan::bench]
+    fn ndarray_dyn(b: Bencher) {
+        let a = nd_dyn_source();
+        let info = [
+            SliceInfoElem::Index(2),
+            SliceInfoElem::Slice {
+                start: 1,
+                end: Some(9),
+                step: 1,
+            },
+            SliceInfoElem::Slice {
+                start: 0,
+                end: None,
+                step: 1,
+            },
+            SliceInfoElem::Slice {
+                start: 0,
+                end: None,
+                step: 2,
+            },
+        ];
+        b.bench(|| -> ArrayViewD<'_, f32> { black_box(&a).slice(black_box(&info[..])) });
+    }
+
+    #[divan::bench]
+    fn ndarray_static(b: Bencher) {
+        let a = nd_static_source();
+        b.bench(|| black_box(&a).slice(s![2, 1..9, .., ..;2]));
+    }
+}
+
+/// Reorder the four top-level modes: `[3, 1, 0, 2]`.
+mod permute {
+    use super::*;
+
+    const ORDER: [usize; 4] = [3, 1, 0, 2];
+
+    #[divan::bench]
+    fn strideweave(b: Bencher) {
+        let t = sw_source();
+        b.bench(|| black_box(&t).permute(black_box(&ORDER)).unwrap());
+    }
+
+    #[divan::bench]
+    fn ndarray_dyn(b: Bencher) {
+        let a = nd_dyn_source();
+        b.bench(|| black_box(&a).view().permuted_axes(black_box(&ORDER[..])));
+    }
+
+    #[divan::bench]
+    fn ndarray_static(b: Bencher) {
+        let a = nd_static_source();
+        b.bench(|| black_box(&a).view().permuted_axes(black_box(ORDER)));
+    }
+}
+
+/// Merge the two contiguous outer modes of the compact source: rank 4 → rank 3, no copy.
+/// StrideWeave merges (8,16) (first-mode-fastest: extents 8 and 16 are adjacent in memory);
+/// ndarray merges (8,16) too (row-major: both are the slow axes, still one regular step).
+mod reshape {
+    use super::*;
+
+    #[divan::bench]
+    fn strideweave(b: Bencher) {
+        let t = sw_source();
+        let target = shape("(128,32,64)");
+        b.bench(|| black_box(&t).reshape(black_box(&target)).unwrap());
+    }
+
+    #[divan::bench]
+    fn ndarray_dyn(b: Bencher) {
+        let a = nd_dyn_source();
+        let target = [128usize, 32, 64];
+        b.bench(|| {
+            black_box(&a)
+                .view()
+                .into_shape_with_order(black_box(&target[..]))
+                .unwrap()
+        });
+    }
+
+    #[divan::bench]
+    fn ndarray_static(b: Bencher) {
+        let a = nd_static_source();
+        b.bench(|| {
+            black_box(&a)
+                .view()
+                .into_shape_with_order(black_box((128usize, 32usize, 64usize)))
+                .unwrap()
+        });
+    }
+}
+
+/// Widen the extent-1 mode of an (8,1,32,64) source to (8,16,32,64) with stride 0.
+mod broadcast {
+    use super::*;
+
+    #[divan::bench]
+    fn strideweave(b: Bencher) {
+        let t = Tensor::arange::<f32>(&shape("(8,1,32,64)"));
+        let target = shape("(8,16,32,64)");
+        b.bench(|| black_box(&t).broadcast_to(black_box(&target)).unwrap());
+    }
+
+    #[divan::bench]
+    fn ndarray_dyn(b: Bencher) {
+        let a = ArrayD::from_shape_fn(IxDyn(&[8, 1, 32, 64]), |_| 0.0f32);
+        b.bench(|| black_box(&a).broadcast(black_box(&DIMS[..])).unwrap());
+    }
+
+    #[divan::bench]
+    fn ndarray_static(b: Bencher) {
+        let a = Array4::from_shape_fn((8, 1, 32, 64), |_| 0.0f32);
+        b.bench(|| {
+            black_box(&a)
+                .broadcast(black_box((8usize, 16usize, 32usize, 64usize)))
+                .unwrap()
+        });
+    }
+}
+
+/// Insert an extent-1 mode at position 2: rank 4 → rank 5.
+mod unsqueeze {
+    use super::*;
+
+    #[divan::bench]
+    fn strideweave(b: Bencher) {
+        let t = sw_source();
+        b.bench(|| black_box(&t).unsqueeze(black_box(2)).unwrap());
+    }
+
+    #[divan::bench]
+    fn ndarray_dyn(b: Bencher) {
+        let a = nd_dyn_source();
+        b.bench(|| black_box(&a).view().insert_axis(black_box(Axis(2))));
+    }
+
+    #[divan::bench]
+    fn ndarray_static(b: Bencher) {
+        let a = nd_static_source();
+        b.bench(|| black_box(&a).view().insert_axis(black_box(Axis(2))));
+    }
+}
+
+/// Rearrangement that permutes the modes: the tree `(#3,#1,#0,#2)` and the pattern
+/// `"a b c d -> d b a c"` (parsed on every call); ndarray's equivalent is
+/// `permuted_axes([3, 1, 0, 2])`.
+mod rearrange_permute {
+    use super::*;
+
+    #[divan::bench]
+    fn strideweave_tree(b: Bencher) {
+        let t = sw_source();
+        let out = Tree::node([Tree::id(3), Tree::id(1), Tree::id(0), Tree::id(2)]);
+        b.bench(|| {
+            black_box(&t)
+                .rearrange_tree(black_box(&out), black_box(None))
+                .unwrap()
+        });
+    }
+
+    #[divan::bench]
+    fn strideweave_str(b: Bencher) {
+        let t = sw_source();
+        b.bench(|| {
+            black_box(&t)
+                .rearrange(black_box("a b c d -> d b a c"), black_box(&[]))
+                .unwrap()
+        });
+    }
+
+    #[divan::bench]
+    fn ndarray_dyn(b: Bencher) {
+        let a = nd_dyn_source();
+        b.bench(|| {
+            black_box(&a)
+                .view()
+                .permuted_axes(black_box(&[3usize, 1, 0, 2][..]))
+        });
+    }
+
+    #[divan::bench]
+    fn ndarray_static(b: Bencher) {
+        let a = nd_static_source();
+        b.bench(|| {
+            black_box(&a)
+                .view()
+                .permuted_axes(black_box([3usize, 1, 0, 2]))
+        });
+    }
+}
+
+/// Rearrangement that groups the two middle modes: the tree `(#0,(#1,#2),#3)` and the pattern
+/// `"a b c d -> a (b c) d"` (parsed on every call), a nested mode for StrideWeave (no stride
+/// arithmetic). ndarray has no nested modes; its closest view is the
+/// reshape that merges the two middle axes, (8,16,32,64) → (8,512,64).
+mod rearrange_group {
+    use super::*;
+
+    #[divan::bench]
+    fn strideweave_tree(b: Bencher) {
+        let t = sw_source();
+        let out = Tree::node([
+            Tree::id(0),
+            Tree::node([Tree::id(1), Tree::id(2)]),
+            Tree::id(3),
+        ]);
+        b.bench(|| {
+            black_box(&t)
+                .rearrange_tree(black_box(&out), black_box(None))
+                .unwrap()
+        });
+    }
+
+    #[divan::bench]
+    fn strideweave_str(b: Bencher) {
+        let t = sw_source();
+        b.bench(|| {
+            black_box(&t)
+                .rearrange(black_box("a b c d -> a (b c) d"), black_box(&[]))
+                .unwrap()
+        });
+    }
+
+    #[divan::bench]
+    fn ndarray_dyn(b: Bencher) {
+        let a = nd_dyn_source();
+        let target = [8usize, 512, 64];
+        b.bench(|| {
+            black_box(&a)
+                .view()
+                .into_shape_with_order(black_box(&target[..]))
+                .unwrap()
+        });
+    }
+
+    #[divan::bench]
+    fn ndarray_static(b: Bencher) {
+        let a = nd_static_source();
+        b.bench(|| {
+            black_box(&a)
+                .view()
+                .into_shape_with_order(black_box((8usize, 512usize, 64usize)))
+                .unwrap()
+        });
+    }
+}
+
+/// The cost the benchmarks above leave out: dropping one rank-4 view handle.
+mod drop_view {
+    use super::*;
+
+    #[divan::bench]
+    fn strideweave(b: Bencher) {
+        let t = sw_source();
+        b.with_inputs(|| t.permute(&[3, 1, 0, 2]).unwrap())
+            .bench_values(drop);
+    }
+
+    #[divan::bench]
+    fn ndarray_dyn(b: Bencher) {
+        let a = nd_dyn_source();
+        b.with_inputs(|| a.view().permuted_axes(&[3usize, 1, 0, 2][..]))
+            .bench_values(drop);
+    }
+
+    #[divan::bench]
+    fn ndarray_static(b: Bencher) {
+        let a = nd_static_source();
+        b.with_inputs(|| a.view().permuted_axes([3usize, 1, 0, 2]))
+            .bench_values(drop);
+    }
+}

@@ -129,6 +129,13 @@ impl Representation {
 
     /// RT003–RT006, in order; the first violation is the error.
     pub(crate) fn validate(&self, op: &'static str) -> Result<()> {
+        if let ([only], true) = (self.subtensors.as_slice(), self.adjacent.is_empty()) {
+            // One plain subtensor (every view of a plain tensor): RT003 holds when the
+            // carrier's dtype is the logical one; RT004 is the placement; no rules apply.
+            if only.carrier.dtype() == self.dtype {
+                return check_placement(op, 0, only);
+            }
+        }
         let schema = self.dtype.storage_schema();
         // RT003: the schema fixes the number of subtensors and adjacent layouts.
         if self.subtensors.len() != schema.len() || self.adjacent.len() + 1 != schema.len() {

@@ -54,6 +54,13 @@ impl LayoutBuilder {
         Layout::checked(op, Shape(self.shape.tuple()), Stride(self.stride.tuple()))
     }
 
+    /// The siblings as a tuple layout known to be valid (a rearrangement of a valid
+    /// layout's leaves, plus `1:0` modes): no size or reach check.
+    pub(crate) fn tuple_valid(self) -> Layout {
+        let (shape, stride) = (self.shape.tuple(), self.stride.tuple());
+        Layout::from_valid(shape.toks, shape.vals, stride.vals, false)
+    }
+
     /// The siblings, which form one node, as that node's layout.
     pub(crate) fn single(self, op: &'static str) -> Result<Layout> {
         Layout::checked(op, Shape(self.shape.single()), Stride(self.stride.single()))

@@ -174,7 +174,13 @@ impl Layout {
                 )));
             }
         }
-        if single { b.single(OP) } else { b.tuple(OP) }
+        // The result holds the source's leaves (or fewer, of extent 1) and 1:0 modes: its size
+        // and reach are the source's, so it needs no overflow check.
+        if single {
+            b.single(OP)
+        } else {
+            Ok(b.tuple_valid())
+        }
     }
 }
 

@@ -308,30 +308,36 @@ impl Layout {
                 ),
             });
         }
-        let c = self.coalesce();
-        let b = match c.stride.0.vals.as_slice() {
-            _ if c.size() == 1 => 0,
-            [b] if *b >= 0 => *b,
-            _ => {
-                return Err(Error::NotRepresentable {
-                    op: OP,
-                    reason: format!(
-                        "{self} does not visit its elements at one regular step (it coalesces to {c}), so a reshape to {target} would need a copy"
-                    ),
-                });
-            }
-        };
-        let compact = Layout::compact(target);
-        let stride = compact
-            .stride
+        // L(i) = b·i exactly when, skipping extent-1 leaves, each stride is the previous
+        // stride times the previous extent, starting from b ≥ 0.
+        let b = self.leaves().find(|(s, _)| **s != 1).map_or(0, |(_, &d)| d);
+        let mut expect = b;
+        let regular = b >= 0
+            && self.leaves().filter(|(s, _)| **s != 1).all(|(&s, &d)| {
+                let ok = d == expect;
+                expect = expect.saturating_mul(s);
+                ok
+            });
+        if !regular {
+            return Err(Error::NotRepresentable {
+                op: OP,
+                reason: format!(
+                    "{self} does not visit its elements at one regular step (it coalesces to {}), so a reshape to {target} would need a copy",
+                    self.coalesce()
+                ),
+            });
+        }
+        let mut acc = b;
+        let stride = target
             .0
             .vals
             .iter()
-            .map(|&d| {
-                d.checked_mul(b)
-                    .ok_or_else(|| Error::overflow(OP, "a stride"))
+            .map(|&e| {
+                let d = acc;
+                acc = acc.saturating_mul(e);
+                d
             })
-            .collect::<Result<_>>()?;
+            .collect();
         // The reach is the source's: (size - 1)·b.
         Ok(Layout::from_valid(
             target.0.toks.clone(),

@@ -4,7 +4,7 @@
 use crate::dtype::Scalar;
 use crate::error::{Error, Result};
 use crate::layout::Key;
-use crate::repr::Representation;
+use crate::repr::{Representation, Subtensor};
 use crate::tensor::Tensor;
 
 /// What indexing returns: a view when the key holds a slice, else the element's value.
@@ -97,20 +97,29 @@ impl Tensor {
                 s.carrier.get((s.offset as i64 + sliced.offset) as usize)?,
             ));
         };
-        let mut out = Representation {
-            dtype: r.dtype,
-            subtensors: r.subtensors.clone(),
-            adjacent: r.adjacent.clone(),
-        };
-        if let Some(s0) = out.adjacent.first_mut() {
-            *s0 = s0
-                .slice(keys)?
-                .layout
-                .expect("same keys keep the same modes");
+        let first = &r.subtensors[0];
+        let mut subtensors = smallvec::SmallVec::new();
+        subtensors.push(Subtensor {
+            carrier: first.carrier.clone(),
+            offset: offset_plus(OP, first.offset, sliced.offset)?,
+            layout: l0,
+        });
+        let mut adjacent = Vec::new();
+        if r.subtensors.len() > 1 {
+            subtensors.extend(r.subtensors[1..].iter().cloned());
+            adjacent = r.adjacent.clone();
+            // The same keys select from S_0; at the origin they add no offset.
+            if let Some(s0) = adjacent.first_mut() {
+                if let Some(l) = s0.slice(keys)?.layout {
+                    *s0 = l;
+                }
+            }
         }
-        let first = &mut out.subtensors[0];
-        first.offset = offset_plus(OP, first.offset, sliced.offset)?;
-        first.layout = l0;
+        let out = Representation {
+            dtype: r.dtype,
+            subtensors,
+            adjacent,
+        };
         out.validate(OP)?;
         Ok(Indexed::View(Tensor::from_repr(out)))
     }

@@ -10,7 +10,7 @@ use crate::tensor::index::offset_plus;
 
 impl Tensor {
     /// Applies `f` to `L_0` (and `S_0`), keeping every offset, and validates the result.
-    fn leading_view(
+    pub(crate) fn leading_view(
         &self,
         op: &'static str,
         f: impl Fn(&Layout) -> Result<Layout>,
@@ -23,7 +23,9 @@ impl Tensor {
             offset: first.offset,
             layout: f(&first.layout)?,
         });
-        subtensors.extend(r.subtensors[1..].iter().cloned());
+        if r.subtensors.len() > 1 {
+            subtensors.extend(r.subtensors[1..].iter().cloned());
+        }
         let adjacent = match r.adjacent.split_first() {
             None => Vec::new(),
             Some((s0, rest)) => std::iter::once(f(s0))

@@ -22,7 +22,7 @@ mod tuple;
 pub use check::{NotationError, check_congruent, check_extents};
 pub use notation::{parse_int_tuple, parse_layout, parse_shape, parse_stride};
 pub use pattern::{
-    Pattern, PatternKind, PatternSymbols, Side, SideName, Term, check_keywords, check_pattern,
-    find_symbol, parse_pattern, term_path,
+    KeywordValue, Pattern, PatternKind, PatternSymbols, Side, SideName, Term, check_keywords,
+    check_pattern, find_symbol, parse_pattern, term_path,
 };
 pub use tuple::Tuple;

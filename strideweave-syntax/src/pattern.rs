@@ -619,6 +619,25 @@ pub fn find_symbol<'p, S>(
         })
 }
 
+/// A keyword's value as [`check_keywords`] sees it: shown in messages, and possibly known to
+/// be below 1. The runtime passes `i64`; a macro may pass a value it cannot compute (a
+/// constant's name), which is never below 1 here and is checked where it is known.
+///
+/// ```
+/// use strideweave_syntax::KeywordValue;
+/// assert!(0i64.below_one() && !4i64.below_one());
+/// ```
+pub trait KeywordValue: fmt::Display {
+    /// Whether the value is known to be ≤ 0.
+    fn below_one(&self) -> bool;
+}
+
+impl KeywordValue for i64 {
+    fn below_one(&self) -> bool {
+        *self < 1
+    }
+}
+
 /// Checks keyword extents (`h = 4`) against a checked pattern. Each keyword is
 /// `(name, value, span)`, where `span` locates the keyword itself (a macro's token; at run
 /// time, where the keyword has no text, the whole pattern). Rejected: a keyword that names no
@@ -636,10 +655,10 @@ pub fn find_symbol<'p, S>(
 /// let err = check_keywords(&p, PatternKind::Rearrange, &[("w", 0, 0..16)]).unwrap_err();
 /// assert_eq!(err.position, 3..4);
 /// ```
-pub fn check_keywords<S: Clone>(
+pub fn check_keywords<S: Clone, V: KeywordValue>(
     pattern: &Pattern<S>,
     kind: PatternKind,
-    keywords: &[(&str, i64, S)],
+    keywords: &[(&str, V, S)],
 ) -> Result<(), NotationError<S>> {
     let err = |span: &S, message: String| NotationError {
         position: span.clone(),
@@ -658,7 +677,7 @@ pub fn check_keywords<S: Clone>(
                 format!("keyword `{name} = {value}` names no symbol of the pattern"),
             ));
         };
-        if *value < 1 {
+        if value.below_one() {
             return Err(err(
                 at,
                 format!(

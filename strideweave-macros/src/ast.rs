@@ -128,3 +128,118 @@ pub struct Checked {
     /// Whether the root is an integer rather than a tuple.
     pub int_root: bool,
 }
+
+/// What `rearrange!` or `repeat!` was given: `tensor, pattern, name = extent, …`.
+pub struct PatternCall {
+    /// `rearrange!` or `repeat!`.
+    pub mac: &'static str,
+    /// The rules the pattern obeys.
+    pub kind: strideweave_syntax::PatternKind,
+    /// The tensor expression, as written.
+    pub tensor: TokenStream,
+    /// The pattern.
+    pub pattern: PatternSource,
+    /// The keyword extents, in order.
+    pub keywords: Vec<KeywordArg>,
+}
+
+/// A pattern in either form.
+pub enum PatternSource {
+    /// `"(h w) c -> h w c"`: errors quote the string with a caret line.
+    Text(Text),
+    /// `(h w) c -> h w c`: the tokens as text (for the shared parser) and, for each token, its
+    /// byte range in that text and its span, so errors point at the exact token.
+    Tokens {
+        /// The tokens written out with single spaces.
+        text: String,
+        /// Each token's byte range in `text` and its span.
+        spans: Vec<(std::ops::Range<usize>, Span)>,
+        /// Each parenthesized group's byte range (from `(` to `)`) and its span.
+        groups: Vec<(std::ops::Range<usize>, Span)>,
+    },
+}
+
+impl PatternSource {
+    /// The pattern's text.
+    pub fn text(&self) -> &str {
+        match self {
+            PatternSource::Text(t) => &t.value,
+            PatternSource::Tokens { text, .. } => text,
+        }
+    }
+
+    /// The span that a const check of this pattern reports at: the literal, or the first
+    /// token of the byte range `at` of the text.
+    pub fn span_at(&self, at: &std::ops::Range<usize>) -> Span {
+        match self {
+            PatternSource::Text(t) => t.lit.span(),
+            PatternSource::Tokens { spans, .. } => spans
+                .iter()
+                .find(|(r, _)| r.end > at.start)
+                .or(spans.last())
+                .map_or_else(Span::call_site, |s| s.1),
+        }
+    }
+
+    /// For the token form, the span of the term at byte range `at` (a group's whole span, or
+    /// the term's first token); `None` for the string form.
+    pub fn term_span(&self, at: &std::ops::Range<usize>) -> Option<Span> {
+        match self {
+            PatternSource::Text(_) => None,
+            PatternSource::Tokens { groups, .. } => Some(
+                groups
+                    .iter()
+                    .find(|(r, _)| r == at)
+                    .map_or_else(|| self.span_at(at), |g| g.1),
+            ),
+        }
+    }
+
+    /// An error at byte range `at` of the pattern: for the string form on the literal, with
+    /// the pattern quoted and a caret line; for the token form at the tokens themselves.
+    pub fn error(
+        &self,
+        mac: &str,
+        e: &strideweave_syntax::NotationError<std::ops::Range<usize>>,
+    ) -> syn::Error {
+        match self {
+            PatternSource::Text(t) => {
+                syn::Error::new(t.lit.span(), format!("{mac}: {}", e.render(&t.value)))
+            }
+            PatternSource::Tokens { spans, .. } => {
+                let at = &e.position;
+                let inside: Vec<Span> = spans
+                    .iter()
+                    .filter(|(r, _)| r.start < at.end.max(at.start + 1) && r.end > at.start)
+                    .map(|(_, s)| *s)
+                    .collect();
+                let (first, last) = match (inside.first(), inside.last()) {
+                    (Some(a), Some(b)) => (*a, *b),
+                    // An empty range (an empty side): the token before it, else the macro.
+                    _ => {
+                        let s = spans
+                            .iter()
+                            .rev()
+                            .find(|(r, _)| r.end <= at.start)
+                            .or(spans.first())
+                            .map_or_else(Span::call_site, |s| s.1);
+                        (s, s)
+                    }
+                };
+                Spans { first, last }.error(format!("{mac}: {}", e.message))
+            }
+        }
+    }
+}
+
+/// One keyword argument `name = value`.
+pub struct KeywordArg {
+    /// The name.
+    pub name: syn::Ident,
+    /// The value, as written.
+    pub value: syn::Expr,
+    /// The value, when it is an integer literal.
+    pub literal: Option<i64>,
+    /// From the name to the value.
+    pub spans: Spans,
+}

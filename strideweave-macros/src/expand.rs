@@ -2,9 +2,10 @@
 //! expansion parses and checks nothing at run time.
 
 use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use quote::{quote, quote_spanned};
+use strideweave_syntax::{Term, term_path};
 
-use crate::ast::{Checked, Profile};
+use crate::ast::{Checked, PatternCall, Profile};
 
 /// `::strideweave::__private::layout(&[profile…], &[extents…], &[strides…], int_root)`.
 pub fn layout(c: &Checked) -> TokenStream {
@@ -41,6 +42,228 @@ pub fn shape_error(e: &syn::Error) -> TokenStream {
     let errors = e.to_compile_error();
     quote! {
         { #errors ::strideweave::__private::shape(&[], &[], false) }
+    }
+}
+
+/// The type `shape_t!` names: `Leaf<N>` for an integer shape, tuples of mode types
+/// otherwise (`(Leaf<2>, (Leaf<3>, Leaf<4>))`; a one-mode tuple is `(Leaf<8>,)`).
+pub fn shape_type(c: &Checked) -> TokenStream {
+    fn leaf(e: i64) -> TokenStream {
+        let lit = Literal::usize_unsuffixed(e as usize);
+        quote!(::strideweave::Leaf<#lit>)
+    }
+    if c.int_root {
+        return leaf(c.extents[0]);
+    }
+    // A stack of open tuples, each the types of its modes so far.
+    let mut stack: Vec<Vec<TokenStream>> = vec![Vec::new()];
+    let mut extents = c.extents.iter();
+    for t in &c.profile {
+        match t {
+            Profile::Leaf => {
+                let e = *extents.next().expect("one extent per leaf");
+                stack.last_mut().expect("root").push(leaf(e));
+            }
+            Profile::Push => stack.push(Vec::new()),
+            Profile::Pop => {
+                let modes = stack.pop().expect("balanced");
+                stack.last_mut().expect("root").push(tuple(&modes));
+            }
+        }
+    }
+    tuple(&stack.pop().expect("root"))
+}
+
+fn tuple(modes: &[TokenStream]) -> TokenStream {
+    match modes {
+        [one] => quote!((#one,)),
+        _ => quote!((#(#modes),*)),
+    }
+}
+
+/// The errors in type position (a tuple of `compile_error!` types, one per message).
+pub fn shape_type_error(e: &syn::Error) -> TokenStream {
+    let errors: Vec<TokenStream> = e
+        .clone()
+        .into_iter()
+        .map(|e| {
+            let message = e.to_string();
+            quote_spanned!(e.span()=> ::core::compile_error!(#message))
+        })
+        .collect();
+    match &errors[..] {
+        [one] => one.clone(),
+        _ => quote!((#(#errors),*)),
+    }
+}
+
+/// A `rearrange!`/`repeat!` call whose pattern passed every pattern-only check: a block with
+/// the pattern as constant data on a block-local type, its compile-time check, and the call
+/// of the dispatch trait (see `strideweave::statics`).
+pub fn pattern_call(
+    call: &PatternCall,
+    pattern: &strideweave_syntax::Pattern<std::ops::Range<usize>>,
+) -> TokenStream {
+    let text = call.pattern.text();
+    let col = |at: usize| text.get(..at).map_or(0, |s| s.chars().count()) as u32;
+    // Every symbol, left first, in order of appearance.
+    let mut names: Vec<String> = Vec::new();
+    for side in [&pattern.left, &pattern.right] {
+        collect_names(&side.terms, &mut names);
+    }
+    let sym = |name: &str| names.iter().position(|n| n == name).expect("collected") as u16;
+    let mut left = Vec::new();
+    flatten(&pattern.left.terms, &mut Vec::new(), &col, &sym, &mut left);
+    let mut right = Vec::new();
+    flatten(
+        &pattern.right.terms,
+        &mut Vec::new(),
+        &col,
+        &sym,
+        &mut right,
+    );
+    let (l0, l1) = (col(pattern.left.span.start), col(pattern.left.span.end));
+    let p = quote!(::strideweave::__private);
+    let keywords: Vec<TokenStream> = call
+        .keywords
+        .iter()
+        .map(|k| {
+            let id = sym(&k.name.to_string());
+            let value = &k.value;
+            let value = quote_spanned!(k.spans.last=> ::strideweave::__private::extent(#value));
+            quote!(#p::Keyword { sym: #id, value: #value })
+        })
+        .collect();
+    let op = if call.kind == strideweave_syntax::PatternKind::Repeat {
+        quote!(#p::Op::Repeat)
+    } else {
+        quote!(#p::Op::Rearrange)
+    };
+    let tensor = &call.tensor;
+    let on_tensor = tensor
+        .clone()
+        .into_iter()
+        .next()
+        .map_or_else(proc_macro2::Span::call_site, |t| t.span());
+    let target = quote_spanned!(on_tensor=> ::strideweave::__private::target(#tensor));
+    let at = call.pattern.span_at(&pattern.left.span);
+    // The token form checks term by term, each check spanned at its term, so that a shape
+    // mistake is reported at the exact term; the last check catches the rest.
+    let mut term_checks = Vec::new();
+    let mut seen = Vec::new();
+    for side in [&pattern.left, &pattern.right] {
+        let mut ranges = Vec::new();
+        term_ranges(&side.terms, &mut ranges);
+        for r in ranges {
+            let c = col(r.start);
+            if let Some(span) = call.pattern.term_span(&r)
+                && !seen.contains(&c)
+            {
+                seen.push(c);
+                term_checks.push(
+                    quote_spanned!(span=> ::strideweave::__private::check_at::<S, Self>(#c);),
+                );
+            }
+        }
+    }
+    let last = quote_spanned!(at=> ::strideweave::__private::check::<S, Self>());
+    let check = if term_checks.is_empty() {
+        last
+    } else {
+        quote!({ #(#term_checks)* #last })
+    };
+    let binding = proc_macro2::Ident::new("__strideweave_tensor", proc_macro2::Span::mixed_site());
+    let witness =
+        quote_spanned!(at=> <__StrideWeavePattern as ::strideweave::__private::Check<_>>::CHECK);
+    quote! {
+        match #target {
+            #binding => {
+                struct __StrideWeavePattern;
+                impl #p::PatternSpec for __StrideWeavePattern {
+                    const PATTERN: #p::PatternCode = #p::PatternCode {
+                        op: #op,
+                        text: #text,
+                        left: &[#(#left),*],
+                        right: &[#(#right),*],
+                        left_span: (#l0, #l1),
+                        names: &[#(#names),*],
+                        keywords: &[#(#keywords),*],
+                    };
+                }
+                impl<S: #p::ShapeInfo> #p::Check<S> for __StrideWeavePattern {
+                    const CHECK: #p::Witness<S> = #check;
+                }
+                #p::apply::<__StrideWeavePattern, _>(#binding, #witness)
+            }
+        }
+    }
+}
+
+fn term_ranges(terms: &[Term<std::ops::Range<usize>>], out: &mut Vec<std::ops::Range<usize>>) {
+    for t in terms {
+        out.push(t.span().clone());
+        if let Term::Group(m, _) = t {
+            term_ranges(m, out);
+        }
+    }
+}
+
+fn collect_names(terms: &[Term<std::ops::Range<usize>>], out: &mut Vec<String>) {
+    for t in terms {
+        match t {
+            Term::Symbol(n, _) if !out.contains(n) => out.push(n.clone()),
+            Term::Group(m, _) => collect_names(m, out),
+            _ => {}
+        }
+    }
+}
+
+/// A side's terms as `Tok` constructor calls, groups as `(` … `)` with the index of the `)`.
+fn flatten(
+    terms: &[Term<std::ops::Range<usize>>],
+    path: &mut Vec<usize>,
+    col: &dyn Fn(usize) -> u32,
+    sym: &dyn Fn(&str) -> u16,
+    out: &mut Vec<TokenStream>,
+) {
+    let p = quote!(::strideweave::__private);
+    for (i, t) in terms.iter().enumerate() {
+        path.push(i);
+        let at = term_path(path);
+        let r = t.span();
+        let (start, end) = (col(r.start), col(r.end));
+        match t {
+            Term::Symbol(name, _) => {
+                let id = sym(name);
+                out.push(quote!(#p::Tok::symbol(#id, #start, #end, #at, #name)));
+            }
+            Term::Unit(_) => out.push(quote!(#p::Tok::unit(#start, #end, #at))),
+            Term::Ellipsis(_) => out.push(quote!(#p::Tok::ellipsis(#start, #end, #at))),
+            Term::Group(members, _) => {
+                let open = out.len();
+                out.push(TokenStream::new());
+                flatten(members, path, col, sym, out);
+                let close = out.len() as u16;
+                out.push(quote!(#p::Tok::close()));
+                let text = t.to_string();
+                out[open] = quote!(#p::Tok::open(#close, #start, #end, #at, #text));
+            }
+        }
+        path.pop();
+    }
+}
+
+/// The errors, then a placeholder of the right type for the tensor given (its shape marked
+/// as the result of an error, so that later checks stay silent).
+pub fn pattern_error(e: &syn::Error, tensor: Option<&TokenStream>) -> TokenStream {
+    let errors = e.to_compile_error();
+    match tensor {
+        Some(t) => quote! {
+            { #errors ::strideweave::__private::poisoned(#t) }
+        },
+        None => quote! {
+            { #errors ::strideweave::__private::poisoned(::strideweave::__private::Dynamic) }
+        },
     }
 }
 

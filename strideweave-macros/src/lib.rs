@@ -1,5 +1,6 @@
-//! Compile-time checked macros of StrideWeave: [`layout!`](macro@layout) and
-//! [`shape!`](macro@shape). Use them through the `strideweave` crate, which re-exports them.
+//! Compile-time checked macros of StrideWeave: [`layout!`](macro@layout),
+//! [`shape!`](macro@shape), [`shape_t!`](macro@shape_t), [`rearrange!`](macro@rearrange) and
+//! [`repeat!`](macro@repeat). Use them through the `strideweave` crate, which re-exports them.
 //!
 //! Each macro is a pipeline: `parse` the tokens into a span-carrying tree (`ast`),
 //! `validate` it (every mistake reported once, at the offending token), then `expand` it
@@ -113,6 +114,151 @@ pub fn shape(input: TokenStream) -> TokenStream {
         Err(e) => expand::shape_error(&e),
     }
     .into()
+}
+
+/// The type of a static shape, for `StaticTensor<T, S>`: the same input as
+/// [`shape!`](macro@shape), in type position.
+///
+/// `shape_t!(2, (3, 4))` is `(Leaf<2>, (Leaf<3>, Leaf<4>))`, `shape_t!(8)` is `Leaf<8>` (the
+/// integer shape), `shape_t!(8,)` the one-mode tuple `(Leaf<8>,)`, `shape_t!()` is `()`;
+/// `shape_t!("(2,(3,4))")` reads the string form. Compile errors: as `shape!`.
+///
+/// ```rust
+/// use strideweave::{Leaf, StaticShape, StaticTensor, shape, shape_t};
+///
+/// type Image = shape_t!(2, (3, 4));
+/// assert_eq!(Image::SHAPE.to_shape(), shape!(2, (3, 4)));
+/// let _: (Leaf<2>, (Leaf<3>, Leaf<4>)) = <Image as Default>::default();
+/// let t = StaticTensor::<f32, shape_t!("(2,3)")>::zeros();
+/// assert_eq!(t.shape(), &shape!(2, 3));
+/// ```
+///
+/// ```compile_fail
+/// // error: shape_t!: extent 0 at mode 1 must be at least 1
+/// type S = strideweave::shape_t!(2, 0);
+/// ```
+#[proc_macro]
+pub fn shape_t(input: TokenStream) -> TokenStream {
+    let mac = "shape_t!";
+    let result = parse::shape(input.into())
+        .map_err(|e| rename(e, "shape!", mac))
+        .and_then(|ast| match &ast {
+            ast::ShapeInput::Tokens(t) => validate::shape(t).map_err(|problems| {
+                combine(
+                    problems
+                        .iter()
+                        .map(|p| p.position.error(format!("{mac}: {p}"))),
+                )
+            }),
+            ast::ShapeInput::Text(text, t) => validate::shape(t)
+                .map_err(|problems| combine(problems.iter().map(|p| text.error(mac, p)))),
+        });
+    match result {
+        Ok(checked) => expand::shape_type(&checked),
+        Err(e) => expand::shape_type_error(&e),
+    }
+    .into()
+}
+
+/// Rearranges a tensor by a pattern, checked at compile time (contracts §5):
+/// `rearrange!(t, "pattern", name = extent, …)`.
+///
+/// `t` is a `Tensor`, a `StaticTensor`, or a reference to one. The pattern is parsed and
+/// checked at compile time by the grammar the runtime's `Tensor::rearrange` uses: every
+/// mistake that needs no shape (an unknown character, a number other than `1`, unbalanced
+/// parentheses, an unknown identifier, a duplicate symbol, a misplaced `...`, a keyword that
+/// names no symbol or is not at least 1, …) is a compile error for any tensor, quoting the
+/// pattern with a caret under the offending term. Keyword extents are integer literals or
+/// constants (`h = 4`, `h = H`); a `let` variable is not a constant.
+///
+/// * For a `StaticTensor<T, S>` the call is infallible and returns
+///   `StaticTensor<T, Rearranged<S, _>>`: the compiler also checks the rank, each group's
+///   arity, each split (divisibility, at most one unknown extent), each keyword assertion,
+///   `1` on the left and omitted symbols against `S`, and reports a mistake at this line.
+///   These checks run when the code is built (`cargo build`, `cargo test`), not under
+///   `cargo check`.
+/// * For a `Tensor` it returns `Result<Tensor>` and checks the same rules at run time,
+///   with the same message text; nothing is parsed at run time.
+///
+/// The result is a zero-copy view. The pattern may also be written as tokens,
+/// `rearrange!(t, (h w) c -> h w c, h = 4)`.
+///
+/// ```rust
+/// use strideweave::{StaticTensor, Tensor, rearrange, shape, shape_t};
+///
+/// let t = StaticTensor::<f32, shape_t!(12, 5)>::arange();
+/// let v = rearrange!(&t, "(h w) c -> c h w", h = 4);
+/// assert_eq!(v.layout().to_string(), "(5,4,3):(12,1,4)");
+/// let back = rearrange!(v, "c h w -> (h w) c"); // chained: still checked
+/// assert_eq!(back.shape(), &shape!((4, 3), 5));
+///
+/// let d = Tensor::arange::<f32>(&shape!(10, 4));
+/// let err = rearrange!(&d, "(h w) c -> h w c", h = 3).unwrap_err();
+/// assert!(err.to_string().starts_with("rearrange!: h = 3 does not divide extent 10 of mode 0"));
+/// ```
+///
+/// ```compile_fail
+/// // error: rearrange!: unknown identifier `x` on the right, term 2: …
+/// let t = strideweave::Tensor::arange::<f32>(&strideweave::shape!(2, 3));
+/// let _ = strideweave::rearrange!(&t, "a b -> b a x");
+/// ```
+#[proc_macro]
+pub fn rearrange(input: TokenStream) -> TokenStream {
+    pattern_macro(
+        input,
+        "rearrange!",
+        strideweave_syntax::PatternKind::Rearrange,
+    )
+}
+
+/// einops' `repeat` as a zero-copy view, checked at compile time like
+/// [`rearrange!`](macro@rearrange): a right symbol absent on the left is a new mode of the
+/// keyword extent with stride 0, at top level or inside a group (`h -> (h r)`).
+///
+/// ```rust
+/// use strideweave::{StaticTensor, repeat, shape_t};
+///
+/// let t = StaticTensor::<i32, shape_t!(2, 3)>::arange();
+/// let r = repeat!(&t, "h w -> h (w r) c", r = 2, c = 4);
+/// assert_eq!(r.layout().to_string(), "(2,(3,2),4):(1,(2,0),0)");
+/// assert_eq!(r.to_vec().unwrap()[..8], [0, 1, 2, 3, 4, 5, 0, 1]);
+/// ```
+///
+/// ```compile_fail
+/// // error: repeat!: new symbol `c` on the right, term 2 needs an extent: …
+/// let t = strideweave::Tensor::arange::<f32>(&strideweave::shape!(2, 3));
+/// let _ = strideweave::repeat!(&t, "h w -> h w c");
+/// ```
+#[proc_macro]
+pub fn repeat(input: TokenStream) -> TokenStream {
+    pattern_macro(input, "repeat!", strideweave_syntax::PatternKind::Repeat)
+}
+
+fn pattern_macro(
+    input: TokenStream,
+    mac: &'static str,
+    kind: strideweave_syntax::PatternKind,
+) -> TokenStream {
+    let call = match parse::pattern_call(input.into(), mac, kind) {
+        Ok(call) => call,
+        Err((e, tensor)) => return expand::pattern_error(&e, tensor.as_ref()).into(),
+    };
+    match validate::pattern(&call) {
+        Ok(pattern) => expand::pattern_call(&call, &pattern),
+        Err(e) => expand::pattern_error(&e, Some(&call.tensor)),
+    }
+    .into()
+}
+
+/// The same errors with the macro's name replaced at the start of each message.
+fn rename(e: syn::Error, from: &str, to: &str) -> syn::Error {
+    combine(e.into_iter().map(|e| {
+        let m = e.to_string();
+        let m = m
+            .strip_prefix(from)
+            .map_or(m.clone(), |rest| format!("{to}{rest}"));
+        syn::Error::new(e.span(), m)
+    }))
 }
 
 /// One error holding every message.

@@ -321,3 +321,92 @@ mod tests {
         assert!(shape(&t).unwrap().int_root);
     }
 }
+
+/// A keyword's value for [`strideweave_syntax::check_keywords`]: a literal, or an
+/// expression (a constant) whose value only the compiler knows; the expansion checks that
+/// one in const context with the same message.
+enum KeywordValue<'a> {
+    Literal(i64),
+    Expr(&'a syn::Expr),
+}
+
+impl std::fmt::Display for KeywordValue<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KeywordValue::Literal(v) => write!(f, "{v}"),
+            KeywordValue::Expr(e) => write!(f, "{}", quote::ToTokens::to_token_stream(*e)),
+        }
+    }
+}
+
+impl strideweave_syntax::KeywordValue for KeywordValue<'_> {
+    fn below_one(&self) -> bool {
+        matches!(self, KeywordValue::Literal(v) if *v < 1)
+    }
+}
+
+/// Where a pattern-only mistake is: in the pattern (a byte range) or at keyword `i`.
+#[derive(Clone, Debug)]
+enum Where {
+    Pattern(std::ops::Range<usize>),
+    Keyword(usize),
+}
+
+/// Parses and checks a `rearrange!`/`repeat!` pattern and its keywords with the shared
+/// grammar (`strideweave_syntax`): every mistake that needs no shape is an error here.
+pub fn pattern(
+    call: &crate::ast::PatternCall,
+) -> syn::Result<strideweave_syntax::Pattern<std::ops::Range<usize>>> {
+    use strideweave_syntax::{Side, Term, check_keywords, check_pattern, parse_pattern};
+    let text = call.pattern.text();
+    let lift = |e: NotationError<std::ops::Range<usize>>| call.pattern.error(call.mac, &e);
+    let pattern = parse_pattern(text).map_err(lift)?;
+    check_pattern(&pattern, call.kind).map_err(lift)?;
+
+    fn map(t: &Term<std::ops::Range<usize>>) -> Term<Where> {
+        match t {
+            Term::Symbol(n, r) => Term::Symbol(n.clone(), Where::Pattern(r.clone())),
+            Term::Unit(r) => Term::Unit(Where::Pattern(r.clone())),
+            Term::Ellipsis(r) => Term::Ellipsis(Where::Pattern(r.clone())),
+            Term::Group(m, r) => {
+                Term::Group(m.iter().map(map).collect(), Where::Pattern(r.clone()))
+            }
+        }
+    }
+    let side = |s: &Side<std::ops::Range<usize>>| Side {
+        terms: s.terms.iter().map(map).collect(),
+        span: Where::Pattern(s.span.clone()),
+    };
+    let mapped = strideweave_syntax::Pattern {
+        left: side(&pattern.left),
+        right: side(&pattern.right),
+    };
+    let names: Vec<String> = call.keywords.iter().map(|k| k.name.to_string()).collect();
+    let keywords: Vec<(&str, KeywordValue<'_>, Where)> = call
+        .keywords
+        .iter()
+        .zip(&names)
+        .enumerate()
+        .map(|(i, (k, name))| {
+            let value = match k.literal {
+                Some(v) => KeywordValue::Literal(v),
+                None => KeywordValue::Expr(&k.value),
+            };
+            (name.as_str(), value, Where::Keyword(i))
+        })
+        .collect();
+    check_keywords(&mapped, call.kind, &keywords).map_err(|e| match e.position {
+        Where::Pattern(r) => lift(NotationError {
+            position: r,
+            message: e.message,
+        }),
+        Where::Keyword(i) => {
+            let mut message = format!("{}: {}", call.mac, e.message);
+            if message.ends_with("names no symbol of the pattern") {
+                message = format!("{message} `{text}`");
+            }
+            call.keywords[i].spans.error(message)
+        }
+    })?;
+    Ok(pattern)
+}

@@ -23,6 +23,7 @@ mod dtype;
 mod error;
 pub mod layout;
 mod repr;
+mod statics;
 mod tensor;
 
 pub use carrier::{Carrier, CarrierClass, CarrierStorage, HostStorage};
@@ -30,7 +31,8 @@ pub use dtype::{Complex32, Complex64, DType, Element, Scalar};
 pub use error::{Error, ErrorKind, Result};
 pub use layout::{IntTuple, Key, Layout, ProfileToken, Shape, Sliced, Stride, Tiler, Tree};
 pub use repr::{Representation, Snapshot, Subtensor};
-pub use strideweave_macros::{layout, shape};
+pub use statics::{Leaf, MAX_LEAVES, MAX_TOKENS, Rearranged, ShapeCode, StaticShape, StaticTensor};
+pub use strideweave_macros::{layout, rearrange, repeat, shape, shape_t};
 pub use tensor::{Indexed, Tensor};
 
 /// The README's tour, compiled and run as a doctest.
@@ -42,4 +44,5 @@ struct ReadmeTour;
 pub mod __private {
     //! What macro expansions call. Not part of the public API.
     pub use crate::layout::__private::*;
+    pub use crate::statics::__private::*;
 }

@@ -1,0 +1,430 @@
+//! The const-friendly encoding of a shape ([`ShapeCode`]), the [`StaticShape`] trait and
+//! the marker types that name shapes in types ([`Leaf`] and tuples).
+
+use std::fmt;
+
+use crate::layout::{IntTuple, ProfileToken, Shape};
+
+/// The most leaves a [`ShapeCode`] holds.
+pub const MAX_LEAVES: usize = 32;
+/// The most profile tokens (leaves, `(`, `)`) a [`ShapeCode`] holds.
+pub const MAX_TOKENS: usize = 64;
+
+pub(crate) const LEAF: u8 = 0;
+pub(crate) const PUSH: u8 = 1;
+pub(crate) const POP: u8 = 2;
+
+/// A shape in a fixed-capacity encoding that `const fn`s can read and build: the profile
+/// of the root's contents (leaf, `(`, `)`) and the extents in depth-first order, for at most
+/// [`MAX_LEAVES`] leaves and [`MAX_TOKENS`] profile tokens.
+///
+/// It is the value of [`StaticShape::SHAPE`], so the compiler can check rearrangements of
+/// statically shaped tensors. Build one with the constructors below (which check every
+/// extent), or convert from a runtime [`Shape`].
+///
+/// ```
+/// use strideweave::{ShapeCode, shape};
+/// const S: ShapeCode = ShapeCode::EMPTY.with_mode(ShapeCode::leaf(2)).with_mode(
+///     ShapeCode::EMPTY.with_mode(ShapeCode::leaf(3)).with_mode(ShapeCode::leaf(4)),
+/// );
+/// assert_eq!(S.to_shape(), shape!(2, (3, 4)));
+/// assert_eq!((S.rank(), S.size()), (2, 24));
+/// assert_eq!(S.extents(), &[2, 3, 4]);
+/// assert_eq!(ShapeCode::from_shape(&shape!(2, (3, 4))), Some(S));
+/// assert_eq!(S.to_string(), "(2,(3,4))");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ShapeCode {
+    toks: [u8; MAX_TOKENS],
+    ntoks: u8,
+    extents: [i64; MAX_LEAVES],
+    nleaves: u8,
+    int_root: bool,
+    poisoned: bool,
+}
+
+impl ShapeCode {
+    /// The empty shape `()` (rank 0, size 1); add modes with [`with_mode`](ShapeCode::with_mode).
+    ///
+    /// ```
+    /// assert_eq!(strideweave::ShapeCode::EMPTY.to_string(), "()");
+    /// ```
+    pub const EMPTY: ShapeCode = ShapeCode {
+        toks: [LEAF; MAX_TOKENS],
+        ntoks: 0,
+        extents: [0; MAX_LEAVES],
+        nleaves: 0,
+        int_root: false,
+        poisoned: false,
+    };
+
+    /// The shape of a failed compile-time check: later checks accept it silently, so one
+    /// mistake gives one error.
+    pub(crate) const POISONED: ShapeCode = ShapeCode {
+        poisoned: true,
+        ..ShapeCode::EMPTY
+    };
+
+    /// The integer shape `extent`; panics (a compile error in const context) unless
+    /// `1 ≤ extent ≤ i64::MAX`.
+    ///
+    /// ```
+    /// assert_eq!(strideweave::ShapeCode::leaf(8).to_string(), "8");
+    /// ```
+    pub const fn leaf(extent: usize) -> ShapeCode {
+        assert!(extent >= 1, "a static shape's extents must be at least 1");
+        assert!(
+            extent <= i64::MAX as usize,
+            "a static shape's extents must fit in i64"
+        );
+        let mut c = ShapeCode::EMPTY;
+        c.ntoks = 1;
+        c.extents[0] = extent as i64;
+        c.nleaves = 1;
+        c.int_root = true;
+        c
+    }
+
+    /// This shape with `child` appended as its last top-level mode (an integer shape as a
+    /// leaf, a tuple as a nested mode). Panics (a compile error in const context) beyond the
+    /// capacity or when the size overflows `i64`.
+    ///
+    /// ```
+    /// use strideweave::ShapeCode;
+    /// let s = ShapeCode::leaf(2).with_mode(ShapeCode::leaf(3));
+    /// assert_eq!(s.to_string(), "(2,3)");
+    /// ```
+    pub const fn with_mode(self, child: ShapeCode) -> ShapeCode {
+        let mut c = if self.int_root {
+            // An integer root becomes the one-mode tuple `(n)` first.
+            ShapeCode {
+                int_root: false,
+                ..self
+            }
+        } else {
+            self
+        };
+        if child.poisoned {
+            c.poisoned = true;
+        }
+        let nest = !child.int_root;
+        let add_toks = child.ntoks as usize + if nest { 2 } else { 0 };
+        assert!(
+            c.ntoks as usize + add_toks <= MAX_TOKENS
+                && c.nleaves as usize + child.nleaves as usize <= MAX_LEAVES,
+            "a static shape holds at most 32 leaves and 64 profile tokens"
+        );
+        if nest {
+            c.toks[c.ntoks as usize] = PUSH;
+            c.ntoks += 1;
+        }
+        let mut i = 0;
+        while i < child.ntoks as usize {
+            c.toks[c.ntoks as usize] = child.toks[i];
+            c.ntoks += 1;
+            i += 1;
+        }
+        if nest {
+            c.toks[c.ntoks as usize] = POP;
+            c.ntoks += 1;
+        }
+        let mut i = 0;
+        while i < child.nleaves as usize {
+            c.extents[c.nleaves as usize] = child.extents[i];
+            c.nleaves += 1;
+            i += 1;
+        }
+        assert!(
+            c.checked_size().is_some(),
+            "a static shape's size must fit in i64"
+        );
+        c
+    }
+
+    /// The extents, depth-first.
+    ///
+    /// ```
+    /// assert_eq!(strideweave::ShapeCode::leaf(5).extents(), &[5]);
+    /// ```
+    pub const fn extents(&self) -> &[i64] {
+        self.extents.split_at(self.nleaves as usize).0
+    }
+
+    /// The product of the extents (1 for the empty shape).
+    ///
+    /// ```
+    /// assert_eq!(strideweave::ShapeCode::EMPTY.size(), 1);
+    /// ```
+    pub const fn size(&self) -> i64 {
+        match self.checked_size() {
+            Some(s) => s,
+            None => i64::MAX,
+        }
+    }
+
+    pub(crate) const fn checked_size(&self) -> Option<i64> {
+        let mut p: i64 = 1;
+        let mut i = 0;
+        while i < self.nleaves as usize {
+            p = match p.checked_mul(self.extents[i]) {
+                Some(p) => p,
+                None => return None,
+            };
+            i += 1;
+        }
+        Some(p)
+    }
+
+    /// The number of top-level modes (an integer shape has rank 1).
+    ///
+    /// ```
+    /// assert_eq!(strideweave::ShapeCode::leaf(5).rank(), 1);
+    /// ```
+    pub const fn rank(&self) -> usize {
+        let mut depth = 0;
+        let mut rank = 0;
+        let mut i = 0;
+        while i < self.ntoks as usize {
+            match self.toks[i] {
+                LEAF => {
+                    if depth == 0 {
+                        rank += 1
+                    }
+                }
+                PUSH => {
+                    if depth == 0 {
+                        rank += 1
+                    }
+                    depth += 1;
+                }
+                _ => depth -= 1,
+            }
+            i += 1;
+        }
+        rank
+    }
+
+    /// Whether this is an integer shape (`8`) rather than a tuple (`(8)`).
+    ///
+    /// ```
+    /// assert!(strideweave::ShapeCode::leaf(8).is_int());
+    /// ```
+    pub const fn is_int(&self) -> bool {
+        self.int_root
+    }
+
+    pub(crate) const fn is_poisoned(&self) -> bool {
+        self.poisoned
+    }
+
+    pub(crate) const fn tok(&self, i: usize) -> u8 {
+        self.toks[i]
+    }
+
+    pub(crate) const fn ntoks(&self) -> usize {
+        self.ntoks as usize
+    }
+
+    pub(crate) const fn extent(&self, leaf: usize) -> i64 {
+        self.extents[leaf]
+    }
+
+    /// A tuple-rooted code from raw parts (the output of a rearrangement).
+    pub(crate) const fn from_raw(
+        toks: [u8; MAX_TOKENS],
+        ntoks: usize,
+        extents: [i64; MAX_LEAVES],
+        nleaves: usize,
+    ) -> ShapeCode {
+        ShapeCode {
+            toks,
+            ntoks: ntoks as u8,
+            extents,
+            nleaves: nleaves as u8,
+            int_root: false,
+            poisoned: false,
+        }
+    }
+
+    /// The runtime shape.
+    ///
+    /// ```
+    /// use strideweave::{ShapeCode, shape};
+    /// assert_eq!(ShapeCode::leaf(4).to_shape(), shape!(4));
+    /// ```
+    pub fn to_shape(&self) -> Shape {
+        crate::layout::__private::shape(&self.profile(), self.extents(), self.int_root)
+    }
+
+    /// The profile tokens of the root's contents.
+    pub(crate) fn profile(&self) -> Vec<ProfileToken> {
+        self.toks[..self.ntoks as usize]
+            .iter()
+            .map(|&t| match t {
+                LEAF => ProfileToken::Leaf,
+                PUSH => ProfileToken::Push,
+                _ => ProfileToken::Pop,
+            })
+            .collect()
+    }
+
+    /// The code of a runtime shape, or `None` when it exceeds the capacity.
+    ///
+    /// ```
+    /// use strideweave::{ShapeCode, Shape};
+    /// let big = Shape::new(vec![1i64; 40].into()).unwrap();
+    /// assert_eq!(ShapeCode::from_shape(&big), None);
+    /// ```
+    pub fn from_shape(shape: &Shape) -> Option<ShapeCode> {
+        let profile = shape.profile();
+        let extents = shape.extents();
+        if profile.len() > MAX_TOKENS || extents.len() > MAX_LEAVES {
+            return None;
+        }
+        let mut c = ShapeCode::EMPTY;
+        for (i, t) in profile.iter().enumerate() {
+            c.toks[i] = match t {
+                ProfileToken::Leaf => LEAF,
+                ProfileToken::Push => PUSH,
+                ProfileToken::Pop => POP,
+            };
+        }
+        c.extents[..extents.len()].copy_from_slice(extents);
+        c.ntoks = profile.len() as u8;
+        c.nleaves = extents.len() as u8;
+        c.int_root = shape.as_int_tuple().is_int();
+        Some(c)
+    }
+
+    /// Whether two codes denote the same shape; at the root an integer `n` and the
+    /// one-mode tuple `(n)` agree (contracts L2).
+    ///
+    /// ```
+    /// use strideweave::ShapeCode;
+    /// assert!(ShapeCode::leaf(3).same_shape(&ShapeCode::EMPTY.with_mode(ShapeCode::leaf(3))));
+    /// assert!(!ShapeCode::leaf(3).same_shape(&ShapeCode::leaf(4)));
+    /// ```
+    pub const fn same_shape(&self, other: &ShapeCode) -> bool {
+        if self.ntoks != other.ntoks || self.nleaves != other.nleaves {
+            return false;
+        }
+        let mut i = 0;
+        while i < self.ntoks as usize {
+            if self.toks[i] != other.toks[i] {
+                return false;
+            }
+            i += 1;
+        }
+        let mut i = 0;
+        while i < self.nleaves as usize {
+            if self.extents[i] != other.extents[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+}
+
+impl fmt::Display for ShapeCode {
+    /// CuTe notation: `(2,(3,4))`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.to_shape(), f)
+    }
+}
+
+impl fmt::Debug for ShapeCode {
+    /// `ShapeCode((2,(3,4)))`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.poisoned {
+            return f.write_str("ShapeCode(<after an error>)");
+        }
+        write!(f, "ShapeCode({self})")
+    }
+}
+
+impl From<ShapeCode> for IntTuple {
+    /// The shape as an integer tuple.
+    fn from(c: ShapeCode) -> IntTuple {
+        c.to_shape().as_int_tuple().clone()
+    }
+}
+
+/// A shape known to the compiler: a type whose [`SHAPE`](StaticShape::SHAPE) constant holds
+/// it. Name one with [`shape_t!`](crate::shape_t), e.g. `shape_t!(2, (3, 4))`, which is
+/// `(Leaf<2>, (Leaf<3>, Leaf<4>))`: [`Leaf<N>`] is an extent, a tuple of `StaticShape`
+/// types is a tuple of modes, `()` the empty shape. The result of a compile-time checked
+/// rearrangement ([`rearrange!`](crate::rearrange)) is a `StaticShape` too.
+///
+/// ```
+/// use strideweave::{Leaf, StaticShape, shape, shape_t};
+/// type Image = shape_t!(2, (3, 4));
+/// assert_eq!(Image::SHAPE.to_shape(), shape!(2, (3, 4)));
+/// assert_eq!(<(Leaf<2>, (Leaf<3>, Leaf<4>)) as StaticShape>::SHAPE, Image::SHAPE);
+/// assert_eq!(<Leaf<8>>::SHAPE.to_shape(), shape!(8));
+/// assert_eq!(<()>::SHAPE.to_shape(), shape!());
+/// ```
+pub trait StaticShape: 'static {
+    /// The shape.
+    const SHAPE: ShapeCode;
+}
+
+/// The integer shape `N` (at the root) or a leaf of extent `N` (inside a tuple).
+/// `Leaf<0>` is rejected when its shape is evaluated.
+///
+/// ```
+/// use strideweave::{Leaf, StaticShape};
+/// assert_eq!(<Leaf<5>>::SHAPE.extents(), &[5]);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Leaf<const N: usize>;
+
+impl<const N: usize> StaticShape for Leaf<N> {
+    const SHAPE: ShapeCode = ShapeCode::leaf(N);
+}
+
+impl StaticShape for () {
+    const SHAPE: ShapeCode = ShapeCode::EMPTY;
+}
+
+macro_rules! tuple_shapes {
+    ($(($($t:ident),+))+) => {$(
+        impl<$($t: StaticShape),+> StaticShape for ($($t,)+) {
+            const SHAPE: ShapeCode = ShapeCode::EMPTY $(.with_mode($t::SHAPE))+;
+        }
+    )+};
+}
+
+tuple_shapes! {
+    (A)
+    (A, B)
+    (A, B, C)
+    (A, B, C, D)
+    (A, B, C, D, E)
+    (A, B, C, D, E, F)
+    (A, B, C, D, E, F, G)
+    (A, B, C, D, E, F, G, H)
+    (A, B, C, D, E, F, G, H, I)
+    (A, B, C, D, E, F, G, H, I, J)
+    (A, B, C, D, E, F, G, H, I, J, K)
+    (A, B, C, D, E, F, G, H, I, J, K, L)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nested_tuples_encode_their_hierarchy() {
+        type S = (Leaf<2>, (Leaf<3>, (Leaf<4>,)), ());
+        assert_eq!(S::SHAPE.to_string(), "(2,(3,(4)),())");
+        assert_eq!(S::SHAPE.rank(), 3);
+        assert_eq!(S::SHAPE.size(), 24);
+        assert_eq!(
+            ShapeCode::from_shape(&S::SHAPE.to_shape()).unwrap(),
+            S::SHAPE
+        );
+        assert_eq!(<(Leaf<7>,)>::SHAPE.to_string(), "(7)");
+        assert!(!<(Leaf<7>,)>::SHAPE.is_int());
+    }
+}

@@ -1,0 +1,315 @@
+//! What `rearrange!` and `repeat!` expand to call: the compile-time check, the dispatch on
+//! the tensor's type, and the two runtime paths.
+//!
+//! An expansion declares a block-local pattern type `P` ([`PatternSpec`]) and implements
+//! [`Check<S>`] for it in the caller's code, for every shape `S`; `Check::CHECK` calls
+//! [`check`], a `#[track_caller]` const fn, with the tokens spanned at the user's pattern. The
+//! expansion passes `<P as Check<_>>::CHECK` to [`PatternView::apply`], whose signature ties
+//! `_` to the tensor's shape: the compiler evaluates the constant for that shape in the
+//! caller's body, so a failed check is reported at the user's line.
+
+use std::marker::PhantomData;
+
+use super::code::{ShapeCode, StaticShape};
+use super::compile::{Outcome, Plan, check_pattern, compile};
+use super::pattern::PatternCode;
+use super::tensor::StaticTensor;
+use crate::dtype::Element;
+use crate::error::{Error, Result};
+use crate::layout::Layout;
+use crate::tensor::Tensor;
+
+/// A pattern as a type: the block-local type of one macro call.
+pub trait PatternSpec: 'static {
+    /// The pattern.
+    const PATTERN: PatternCode;
+}
+
+/// The shape of a tensor as the compiler sees it: static, or known only at run time.
+pub trait ShapeInfo {
+    /// The shape, if static.
+    const INFO: Option<ShapeCode>;
+}
+
+impl<S: StaticShape> ShapeInfo for S {
+    const INFO: Option<ShapeCode> = Some(S::SHAPE);
+}
+
+/// The shape of a dynamic [`Tensor`]: known only at run time.
+pub struct Dynamic;
+
+impl ShapeInfo for Dynamic {
+    const INFO: Option<ShapeCode> = None;
+}
+
+/// The shape after a failed check (or after a pattern that did not compile): later checks
+/// accept it silently, so one mistake gives one error.
+pub struct Poisoned;
+
+impl StaticShape for Poisoned {
+    const SHAPE: ShapeCode = ShapeCode::POISONED;
+}
+
+/// Proof that pattern `P` passed its check for shape `S`.
+pub struct Witness<S>(PhantomData<fn() -> S>);
+
+/// Implemented by each expansion's pattern type, in the caller's code, so that a failed
+/// check is reported there.
+pub trait Check<S> {
+    /// Evaluating this constant runs the check.
+    const CHECK: Witness<S>;
+}
+
+/// The outcome of pattern `P` on shape `S`, computed once per pair.
+pub struct Compiled<S, P>(PhantomData<fn() -> (S, P)>);
+
+impl<S: ShapeInfo, P: PatternSpec> Compiled<S, P> {
+    /// The outcome.
+    pub const OUTCOME: Outcome = match S::INFO {
+        Some(s) => compile(&s, &P::PATTERN),
+        None => check_pattern(&P::PATTERN),
+    };
+}
+
+/// Runs the check of `P` on `S`: a failure panics with the message, which in const context
+/// is a compile error at the caller's (`#[track_caller]`) location.
+#[track_caller]
+pub const fn check<S: ShapeInfo, P: PatternSpec>() -> Witness<S> {
+    if let Outcome::Err(m) = &Compiled::<S, P>::OUTCOME {
+        fail(m.as_str());
+    }
+    Witness(PhantomData)
+}
+
+/// Like [`check`], but fails only for a mistake about the term at `column` of the pattern:
+/// the token form calls it once per term, each call spanned at its term, so the error
+/// points at the exact term.
+#[track_caller]
+pub const fn check_at<S: ShapeInfo, P: PatternSpec>(column: u32) {
+    if let Outcome::Err(m) = &Compiled::<S, P>::OUTCOME
+        && m.anchor() == column
+    {
+        fail(m.as_str());
+    }
+}
+
+#[track_caller]
+const fn fail(message: &str) -> ! {
+    panic!("{}", message)
+}
+
+/// The static shape of a rearrangement's result: `S` rearranged by `P` (`rearrange!` and
+/// `repeat!` alike).
+///
+/// ```
+/// use strideweave::{StaticShape, StaticTensor, rearrange, shape_t};
+/// fn shape_of<S: StaticShape>(_: &StaticTensor<f32, S>) -> String {
+///     S::SHAPE.to_string()
+/// }
+/// let t = StaticTensor::<f32, shape_t!(2, 3)>::zeros();
+/// assert_eq!(shape_of(&rearrange!(t, "a b -> b 1 a")), "(3,1,2)");
+/// ```
+pub struct Rearranged<S, P>(PhantomData<fn() -> (S, P)>);
+
+impl<S: StaticShape, P: PatternSpec> StaticShape for Rearranged<S, P> {
+    const SHAPE: ShapeCode = Compiled::<S, P>::OUTCOME.shape();
+}
+
+/// What `rearrange!` and `repeat!` accept: `Tensor`, `StaticTensor` and references to them.
+#[diagnostic::on_unimplemented(
+    message = "`rearrange!` and `repeat!` take a `Tensor` or a `StaticTensor` (or a reference to one), not `{Self}`",
+    label = "not a tensor"
+)]
+pub trait Target: Sized {
+    /// The shape as the compiler sees it.
+    type Shape: ShapeInfo;
+    /// The placeholder result after a pattern that did not compile.
+    type Poisoned;
+    /// `Self`, through a projection: when the tensor is not a `Target`, the type of
+    /// [`target`]'s result is an error, which silences every later complaint about it.
+    type Me;
+    /// `self`.
+    fn me(self) -> Self::Me;
+    /// The placeholder (never run: the program does not compile).
+    fn poisoned(self) -> Self::Poisoned;
+}
+
+/// A tensor that pattern `P` applies to.
+#[diagnostic::on_unimplemented(
+    message = "`rearrange!` and `repeat!` take a `Tensor` or a `StaticTensor` (or a reference to one), not `{Self}`",
+    label = "not a tensor"
+)]
+pub trait PatternView<P: PatternSpec>: Target {
+    /// `StaticTensor<T, Rearranged<S, P>>` for a static tensor, `Result<Tensor>` for a
+    /// dynamic one.
+    type Output;
+    /// Applies the pattern; `check` is the caller's evaluated check.
+    fn apply(self, check: Witness<Self::Shape>) -> Self::Output;
+}
+
+/// The placeholder for a call whose tensor could not be read.
+#[diagnostic::do_not_recommend]
+impl Target for Dynamic {
+    type Shape = Dynamic;
+    type Poisoned = Result<Tensor>;
+    type Me = Self;
+    fn me(self) -> Self {
+        self
+    }
+    fn poisoned(self) -> Self::Poisoned {
+        Ok(Tensor::scalar(0u8))
+    }
+}
+
+/// The tensor given to the macro, checked to be one (a single error otherwise).
+pub fn target<X: Target>(x: X) -> X::Me {
+    x.me()
+}
+
+/// Applies pattern `P` to `x` (what an expansion calls).
+pub fn apply<P: PatternSpec, X: PatternView<P>>(x: X, check: Witness<X::Shape>) -> X::Output {
+    x.apply(check)
+}
+
+/// The placeholder of an expansion whose pattern did not compile.
+pub fn poisoned<X: Target>(x: X) -> X::Poisoned {
+    x.poisoned()
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: Element, S: StaticShape> Target for StaticTensor<T, S> {
+    type Shape = S;
+    type Poisoned = StaticTensor<T, Poisoned>;
+    type Me = Self;
+    fn me(self) -> Self {
+        self
+    }
+    fn poisoned(self) -> Self::Poisoned {
+        StaticTensor::new_unchecked(self.into_dynamic())
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: Element, S: StaticShape> Target for &StaticTensor<T, S> {
+    type Shape = S;
+    type Poisoned = StaticTensor<T, Poisoned>;
+    type Me = Self;
+    fn me(self) -> Self {
+        self
+    }
+    fn poisoned(self) -> Self::Poisoned {
+        StaticTensor::new_unchecked(self.as_dynamic().clone())
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl Target for Tensor {
+    type Shape = Dynamic;
+    type Poisoned = Result<Tensor>;
+    type Me = Self;
+    fn me(self) -> Self {
+        self
+    }
+    fn poisoned(self) -> Self::Poisoned {
+        Ok(self)
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl Target for &Tensor {
+    type Shape = Dynamic;
+    type Poisoned = Result<Tensor>;
+    type Me = Self;
+    fn me(self) -> Self {
+        self
+    }
+    fn poisoned(self) -> Self::Poisoned {
+        Ok(self.clone())
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: Element, S: StaticShape, P: PatternSpec> PatternView<P> for StaticTensor<T, S> {
+    type Output = StaticTensor<T, Rearranged<S, P>>;
+    fn apply(self, check: Witness<S>) -> Self::Output {
+        (&self).apply(check)
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: Element, S: StaticShape, P: PatternSpec> PatternView<P> for &StaticTensor<T, S> {
+    type Output = StaticTensor<T, Rearranged<S, P>>;
+    fn apply(self, _: Witness<S>) -> Self::Output {
+        let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
+        let Outcome::Ok(shape, plan) = outcome else {
+            unreachable!("the compiler checked this rearrangement")
+        };
+        let t = view(self.as_dynamic(), P::PATTERN.op.name(), shape, plan)
+            .expect("a checked rearrangement of a one-subtensor tensor is a valid view");
+        StaticTensor::new_unchecked(t)
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<P: PatternSpec> PatternView<P> for Tensor {
+    type Output = Result<Tensor>;
+    fn apply(self, _: Witness<Dynamic>) -> Self::Output {
+        dynamic(&self, &P::PATTERN)
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<P: PatternSpec> PatternView<P> for &Tensor {
+    type Output = Result<Tensor>;
+    fn apply(self, _: Witness<Dynamic>) -> Self::Output {
+        dynamic(self, &P::PATTERN)
+    }
+}
+
+/// The dynamic path: the same [`compile`] as the compiler's check, on the runtime shape.
+///
+/// ```
+/// use strideweave::{Tensor, rearrange, shape};
+/// let t = Tensor::arange::<f32>(&shape!(10, 4));
+/// let err = rearrange!(&t, "(h w) c -> h w c", h = 3).unwrap_err();
+/// assert_eq!(err.to_string(), "\
+/// rearrange!: h = 3 does not divide extent 10 of mode 0, which the group `(h w)` on the left, term 0 splits
+///   (h w) c -> h w c
+///   ^^^^^
+///   the tensor's shape is (10,4)");
+/// ```
+pub fn dynamic(t: &Tensor, p: &PatternCode) -> Result<Tensor> {
+    let op = p.op.name();
+    t.require_single(op)?;
+    let Some(code) = ShapeCode::from_shape(t.shape()) else {
+        return Err(Error::InvalidRearrange {
+            op,
+            detail: format!(
+                "the tensor's shape {} has more than 32 leaves or 64 profile tokens, more than the macros handle; use Tensor::{}",
+                t.shape(),
+                &op[..op.len() - 1]
+            ),
+        });
+    };
+    match compile(&code, p) {
+        Outcome::Ok(shape, plan) => view(t, op, &shape, &plan),
+        Outcome::Err(m) => Err(Error::InvalidRearrange {
+            op,
+            detail: m.detail().to_string(),
+        }),
+        Outcome::Unchecked | Outcome::Poisoned => unreachable!("the source shape is known"),
+    }
+}
+
+/// The view whose layout has shape `shape` and the strides `plan` takes from the source.
+fn view(t: &Tensor, op: &'static str, shape: &ShapeCode, plan: &Plan) -> Result<Tensor> {
+    let profile = shape.profile();
+    t.leading_view(op, |l: &Layout| {
+        Ok(crate::layout::__private::layout(
+            &profile,
+            shape.extents(),
+            &plan.strides(l.stride().values()),
+            false,
+        ))
+    })
+}

@@ -1,0 +1,248 @@
+//! `StaticTensor<T, S>`: a [`Tensor`] whose element type and shape the compiler knows.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use super::code::{ShapeCode, StaticShape};
+use crate::dtype::Element;
+use crate::error::{Error, Result};
+use crate::layout::{Layout, Shape};
+use crate::tensor::Tensor;
+
+/// A [`Tensor`] of element type `T` whose shape is the static shape `S` (see
+/// [`StaticShape`] and [`shape_t!`](crate::shape_t)).
+///
+/// The compiler checks [`rearrange!`](crate::rearrange) and [`repeat!`](crate::repeat) on a
+/// `StaticTensor` against `S`, and the result's type carries the result's shape, so chained
+/// calls keep checking. It is a cheap handle (an `Arc`) like `Tensor`: the conversions
+/// [`as_dynamic`](StaticTensor::as_dynamic) and [`into_dynamic`](StaticTensor::into_dynamic)
+/// are free, and [`try_from_dynamic`](StaticTensor::try_from_dynamic) checks the shape and the
+/// dtype. Any layout of that shape is allowed (a permuted or sliced view, too).
+///
+/// ```
+/// use strideweave::{StaticTensor, Tensor, rearrange, shape, shape_t};
+/// let t = StaticTensor::<f32, shape_t!(12, 5)>::arange();
+/// let v = rearrange!(t, "(h w) c -> h w c", h = 4); // no `Result`: checked at compile time
+/// assert_eq!(v.shape(), &shape!(4, 3, 5));
+/// assert_eq!(v.layout().to_string(), "(4,3,5):(1,4,12)");
+///
+/// let d: Tensor = v.into_dynamic();
+/// let back = StaticTensor::<f32, shape_t!(4, 3, 5)>::try_from_dynamic(d).unwrap();
+/// assert_eq!(back.to_vec().unwrap()[..5], [0.0, 1.0, 2.0, 3.0, 4.0]);
+/// ```
+pub struct StaticTensor<T: Element, S: StaticShape> {
+    tensor: Tensor,
+    marker: PhantomData<fn() -> (T, S)>,
+}
+
+impl<T: Element, S: StaticShape> Clone for StaticTensor<T, S> {
+    fn clone(&self) -> Self {
+        StaticTensor {
+            tensor: self.tensor.clone(),
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<T: Element, S: StaticShape> fmt::Debug for StaticTensor<T, S> {
+    /// `StaticTensor<f32, (2,3)>(Tensor …)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "StaticTensor<{}, {}>({:?})",
+            T::DTYPE,
+            S::SHAPE,
+            self.tensor
+        )
+    }
+}
+
+impl<T: Element, S: StaticShape> StaticTensor<T, S> {
+    /// Wraps a tensor known to have dtype `T` and shape `S`.
+    pub(crate) fn new_unchecked(tensor: Tensor) -> Self {
+        debug_assert!(tensor.dtype() == T::DTYPE && S::SHAPE.to_shape() == *tensor.shape());
+        StaticTensor {
+            tensor,
+            marker: PhantomData,
+        }
+    }
+
+    /// The shape `S` as a constant.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<u8, shape_t!(2, 3)>::SHAPE.size(), 6);
+    /// ```
+    pub const SHAPE: ShapeCode = S::SHAPE;
+
+    /// A tensor over `data` with the compact (first-mode-fastest) layout of `S`; the length
+    /// must be `S`'s size.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// let t = StaticTensor::<i32, shape_t!(2, 3)>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// assert_eq!(t.layout().to_string(), "(2,3):(1,2)");
+    /// let err = StaticTensor::<i32, shape_t!(2, 3)>::from_vec(vec![1, 2]).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "StaticTensor::from_vec: expected 6 elements, found 2"
+    /// );
+    /// ```
+    pub fn from_vec(data: Vec<T>) -> Result<Self> {
+        let shape = S::SHAPE.to_shape();
+        if data.len() != shape.size() {
+            return Err(Error::RankMismatch {
+                op: "StaticTensor::from_vec",
+                what: "elements",
+                expected: shape.size(),
+                found: data.len(),
+            });
+        }
+        Tensor::from_vec(data, &shape).map(Self::new_unchecked)
+    }
+
+    /// A compact tensor holding `0, 1, 2, …` in first-mode-fastest order.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// let t = StaticTensor::<i64, shape_t!(2, 2)>::arange();
+    /// assert_eq!(t.to_vec().unwrap(), [0, 1, 2, 3]);
+    /// ```
+    pub fn arange() -> Self {
+        Self::new_unchecked(Tensor::arange::<T>(&S::SHAPE.to_shape()))
+    }
+
+    /// A compact tensor of zeros.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// let t = StaticTensor::<f64, shape_t!(3)>::zeros();
+    /// assert_eq!(t.to_vec().unwrap(), [0.0; 3]);
+    /// ```
+    pub fn zeros() -> Self {
+        Self::new_unchecked(Tensor::zeros::<T>(&S::SHAPE.to_shape()))
+    }
+
+    /// Checks that `tensor` has dtype `T` and shape `S` (at the root an integer `n` and the
+    /// one-mode tuple `(n)` agree) and wraps it, without copying.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, Tensor, shape, shape_t, ErrorKind};
+    /// let t = Tensor::arange::<f32>(&shape!(3, 2)).permute(&[1, 0]).unwrap();
+    /// let s = StaticTensor::<f32, shape_t!(2, 3)>::try_from_dynamic(t.clone()).unwrap();
+    /// assert_eq!(s.layout().to_string(), "(2,3):(3,1)");
+    ///
+    /// let err = StaticTensor::<f32, shape_t!(3, 2)>::try_from_dynamic(t.clone()).unwrap_err();
+    /// assert_eq!(err.to_string(), "StaticTensor::try_from_dynamic: shape (2,3) does not match (3,2): the static shape differs");
+    /// let err = StaticTensor::<i32, shape_t!(2, 3)>::try_from_dynamic(t).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Type);
+    /// assert_eq!(err.to_string(), "StaticTensor::try_from_dynamic: expected dtype i32, found f32");
+    /// ```
+    pub fn try_from_dynamic(tensor: Tensor) -> Result<Self> {
+        const OP: &str = "StaticTensor::try_from_dynamic";
+        if tensor.dtype() != T::DTYPE {
+            return Err(Error::WrongType {
+                op: OP,
+                expected: format!("dtype {}", T::DTYPE),
+                found: format!("{}", tensor.dtype()),
+            });
+        }
+        let same = ShapeCode::from_shape(tensor.shape()).is_some_and(|c| c.same_shape(&S::SHAPE));
+        if !same {
+            return Err(Error::ShapeMismatch {
+                op: OP,
+                expected: S::SHAPE.to_string(),
+                found: tensor.shape().to_string(),
+                detail: "the static shape differs".to_string(),
+            });
+        }
+        Ok(StaticTensor {
+            tensor,
+            marker: PhantomData,
+        })
+    }
+
+    /// The same tensor as a dynamic [`Tensor`] (free).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// let t = StaticTensor::<f32, shape_t!(2, 3)>::zeros();
+    /// assert_eq!(t.as_dynamic().rank(), 2);
+    /// ```
+    pub fn as_dynamic(&self) -> &Tensor {
+        &self.tensor
+    }
+
+    /// The dynamic [`Tensor`] (free).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, Tensor, shape_t};
+    /// let t: Tensor = StaticTensor::<f32, shape_t!(2, 3)>::zeros().into_dynamic();
+    /// assert_eq!(t.size(), 6);
+    /// ```
+    pub fn into_dynamic(self) -> Tensor {
+        self.tensor
+    }
+
+    /// The runtime shape, equal to `S`'s.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape, shape_t};
+    /// assert_eq!(StaticTensor::<u8, shape_t!(2, (3, 4))>::zeros().shape(), &shape!(2, (3, 4)));
+    /// ```
+    pub fn shape(&self) -> &Shape {
+        self.tensor.shape()
+    }
+
+    /// The layout (of subtensor zero).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<u8, shape_t!(2, 3)>::zeros().layout().to_string(), "(2,3):(1,2)");
+    /// ```
+    pub fn layout(&self) -> &Layout {
+        self.tensor.layout()
+    }
+
+    /// The elements in first-mode-fastest order (fails only on released storage).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<i32, shape_t!(3)>::arange().to_vec().unwrap(), [0, 1, 2]);
+    /// ```
+    pub fn to_vec(&self) -> Result<Vec<T>> {
+        self.tensor.to_vec::<T>()
+    }
+
+    /// The same tensor with another static shape `S2` that denotes the same shape (for
+    /// example a named type for a result of `rearrange!`); checked at run time.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, rearrange, shape_t};
+    /// type Hwc = shape_t!(4, 3, 5);
+    /// fn split(t: StaticTensor<f32, shape_t!(12, 5)>) -> StaticTensor<f32, Hwc> {
+    ///     rearrange!(t, "(h w) c -> h w c", h = 4).try_cast().unwrap()
+    /// }
+    /// assert_eq!(split(StaticTensor::arange()).layout().to_string(), "(4,3,5):(1,4,12)");
+    /// assert!(StaticTensor::<f32, shape_t!(2, 3)>::zeros().try_cast::<shape_t!(3, 2)>().is_err());
+    /// ```
+    pub fn try_cast<S2: StaticShape>(self) -> Result<StaticTensor<T, S2>> {
+        StaticTensor::try_from_dynamic(self.tensor)
+    }
+}
+
+impl<T: Element, S: StaticShape> From<StaticTensor<T, S>> for Tensor {
+    /// [`StaticTensor::into_dynamic`].
+    fn from(t: StaticTensor<T, S>) -> Tensor {
+        t.tensor
+    }
+}
+
+impl<T: Element, S: StaticShape> TryFrom<Tensor> for StaticTensor<T, S> {
+    type Error = Error;
+
+    /// [`StaticTensor::try_from_dynamic`].
+    fn try_from(t: Tensor) -> Result<Self> {
+        StaticTensor::try_from_dynamic(t)
+    }
+}

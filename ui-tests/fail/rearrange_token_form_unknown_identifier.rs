@@ -1,0 +1,7 @@
+// The token form points at the exact token.
+use strideweave::{Tensor, rearrange, shape};
+
+fn main() {
+    let t = Tensor::arange::<f32>(&shape!(2, 3));
+    let _ = rearrange!(&t, (h w) c -> h w x, h = 2);
+}

@@ -1,0 +1,6 @@
+use strideweave::{Tensor, rearrange, shape};
+
+fn main() {
+    let t = Tensor::arange::<f32>(&shape!(2, 3));
+    let _ = rearrange!(&t, "a, b -> b a");
+}

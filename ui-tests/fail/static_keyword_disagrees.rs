@@ -1,0 +1,6 @@
+use strideweave::{StaticTensor, rearrange, shape_t};
+
+fn main() {
+    let t = StaticTensor::<f32, shape_t!(10, 4)>::arange();
+    let _ = rearrange!(&t, "a b -> b a", a = 11);
+}

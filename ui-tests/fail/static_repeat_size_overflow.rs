@@ -1,0 +1,6 @@
+use strideweave::{StaticTensor, repeat, shape_t};
+
+fn main() {
+    let t = StaticTensor::<f32, shape_t!(2, 3)>::arange();
+    let _ = repeat!(&t, "h w -> h w r", r = 9223372036854775807);
+}

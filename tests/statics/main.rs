@@ -1,0 +1,8 @@
+//! The compile-time checked macros against the runtime API: `rearrange!`/`repeat!` on static
+//! and dynamic tensors give the layouts and values of `Tensor::rearrange`/`Tensor::repeat`,
+//! and the dynamic path's messages are the compile-time messages recorded in `ui-tests/`.
+
+mod agreement;
+mod messages;
+mod static_tensor;
+mod support;

@@ -13,6 +13,8 @@
 
 mod output;
 mod split;
+#[cfg(test)]
+mod tests;
 
 use super::code::{LEAF, MAX_LEAVES, MAX_TOKENS, ShapeCode};
 use super::msg::{Msg, leaves_in, node_end};

@@ -1,0 +1,411 @@
+//! A differential test: `compile` (the macros' shape rule) against `Layout::rearrange_pattern`
+//! and `Layout::repeat_pattern` (the runtime's), on random shapes, strides, patterns and
+//! keywords, valid and not: the same layouts, or the same messages.
+
+use std::ops::Range;
+
+use proptest::prelude::*;
+use strideweave_syntax::{
+    Pattern, PatternKind, Term, check_keywords, check_pattern, parse_pattern, term_path,
+};
+
+use super::{Outcome, compile};
+use crate::layout::Layout;
+use crate::statics::code::ShapeCode;
+use crate::statics::pattern::{Keyword, Op, PatternCode, Tok};
+
+/// A tiny deterministic generator (xorshift), so that one seed is one case.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+    fn extent(&mut self) -> i64 {
+        [1, 1, 2, 2, 3, 4, 6, 12][self.below(8)]
+    }
+}
+
+struct Case {
+    layout: String,
+    pattern: String,
+    sizes: Vec<(String, usize)>,
+    kind: PatternKind,
+}
+
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+/// Random shape, strides, pattern and keywords; mostly sensible, sometimes wrong.
+fn generate(seed: u64) -> Case {
+    let mut g = Gen(seed | 1);
+    let kind = if g.chance(30) {
+        PatternKind::Repeat
+    } else {
+        PatternKind::Rearrange
+    };
+    let mut names = (0..).map(|i| format!("s{i}"));
+    let mut shape = Vec::new();
+    let mut stride = Vec::new();
+    let mut left: Vec<String> = Vec::new();
+    let mut sizes: Vec<(String, usize)> = Vec::new();
+    let rank = g.below(5);
+    let ellipsis_at = if g.chance(25) {
+        Some(g.below(rank + 1))
+    } else {
+        None
+    };
+    let stride_of = |g: &mut Gen| -> i64 { g.below(30) as i64 - 10 };
+    for m in 0..rank {
+        let nested = g.chance(30);
+        let captured = ellipsis_at.is_some_and(|a| m >= a && m < a + 1 + g.below(2));
+        let (mode_shape, mode_stride, leaves): (String, String, Vec<i64>) = if nested {
+            let k = 1 + g.below(3);
+            let es: Vec<i64> = (0..k).map(|_| g.extent()).collect();
+            let ds: Vec<i64> = (0..k).map(|_| stride_of(&mut g)).collect();
+            let j = |v: &[i64]| {
+                v.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            (format!("({})", j(&es)), format!("({})", j(&ds)), es)
+        } else {
+            let e = g.extent();
+            (e.to_string(), stride_of(&mut g).to_string(), vec![e])
+        };
+        shape.push(mode_shape);
+        stride.push(mode_stride);
+        if captured {
+            if !left.iter().any(|t| t == "...") {
+                left.push("...".into());
+            }
+            continue;
+        }
+        let size: i64 = leaves.iter().product();
+        let term = match (nested, g.below(10)) {
+            // A symbol for the whole mode, sometimes with a keyword (right or wrong).
+            (_, 0..=3) => {
+                let s = names.next().unwrap();
+                if g.chance(20) {
+                    let v = if g.chance(60) { size } else { g.extent() };
+                    sizes.push((s.clone(), v as usize));
+                }
+                s
+            }
+            (_, 4) => "1".into(),
+            // A group matching the nested mode (sometimes with the wrong arity).
+            (true, _) => {
+                let n = if g.chance(85) {
+                    leaves.len()
+                } else {
+                    1 + g.below(3)
+                };
+                let members: Vec<String> = (0..n)
+                    .map(|i| {
+                        let e = leaves.get(i).copied().unwrap_or(2);
+                        split_or_symbol(&mut g, &mut names, &mut sizes, e)
+                    })
+                    .collect();
+                format!("({})", members.join(" "))
+            }
+            // A split of the leaf.
+            (false, _) => split(&mut g, &mut names, &mut sizes, size),
+        };
+        left.push(term);
+    }
+    if let Some(a) = ellipsis_at
+        && !left.iter().any(|t| t == "...")
+    {
+        left.insert(a.min(left.len()), "...".into());
+    }
+    // Sometimes a rank mistake.
+    if g.chance(8) {
+        left.push(names.next().unwrap());
+    } else if g.chance(8) && !left.is_empty() {
+        left.pop();
+    }
+    let left_syms: Vec<String> = left
+        .join(" ")
+        .split([' ', '(', ')'])
+        .filter(|w| w.starts_with('s'))
+        .map(String::from)
+        .collect();
+    // The right side: the left symbols shuffled, some omitted, `1`s, new symbols, groups.
+    let mut right: Vec<String> = Vec::new();
+    for s in &left_syms {
+        if !g.chance(10) {
+            right.insert(g.below(right.len() + 1), s.clone());
+        }
+    }
+    for _ in 0..g.below(2) {
+        right.insert(g.below(right.len() + 1), "1".into());
+    }
+    if kind == PatternKind::Repeat {
+        for i in 0..1 + g.below(2) {
+            let r = format!("r{i}");
+            sizes.push((r.clone(), 1 + g.below(3)));
+            right.insert(g.below(right.len() + 1), r);
+        }
+    }
+    if left.iter().any(|t| t == "...") {
+        right.insert(g.below(right.len() + 1), "...".into());
+    }
+    if right.len() >= 2 && g.chance(40) {
+        let a = g.below(right.len() - 1);
+        let b = a + 1 + g.below(right.len() - a - 1);
+        let group = format!("({})", right[a..=b].join(" "));
+        right.splice(a..=b, [group]);
+    }
+    if right.is_empty() {
+        right.push("1".into());
+    }
+    if left.is_empty() {
+        left.push("...".into());
+        if !right.iter().any(|t| t == "...") {
+            right.push("...".into());
+        }
+    }
+    Case {
+        layout: format!("({}):({})", shape.join(","), stride.join(",")),
+        pattern: format!("{} -> {}", left.join(" "), right.join(" ")),
+        sizes,
+        kind,
+    }
+}
+
+fn split_or_symbol(
+    g: &mut Gen,
+    names: &mut impl Iterator<Item = String>,
+    sizes: &mut Vec<(String, usize)>,
+    extent: i64,
+) -> String {
+    match g.below(4) {
+        0 => "1".into(),
+        1 => split(g, names, sizes, extent),
+        _ => names.next().unwrap(),
+    }
+}
+
+/// A group splitting a leaf of `extent`: keywords for all but one factor (sometimes all,
+/// sometimes none, sometimes wrong).
+fn split(
+    g: &mut Gen,
+    names: &mut impl Iterator<Item = String>,
+    sizes: &mut Vec<(String, usize)>,
+    extent: i64,
+) -> String {
+    let k = 1 + g.below(3);
+    let factors: Vec<String> = (0..k)
+        .map(|_| {
+            if g.chance(15) {
+                "1".into()
+            } else {
+                names.next().unwrap()
+            }
+        })
+        .collect();
+    let syms: Vec<&String> = factors.iter().filter(|f| *f != "1").collect();
+    let unknown = if syms.is_empty() {
+        None
+    } else {
+        Some(g.below(syms.len()))
+    };
+    let mut left = extent;
+    for (i, s) in syms.iter().enumerate() {
+        if Some(i) == unknown && !g.chance(10) {
+            continue;
+        }
+        if g.chance(10) {
+            continue; // a second unknown
+        }
+        let v = if g.chance(85) {
+            // A divisor of what is left.
+            let ds: Vec<i64> = (1..=left).filter(|d| left % d == 0).collect();
+            ds[g.below(ds.len())]
+        } else {
+            g.extent()
+        };
+        left = if left % v == 0 { left / v } else { left };
+        sizes.push(((*s).clone(), v as usize));
+    }
+    format!("({})", factors.join(" "))
+}
+
+/// The pattern as the macros emit it (leaked, as a test may).
+fn code(
+    text: &str,
+    p: &Pattern<Range<usize>>,
+    kind: PatternKind,
+    sizes: &[(String, usize)],
+) -> PatternCode {
+    fn names(terms: &[Term<Range<usize>>], out: &mut Vec<String>) {
+        for t in terms {
+            match t {
+                Term::Symbol(n, _) if !out.contains(n) => out.push(n.clone()),
+                Term::Group(m, _) => names(m, out),
+                _ => {}
+            }
+        }
+    }
+    fn flatten(
+        terms: &[Term<Range<usize>>],
+        path: &mut Vec<usize>,
+        names: &[String],
+        out: &mut Vec<Tok>,
+    ) {
+        for (i, t) in terms.iter().enumerate() {
+            path.push(i);
+            let at = leak(term_path(path));
+            let r = t.span();
+            let (s, e) = (r.start as u32, r.end as u32);
+            match t {
+                Term::Symbol(n, _) => {
+                    let id = names.iter().position(|x| x == n).unwrap() as u16;
+                    out.push(Tok::symbol(id, s, e, at, leak(n.clone())));
+                }
+                Term::Unit(_) => out.push(Tok::unit(s, e, at)),
+                Term::Ellipsis(_) => out.push(Tok::ellipsis(s, e, at)),
+                Term::Group(m, _) => {
+                    let open = out.len();
+                    out.push(Tok::close());
+                    flatten(m, path, names, out);
+                    let close = out.len() as u16;
+                    out.push(Tok::close());
+                    out[open] = Tok::open(close, s, e, at, leak(t.to_string()));
+                }
+            }
+            path.pop();
+        }
+    }
+    let mut all = Vec::new();
+    names(&p.left.terms, &mut all);
+    names(&p.right.terms, &mut all);
+    let mut left = Vec::new();
+    flatten(&p.left.terms, &mut Vec::new(), &all, &mut left);
+    let mut right = Vec::new();
+    flatten(&p.right.terms, &mut Vec::new(), &all, &mut right);
+    let keywords: Vec<Keyword> = sizes
+        .iter()
+        .map(|(n, v)| Keyword {
+            sym: all.iter().position(|x| x == n).unwrap() as u16,
+            value: *v,
+        })
+        .collect();
+    PatternCode {
+        op: if kind == PatternKind::Repeat {
+            Op::Repeat
+        } else {
+            Op::Rearrange
+        },
+        text: leak(text.to_string()),
+        left: Box::leak(left.into_boxed_slice()),
+        right: Box::leak(right.into_boxed_slice()),
+        left_span: (p.left.span.start as u32, p.left.span.end as u32),
+        names: Box::leak(
+            all.into_iter()
+                .map(leak)
+                .collect::<Vec<_>>()
+                .into_boxed_slice(),
+        ),
+        keywords: Box::leak(keywords.into_boxed_slice()),
+    }
+}
+
+/// Runs one case; returns whether it was valid (for the statistics).
+fn check(seed: u64) -> Option<bool> {
+    let case = generate(seed);
+    let layout: Layout = case.layout.parse().ok()?;
+    let sizes: Vec<(&str, usize)> = case.sizes.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+    let runtime = match case.kind {
+        PatternKind::Rearrange => layout.rearrange_pattern(&case.pattern, &sizes),
+        PatternKind::Repeat => layout.repeat_pattern(&case.pattern, &sizes),
+    };
+    let what = format!(
+        "{:?} on {} with {:?}",
+        case.pattern, case.layout, case.sizes
+    );
+    // Pattern-only mistakes are the macros' compile errors; `compile` never sees them.
+    let pattern = parse_pattern(&case.pattern).unwrap_or_else(|e| panic!("{what}: {}", e.message));
+    let kws: Vec<(&str, i64, Range<usize>)> =
+        sizes.iter().map(|(n, v)| (*n, *v as i64, 0..0)).collect();
+    if check_pattern(&pattern, case.kind).is_err()
+        || check_keywords(&pattern, case.kind, &kws).is_err()
+    {
+        assert!(
+            runtime.is_err(),
+            "{what}: the runtime accepts a pattern the macros reject"
+        );
+        return None;
+    }
+    let p = code(&case.pattern, &pattern, case.kind, &case.sizes);
+    let src = ShapeCode::from_shape(layout.shape()).unwrap();
+    match (runtime, compile(&src, &p)) {
+        (Ok(expected), Outcome::Ok(shape, plan)) => {
+            let got = crate::layout::__private::layout(
+                &shape.profile(),
+                shape.extents(),
+                &plan.strides(layout.stride().values()),
+                false,
+            );
+            assert_eq!(got, expected, "{what}");
+            Some(true)
+        }
+        (Err(e), Outcome::Err(m)) => {
+            let runtime = e.to_string();
+            let runtime = runtime.split_once(": ").unwrap().1;
+            let ours = m.detail();
+            let ours = ours
+                .rsplit_once("\n  the tensor's shape is ")
+                .map_or(ours, |(a, _)| a);
+            if runtime.contains(" of the source, ") {
+                // The group-arity message: the runtime also prints the nested mode's strides.
+                let strip = |s: &str| s.split(" of the source, ").next().unwrap().to_string();
+                assert_eq!(strip(ours), strip(runtime), "{what}");
+            } else {
+                assert_eq!(ours, runtime, "{what}");
+            }
+            Some(false)
+        }
+        (Ok(l), Outcome::Err(m)) => panic!(
+            "{what}: the runtime gives {l}, compile says\n{}",
+            m.as_str()
+        ),
+        (Err(e), _) => panic!("{what}: the runtime says {e}, compile accepts"),
+        (Ok(_), _) => panic!("{what}: unexpected outcome"),
+    }
+}
+
+#[test]
+fn the_generator_covers_valid_and_invalid_cases() {
+    let (mut valid, mut invalid) = (0, 0);
+    for seed in 0..3000u64 {
+        match check(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)) {
+            Some(true) => valid += 1,
+            Some(false) => invalid += 1,
+            None => {}
+        }
+    }
+    assert!(
+        valid > 300 && invalid > 300,
+        "valid {valid}, invalid {invalid}"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #[test]
+    fn compile_agrees_with_the_runtime(seed in any::<u64>()) {
+        check(seed);
+    }
+}

@@ -216,6 +216,15 @@ pub enum Error {
         /// Why.
         reason: String,
     },
+    /// A cotangent, gradient target or gradient request that reverse mode cannot accept
+    /// (a cotangent of the wrong layout, aliasing that broadcast modes do not explain, …).
+    #[error("{op}: {detail}")]
+    InvalidGradient {
+        /// The operation (`backward`, `autograd::grad`, …).
+        op: &'static str,
+        /// What is wrong, with the layouts and shapes involved.
+        detail: String,
+    },
     /// A state error (released storage, stale version, released graph).
     #[error("{op}: {detail}")]
     Runtime {

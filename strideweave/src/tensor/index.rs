@@ -109,10 +109,10 @@ impl Tensor {
             subtensors.extend(r.subtensors[1..].iter().cloned());
             adjacent = r.adjacent.clone();
             // The same keys select from S_0; at the origin they add no offset.
-            if let Some(s0) = adjacent.first_mut() {
-                if let Some(l) = s0.slice(keys)?.layout {
-                    *s0 = l;
-                }
+            if let Some(s0) = adjacent.first_mut()
+                && let Some(l) = s0.slice(keys)?.layout
+            {
+                *s0 = l;
             }
         }
         let out = Representation {
@@ -121,7 +121,11 @@ impl Tensor {
             adjacent,
         };
         out.validate(OP)?;
-        Ok(Indexed::View(Tensor::from_repr(out)))
+        let view = crate::autograd::view::record(self, Tensor::from_repr(out), OP, |c| {
+            let s = c.slice(keys)?;
+            Ok((s.layout.expect("the same keys keep a slice"), s.offset))
+        })?;
+        Ok(Indexed::View(view))
     }
 }
 

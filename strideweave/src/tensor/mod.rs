@@ -37,11 +37,13 @@ pub use index::Indexed;
 /// ```
 #[derive(Clone)]
 pub struct Tensor {
-    inner: Arc<TensorInner>,
+    pub(crate) inner: Arc<TensorInner>,
 }
 
 pub(crate) struct TensorInner {
     pub(crate) repr: Representation,
+    /// Gradient state: requires-grad flag, `.grad`, retention, the recorded node.
+    pub(crate) autograd: crate::autograd::Meta,
 }
 
 impl Tensor {
@@ -72,7 +74,10 @@ impl Tensor {
 
     pub(crate) fn from_repr(repr: Representation) -> Tensor {
         Tensor {
-            inner: Arc::new(TensorInner { repr }),
+            inner: Arc::new(TensorInner {
+                repr,
+                autograd: crate::autograd::Meta::default(),
+            }),
         }
     }
 

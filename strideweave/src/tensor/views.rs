@@ -38,7 +38,7 @@ impl Tensor {
             adjacent,
         };
         out.validate(op)?;
-        Ok(Tensor::from_repr(out))
+        crate::autograd::view::record(self, Tensor::from_repr(out), op, |c| Ok((f(c)?, 0)))
     }
 
     /// Reorders complete top-level modes: mode `j` of the view is mode `order[j]` of the
@@ -185,7 +185,7 @@ impl Tensor {
         out.subtensors[0].offset = offset_plus(OP, s.offset, delta)?;
         out.subtensors[0].layout = layout;
         out.validate(OP)?;
-        Ok(Tensor::from_repr(out))
+        crate::autograd::view::record(self, Tensor::from_repr(out), OP, |c| c.reverse(mode))
     }
 
     /// Tree rearrangement (contracts L12) of a one-subtensor tensor.

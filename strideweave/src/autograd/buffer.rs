@@ -1,0 +1,171 @@
+//! Where cotangents enter and gradients leave: checks of a caller's cotangent against its
+//! target, and the gradient buffers of contracts RT017.
+//!
+//! * An **injective** target keeps its layout: the gradient is a fresh carrier just long
+//!   enough for the layout's reach, with the offset that places the reach at its start.
+//! * A target that aliases **only through stride-zero modes** gets the compact layout of its
+//!   shape; each coordinate holds the sum of the contributions of every coordinate that
+//!   addresses the same storage slot (the derivative with respect to that slot, replicated
+//!   over its aliases), at any hierarchy depth.
+//! * Any other aliasing is refused (`Value`): no per-element gradient exists.
+
+use crate::carrier::Carrier;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::layout::{Layout, ProfileToken};
+use crate::ops::num::{Dense, Num, with_num};
+use crate::ops::strided::{gather, walk1};
+use crate::tensor::Tensor;
+
+/// Fails unless `t` is a one-subtensor, differentiable tensor on host storage whose aliasing
+/// (if any) comes from stride-zero modes only.
+pub(crate) fn check_target(op: &'static str, t: &Tensor) -> Result<()> {
+    t.require_single(op)?;
+    if !t.dtype().is_differentiable() {
+        return Err(Error::Runtime {
+            op,
+            detail: format!(
+                "a {} tensor has no gradient; only floating and complex tensors do",
+                t.dtype()
+            ),
+        });
+    }
+    if t.carrier_type().name() != "host" {
+        return Err(Error::NotImplemented {
+            op,
+            reason: format!(
+                "gradients are allocated in host carriers only; this tensor's carrier class is {}",
+                t.carrier_type()
+            ),
+        });
+    }
+    let l = t.layout();
+    if !l.is_injective() && !l.filter().is_injective() {
+        return Err(Error::InvalidGradient {
+            op,
+            detail: format!(
+                "the {} tensor with layout {l} aliases storage in a way that stride-zero broadcast modes do not explain; its gradient would be under-counted, so it is refused",
+                t.dtype()
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The cotangent of a backward root, in first-mode-fastest order: the caller's `gradient`
+/// checked against `target`, or the unit cotangent of a one-leaf, extent-one shape.
+pub(crate) fn root_cotangent(
+    op: &'static str,
+    target: &Tensor,
+    gradient: Option<&Tensor>,
+) -> Result<Dense> {
+    check_target(op, target)?;
+    let tl = target.layout();
+    let Some(g) = gradient else {
+        if tl.profile() != [ProfileToken::Leaf] || tl.size() != 1 {
+            return Err(Error::InvalidGradient {
+                op,
+                detail: format!(
+                    "no gradient was given, and the implicit unit cotangent exists only for a shape of exactly one extent-one leaf; this tensor's shape is {}; pass a cotangent of layout {tl}",
+                    tl.shape()
+                ),
+            });
+        }
+        return Ok(unit(target.dtype()));
+    };
+    if g.representation().subtensors().len() != 1 {
+        return Err(Error::WrongType {
+            op,
+            expected: format!("a one-subtensor {} cotangent", target.dtype()),
+            found: format!("a {} tensor with several subtensors", g.dtype()),
+        });
+    }
+    if g.dtype() != target.dtype() {
+        return Err(Error::WrongType {
+            op,
+            expected: format!("a {} cotangent (the dtype of the tensor)", target.dtype()),
+            found: format!("a {} cotangent", g.dtype()),
+        });
+    }
+    let gl = g.layout();
+    if tl.is_injective() {
+        if gl != tl {
+            return Err(Error::InvalidGradient {
+                op,
+                detail: format!(
+                    "the cotangent of a tensor with the injective layout {tl} must have that exact layout; it has {gl}"
+                ),
+            });
+        }
+    } else {
+        if gl.shape() != tl.shape() {
+            return Err(Error::InvalidGradient {
+                op,
+                detail: format!(
+                    "the cotangent of the broadcast layout {tl} must have its shape {} in an injective layout; it has shape {}",
+                    tl.shape(),
+                    gl.shape()
+                ),
+            });
+        }
+        if !gl.is_injective() {
+            return Err(Error::InvalidGradient {
+                op,
+                detail: format!(
+                    "the cotangent of the broadcast layout {tl} must have an injective layout of shape {}; {gl} aliases",
+                    tl.shape()
+                ),
+            });
+        }
+    }
+    with_num!(g.dtype(), T => Ok(T::dense(gather::<T>(g, op)?)), _ => unreachable!("checked differentiable"))
+}
+
+/// `[1]` of `dtype`.
+fn unit(dtype: DType) -> Dense {
+    with_num!(dtype, T => T::dense(vec![T::one()]), _ => unreachable!("checked differentiable"))
+}
+
+/// The gradient buffer of `target` holding `cot` (first-mode-fastest over its shape), plus
+/// `existing` (a gradient this function made earlier for the same target) when given.
+pub(crate) fn gradient(target: &Tensor, cot: Dense, existing: Option<&Tensor>) -> Result<Tensor> {
+    with_num!(cot.dtype(), T => gradient_of::<T>(target.layout(), cot, existing),
+        _ => unreachable!("cotangents are differentiable"))
+}
+
+fn gradient_of<T: Num>(l: &Layout, cot: Dense, existing: Option<&Tensor>) -> Result<Tensor> {
+    const OP: &str = "backward";
+    let mut v = T::undense(cot).expect("the cotangent has the target's dtype");
+    let (lo, hi) = l.reach();
+    let span = (hi - lo + 1) as usize;
+    let injective = l.is_injective();
+    if !injective {
+        // Broadcast aliasing (checked before any traversal): per-slot sums, replicated.
+        let mut slots = vec![T::zero(); span];
+        let mut k = 0;
+        walk1(l, -lo, |i| {
+            slots[i] += v[k];
+            k += 1;
+        });
+        let mut k = 0;
+        walk1(l, -lo, |i| {
+            v[k] = slots[i];
+            k += 1;
+        });
+    }
+    if let Some(e) = existing {
+        for (x, y) in v.iter_mut().zip(gather::<T>(e, OP)?) {
+            *x += y;
+        }
+    }
+    if !injective {
+        return Tensor::new(Carrier::from_vec(v), 0, Layout::compact(l.shape()));
+    }
+    let mut buf = vec![T::zero(); span];
+    let mut k = 0;
+    walk1(l, -lo, |i| {
+        buf[i] = v[k];
+        k += 1;
+    });
+    Tensor::new(Carrier::from_vec(buf), (-lo) as usize, l.clone())
+}

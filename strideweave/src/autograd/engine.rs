@@ -1,0 +1,254 @@
+//! The backward traversal, in three phases so that a failure changes nothing:
+//!
+//! 1. **Discover and validate** every tensor and node reachable from the roots: a released
+//!    node is a `Runtime` error naming `retain_graph=true`; a saved carrier version that
+//!    changed is a `Runtime` error naming the tensor and both versions; a reached tensor
+//!    whose aliasing broadcast modes do not explain is a `Value` error. Consumers are
+//!    counted per tensor.
+//! 2. **Propagate** in topological order (Kahn): a tensor's node runs once, after every
+//!    consumer has added its contribution, with the summed cotangent. Leaf and retained
+//!    cotangents (or, for `grad`, the requested ones) are collected, not yet stored.
+//! 3. **Commit**: build every gradient buffer, then store them all in `.grad` (or return
+//!    them), then release the reached nodes unless `retain_graph`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use smallvec::SmallVec;
+
+use crate::autograd::buffer;
+use crate::autograd::node::Node;
+use crate::autograd::participates;
+use crate::error::{Error, Result};
+use crate::ops::num::Dense;
+use crate::tensor::{Tensor, TensorInner};
+
+struct Entry {
+    tensor: Tensor,
+    /// Consumers in the reached graph that have not yet contributed.
+    waiting: usize,
+    cot: Option<Dense>,
+    /// The node's inputs and whether each takes part (entry index when it does).
+    inputs: SmallVec<[Option<usize>; 2]>,
+}
+
+fn key(t: &Tensor) -> *const TensorInner {
+    Arc::as_ptr(&t.inner)
+}
+
+fn describe(t: &Tensor) -> String {
+    let what = match &t.inner.autograd.node {
+        Some(n) => format!("the result of `{}`", n.op),
+        None => "a leaf".to_string(),
+    };
+    format!("{what} ({} tensor, layout {})", t.dtype(), t.layout())
+}
+
+/// Runs backward from `roots` (tensor, cotangent in first-mode-fastest order). With
+/// `capture`, returns the gradients of those tensors and touches no `.grad`; without it,
+/// accumulates into leaves and retained tensors and returns nothing.
+pub(crate) fn run(
+    op: &'static str,
+    roots: Vec<(Tensor, Dense)>,
+    retain_graph: bool,
+    capture: Option<&[&Tensor]>,
+) -> Result<Vec<Option<Tensor>>> {
+    // Phase 1: discover and validate.
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut index: HashMap<*const TensorInner, usize> = HashMap::new();
+    let mut stack: Vec<usize> = Vec::new();
+    let visit = |t: &Tensor,
+                 entries: &mut Vec<Entry>,
+                 index: &mut HashMap<*const TensorInner, usize>,
+                 stack: &mut Vec<usize>|
+     -> Result<usize> {
+        if let Some(&i) = index.get(&key(t)) {
+            return Ok(i);
+        }
+        buffer::check_target(op, t)?;
+        let i = entries.len();
+        entries.push(Entry {
+            tensor: t.clone(),
+            waiting: 0,
+            cot: None,
+            inputs: SmallVec::new(),
+        });
+        index.insert(key(t), i);
+        stack.push(i);
+        Ok(i)
+    };
+    for (t, _) in &roots {
+        visit(t, &mut entries, &mut index, &mut stack)?;
+    }
+    while let Some(i) = stack.pop() {
+        let Some(node) = entries[i].tensor.inner.autograd.node.clone() else {
+            continue;
+        };
+        let inputs: SmallVec<[Tensor; 2]> = {
+            let state = node.state();
+            let Some(saved) = state.as_ref() else {
+                return Err(released(op, &node, &entries[i].tensor));
+            };
+            for (k, (t, snap)) in saved.inputs.iter().zip(&saved.versions).enumerate() {
+                if let Some((_, was, now)) = snap.changed() {
+                    return Err(Error::Runtime {
+                        op,
+                        detail: format!(
+                            "input {k} of `{}` — {} — was modified in place after `{}` saved it: its carrier was at version {was} when saved and is at version {now} now; recompute the forward pass after the modification",
+                            node.op,
+                            describe(t),
+                            node.op
+                        ),
+                    });
+                }
+            }
+            saved.inputs.clone()
+        };
+        let mut slots = SmallVec::new();
+        for t in &inputs {
+            if participates(t) {
+                let j = visit(t, &mut entries, &mut index, &mut stack)?;
+                entries[j].waiting += 1;
+                slots.push(Some(j));
+            } else {
+                slots.push(None);
+            }
+        }
+        entries[i].inputs = slots;
+    }
+
+    // Phase 2: propagate.
+    let root_ids: Vec<usize> = roots.iter().map(|(t, _)| index[&key(t)]).collect();
+    for ((_, cot), &i) in roots.into_iter().zip(&root_ids) {
+        add(&mut entries[i].cot, cot);
+    }
+    let wanted: Option<Vec<Option<usize>>> =
+        capture.map(|ts| ts.iter().map(|t| index.get(&key(t)).copied()).collect());
+    let mut captured: HashMap<usize, Dense> = HashMap::new();
+    let mut pending: Vec<(usize, Dense)> = Vec::new();
+    let mut ready: Vec<usize> = root_ids
+        .iter()
+        .copied()
+        .filter(|&i| entries[i].waiting == 0)
+        .collect();
+    ready.dedup();
+    let mut done = vec![false; entries.len()];
+    while let Some(i) = ready.pop() {
+        if std::mem::replace(&mut done[i], true) {
+            continue;
+        }
+        let cot = entries[i].cot.take();
+        let node = entries[i].tensor.inner.autograd.node.clone();
+        if let Some(cot) = &cot {
+            match &wanted {
+                Some(w) => {
+                    if w.contains(&Some(i)) {
+                        captured.insert(i, cot.clone());
+                    }
+                }
+                None => {
+                    let meta = &entries[i].tensor.inner.autograd;
+                    if node.is_none() || meta.retain.load(Ordering::Relaxed) {
+                        pending.push((i, cot.clone()));
+                    }
+                }
+            }
+        }
+        let Some(node) = node else { continue };
+        let slots = entries[i].inputs.clone();
+        let outs = match cot {
+            Some(cot) => {
+                let state = node.state();
+                let Some(saved) = state.as_ref() else {
+                    return Err(released(op, &node, &entries[i].tensor));
+                };
+                let needs: SmallVec<[bool; 2]> = slots.iter().map(Option::is_some).collect();
+                let outs = saved.rule.backward(cot, &saved.inputs, &needs)?;
+                if outs.len() != slots.len() {
+                    return Err(Error::InvalidGradient {
+                        op,
+                        detail: format!(
+                            "the backward rule of `{}` returned {} cotangents for {} saved inputs",
+                            node.op,
+                            outs.len(),
+                            slots.len()
+                        ),
+                    });
+                }
+                outs
+            }
+            None => slots.iter().map(|_| None).collect(),
+        };
+        for (slot, out) in slots.iter().zip(outs) {
+            let Some(j) = *slot else { continue };
+            if let Some(g) = out {
+                add(&mut entries[j].cot, g);
+            }
+            entries[j].waiting -= 1;
+            if entries[j].waiting == 0 {
+                ready.push(j);
+            }
+        }
+    }
+
+    // Phase 3: commit.
+    let result = match &wanted {
+        Some(w) => {
+            let mut out = Vec::with_capacity(w.len());
+            for (t, i) in capture.unwrap_or_default().iter().zip(w) {
+                out.push(match i.and_then(|i| captured.get(&i)) {
+                    Some(cot) => Some(buffer::gradient(t, cot.clone(), None)?),
+                    None => None,
+                });
+            }
+            out
+        }
+        None => {
+            let mut built = Vec::with_capacity(pending.len());
+            for (i, cot) in pending {
+                let t = &entries[i].tensor;
+                let existing = t.grad();
+                built.push((i, buffer::gradient(t, cot, existing.as_ref())?));
+            }
+            for (i, g) in built {
+                let mut slot = entries[i]
+                    .tensor
+                    .inner
+                    .autograd
+                    .grad
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner());
+                *slot = Some(g);
+            }
+            Vec::new()
+        }
+    };
+    if !retain_graph {
+        for e in &entries {
+            if let Some(node) = &e.tensor.inner.autograd.node {
+                node.release();
+            }
+        }
+    }
+    Ok(result)
+}
+
+fn add(slot: &mut Option<Dense>, g: Dense) {
+    match slot {
+        Some(acc) => acc.add_assign(&g),
+        None => *slot = Some(g),
+    }
+}
+
+fn released(op: &'static str, node: &Node, t: &Tensor) -> Error {
+    Error::Runtime {
+        op,
+        detail: format!(
+            "the graph through `{}` (which produced a {} tensor of layout {}) was already released by an earlier backward; pass retain_graph=true to that earlier call to traverse the graph again",
+            node.op,
+            t.dtype(),
+            t.layout()
+        ),
+    }
+}

@@ -1,0 +1,352 @@
+//! The product of two rank-2 tensors.
+//!
+//! A rank-2 tensor is a matrix whose row and column coordinates are its two top-level modes
+//! (each may be nested). When each mode coalesces to one stride — any sign, zero included —
+//! f32 and f64 products run in `matrixmultiply`'s packed kernels straight from the operands'
+//! carriers; otherwise, and for the other dtypes, a plain loop over precomputed row and
+//! column offsets does. Either way nothing is copied before the product.
+
+use crate::autograd::node::{self, Cotangents, Rule};
+use crate::error::{Error, Result};
+use crate::layout::{IntTuple, Layout, Shape};
+use crate::ops::check_pair;
+use crate::ops::num::{Dense, Num, with_num};
+use crate::ops::strided::{read, read2, walk1};
+use crate::tensor::Tensor;
+
+const OP: &str = "matmul";
+
+impl Tensor {
+    /// The matrix product of two rank-2 tensors: `(m, k) · (k, n) → (m, n)`, where the
+    /// inner modes' shapes must be equal. The result is compact (first-mode-fastest:
+    /// column-major as a matrix) and keeps the nesting of the outer modes.
+    ///
+    /// ```
+    /// use strideweave::Tensor;
+    /// // Row-major data, read through an explicit layout (contracts C1).
+    /// let a = Tensor::from_vec_row_major(vec![1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0], &"(2,3)".parse().unwrap()).unwrap();
+    /// let b = a.permute(&[1, 0]).unwrap(); // Aᵀ, a view
+    /// let c = a.matmul(&b).unwrap();
+    /// assert_eq!(c.to_vec_row_major::<f64>().unwrap(), [14.0, 32.0, 32.0, 77.0]);
+    /// assert!(a.matmul(&a).is_err());
+    /// ```
+    pub fn matmul(&self, other: &Tensor) -> Result<Tensor> {
+        check_pair(OP, self, other)?;
+        for (what, t) in [
+            ("top-level modes (rows, columns) of the left operand", self),
+            (
+                "top-level modes (rows, columns) of the right operand",
+                other,
+            ),
+        ] {
+            if t.rank() != 2 {
+                return Err(Error::RankMismatch {
+                    op: OP,
+                    what,
+                    expected: 2,
+                    found: t.rank(),
+                });
+            }
+        }
+        let (a0, a1) = modes(self)?;
+        let (b0, b1) = modes(other)?;
+        if a1.shape() != b0.shape() {
+            return Err(Error::ShapeMismatch {
+                op: OP,
+                expected: a1.shape().to_string(),
+                found: b0.shape().to_string(),
+                detail: "the left operand's column mode and the right operand's row mode must have equal shapes".into(),
+            });
+        }
+        let shape = Shape::new(IntTuple::tuple([
+            a0.shape().as_int_tuple().clone(),
+            b1.shape().as_int_tuple().clone(),
+        ]))?;
+        let out = with_num!(self.dtype(), T => {
+            let v = read2(self, other, OP, |(x, ox, _), (y, oy, _)| {
+                product::<T>(
+                    Operand { data: x, offset: ox, rows: Axis::of(&a0), cols: Axis::of(&a1) },
+                    Operand { data: y, offset: oy, rows: Axis::of(&b0), cols: Axis::of(&b1) },
+                )
+            })?;
+            Tensor::from_vec(v, &shape)?
+        }, _ => unreachable!("checked"));
+        if !node::wants(&[self, other]) {
+            return Ok(out);
+        }
+        Ok(node::attach(out, OP, &[self, other], Box::new(MatmulRule)))
+    }
+}
+
+/// The two top-level modes of a rank-2 tensor's layout.
+fn modes(t: &Tensor) -> Result<(Layout, Layout)> {
+    Ok((t.layout().mode(0)?, t.layout().mode(1)?))
+}
+
+/// One axis of a matrix operand: `n` offsets, regular (`i · stride`) or listed.
+enum Axis {
+    Strided { n: usize, stride: i64 },
+    Listed(Vec<i64>),
+}
+
+impl Axis {
+    /// The offsets of a mode: one stride when the mode coalesces to one leaf.
+    fn of(mode: &Layout) -> Axis {
+        let c = mode.coalesce();
+        let (e, d) = (c.shape().extents(), c.stride().values());
+        if e.len() == 1 {
+            return Axis::Strided {
+                n: e[0] as usize,
+                stride: d[0],
+            };
+        }
+        Axis::Listed((0..mode.size() as i64).map(|i| mode.eval(i)).collect())
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Axis::Strided { n, .. } => *n,
+            Axis::Listed(v) => v.len(),
+        }
+    }
+
+    fn stride(&self) -> Option<i64> {
+        match self {
+            Axis::Strided { stride, .. } => Some(*stride),
+            Axis::Listed(_) => None,
+        }
+    }
+
+    fn offsets(&self) -> Vec<i64> {
+        match self {
+            Axis::Strided { n, stride } => (0..*n as i64).map(|i| i * stride).collect(),
+            Axis::Listed(v) => v.clone(),
+        }
+    }
+}
+
+/// A matrix read in place: element `(i, j)` is `data[offset + rows[i] + cols[j]]`.
+struct Operand<'a, T> {
+    data: &'a [T],
+    offset: i64,
+    rows: Axis,
+    cols: Axis,
+}
+
+impl<T> Operand<'_, T> {
+    fn t(self) -> Self {
+        Operand {
+            data: self.data,
+            offset: self.offset,
+            rows: self.cols,
+            cols: self.rows,
+        }
+    }
+}
+
+/// `A · B` into a compact (`m × n`, strides `(1, m)`) vector.
+fn product<T: Num>(a: Operand<'_, T>, b: Operand<'_, T>) -> Vec<T> {
+    let (m, k, n) = (a.rows.len(), a.cols.len(), b.cols.len());
+    debug_assert_eq!(k, b.rows.len());
+    let mut c = vec![T::zero(); m * n];
+    if let (Some(rsa), Some(csa), Some(rsb), Some(csb)) = (
+        a.rows.stride(),
+        a.cols.stride(),
+        b.rows.stride(),
+        b.cols.stride(),
+    ) && T::gemm(
+        (m, k, n),
+        (a.data, a.offset, rsa, csa),
+        (b.data, b.offset, rsb, csb),
+        &mut c,
+    ) {
+        return c;
+    }
+    let (ra, ca, rb, cb) = (
+        a.rows.offsets(),
+        a.cols.offsets(),
+        b.rows.offsets(),
+        b.cols.offsets(),
+    );
+    for (j, &cbj) in cb.iter().enumerate() {
+        let col = &mut c[j * m..(j + 1) * m];
+        for (&cap, &rbp) in ca.iter().zip(&rb) {
+            let y = b.data[(b.offset + rbp + cbj) as usize];
+            for (ci, &rai) in col.iter_mut().zip(&ra) {
+                *ci += a.data[(a.offset + rai + cap) as usize] * y;
+            }
+        }
+    }
+    c
+}
+
+/// `C ← A·B` for f32/f64 through `matrixmultiply` (see [`Num::gemm`]).
+#[allow(unsafe_code)]
+pub(crate) fn gemm_real<T: Num>(
+    (m, k, n): (usize, usize, usize),
+    (a, oa, rsa, csa): (&[T], i64, i64, i64),
+    (b, ob, rsb, csb): (&[T], i64, i64, i64),
+    c: &mut [T],
+) {
+    use std::any::TypeId;
+    assert_eq!(c.len(), m * n, "C is compact m × n");
+    // Every index the kernel reads, `o + i·rs + j·cs` for i < rows, j < cols, lies inside
+    // the slice: check the extreme corners (the index is affine in i and j).
+    let inside = |len: usize, o: i64, rows: usize, cols: usize, rs: i64, cs: i64| {
+        let (r, q) = ((rows as i64 - 1) * rs, (cols as i64 - 1) * cs);
+        let lo = o + r.min(0) + q.min(0);
+        let hi = o + r.max(0) + q.max(0);
+        lo >= 0 && hi < len as i64
+    };
+    assert!(inside(a.len(), oa, m, k, rsa, csa), "A inside its carrier");
+    assert!(inside(b.len(), ob, k, n, rsb, csb), "B inside its carrier");
+    let (rsa, csa, rsb, csb) = (rsa as isize, csa as isize, rsb as isize, csb as isize);
+    let (rsc, csc) = (1isize, m as isize);
+    // SAFETY: the asserts above prove that every element the kernel reads from `a` and `b`
+    // lies inside those slices; `c` is exactly m·n elements with the injective strides
+    // (1, m), and is exclusively borrowed. The pointers keep the provenance of the whole
+    // slices (`wrapping_offset` from `as_ptr`), so negative strides stay in bounds.
+    // beta = 0: `c` is not read. The TypeId checks make the casts identities.
+    unsafe {
+        if TypeId::of::<T>() == TypeId::of::<f32>() {
+            matrixmultiply::sgemm(
+                m,
+                k,
+                n,
+                1.0,
+                (a.as_ptr() as *const f32).wrapping_offset(oa as isize),
+                rsa,
+                csa,
+                (b.as_ptr() as *const f32).wrapping_offset(ob as isize),
+                rsb,
+                csb,
+                0.0,
+                c.as_mut_ptr() as *mut f32,
+                rsc,
+                csc,
+            );
+        } else if TypeId::of::<T>() == TypeId::of::<f64>() {
+            matrixmultiply::dgemm(
+                m,
+                k,
+                n,
+                1.0,
+                (a.as_ptr() as *const f64).wrapping_offset(oa as isize),
+                rsa,
+                csa,
+                (b.as_ptr() as *const f64).wrapping_offset(ob as isize),
+                rsb,
+                csb,
+                0.0,
+                c.as_mut_ptr() as *mut f64,
+                rsc,
+                csc,
+            );
+        } else {
+            unreachable!("gemm_real is implemented for f32 and f64 only");
+        }
+    }
+}
+
+/// Backward of `C = A·B`: `dA = dC · Bᴴ`, `dB = Aᴴ · dC`.
+struct MatmulRule;
+
+impl Rule for MatmulRule {
+    fn backward(&self, cot: Dense, inputs: &[Tensor], needs: &[bool]) -> Result<Cotangents> {
+        with_num!(cot.dtype(), T => matmul_backward::<T>(cot, inputs, needs), _ => unreachable!("differentiable"))
+    }
+}
+
+fn matmul_backward<T: Num>(cot: Dense, inputs: &[Tensor], needs: &[bool]) -> Result<Cotangents> {
+    let c = T::undense(cot).expect("the result's dtype");
+    let (a, b) = (&inputs[0], &inputs[1]);
+    let (a0, a1) = modes(a)?;
+    let (b0, b1) = modes(b)?;
+    let (m, n) = (a0.size(), b1.size());
+    let dc = |data| Operand {
+        data,
+        offset: 0,
+        rows: Axis::Strided { n: m, stride: 1 },
+        cols: Axis::Strided {
+            n,
+            stride: m as i64,
+        },
+    };
+    // The conjugate of an operand: the operand itself for real types, else a compact copy.
+    let ga = match needs[0] {
+        false => None,
+        true => Some(if T::COMPLEX {
+            let bc = conj_compact::<T>(b)?;
+            let (k, n) = (b0.size(), b1.size());
+            product(
+                dc(&c),
+                Operand {
+                    data: &bc,
+                    offset: 0,
+                    rows: Axis::Strided { n: k, stride: 1 },
+                    cols: Axis::Strided {
+                        n,
+                        stride: k as i64,
+                    },
+                }
+                .t(),
+            )
+        } else {
+            read(b, OP, |y: &[T], oy, _| {
+                product(
+                    dc(&c),
+                    Operand {
+                        data: y,
+                        offset: oy,
+                        rows: Axis::of(&b0),
+                        cols: Axis::of(&b1),
+                    }
+                    .t(),
+                )
+            })?
+        }),
+    };
+    let gb = match needs[1] {
+        false => None,
+        true => Some(if T::COMPLEX {
+            let ac = conj_compact::<T>(a)?;
+            let (m, k) = (a0.size(), a1.size());
+            product(
+                Operand {
+                    data: &ac,
+                    offset: 0,
+                    rows: Axis::Strided { n: m, stride: 1 },
+                    cols: Axis::Strided {
+                        n: k,
+                        stride: m as i64,
+                    },
+                }
+                .t(),
+                dc(&c),
+            )
+        } else {
+            read(a, OP, |x: &[T], ox, _| {
+                product(
+                    Operand {
+                        data: x,
+                        offset: ox,
+                        rows: Axis::of(&a0),
+                        cols: Axis::of(&a1),
+                    }
+                    .t(),
+                    dc(&c),
+                )
+            })?
+        }),
+    };
+    Ok(smallvec::smallvec![ga.map(T::dense), gb.map(T::dense)])
+}
+
+/// The conjugated values of a tensor, compact.
+fn conj_compact<T: Num>(t: &Tensor) -> Result<Vec<T>> {
+    read(t, OP, |x: &[T], o, l| {
+        let mut v = Vec::with_capacity(l.size());
+        walk1(l, o, |i| v.push(x[i].conj()));
+        v
+    })
+}

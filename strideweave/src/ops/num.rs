@@ -1,0 +1,241 @@
+//! The element types arithmetic and gradients run on ([`Num`]), dense first-mode-fastest
+//! value vectors of any of them ([`Dense`]), and the dtype dispatch between the two.
+
+use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub};
+
+use crate::dtype::{Complex32, Complex64, DType, Element};
+
+/// Values in first-mode-fastest (ordinal) order, one vector per differentiable dtype: the
+/// form every cotangent takes while backward runs.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Dense {
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    C64(Vec<Complex32>),
+    C128(Vec<Complex64>),
+    #[cfg(feature = "half")]
+    F16(Vec<half::f16>),
+    #[cfg(feature = "half")]
+    BF16(Vec<half::bf16>),
+}
+
+/// A floating or complex element type: what arithmetic and gradients are defined on.
+pub(crate) trait Num:
+    Element
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + AddAssign
+{
+    /// Whether [`conj`](Num::conj) is not the identity.
+    const COMPLEX: bool = false;
+    /// `v` as this type (the real part of a complex type).
+    fn from_f64(v: f64) -> Self;
+    /// One.
+    fn one() -> Self {
+        Self::from_f64(1.0)
+    }
+    /// The complex conjugate (the identity for real types).
+    fn conj(self) -> Self;
+    /// Wraps a vector.
+    fn dense(v: Vec<Self>) -> Dense;
+    /// The vector of a [`Dense`] of this type.
+    fn undense(d: Dense) -> Option<Vec<Self>>;
+    /// A borrowed view of a [`Dense`] of this type.
+    fn undense_ref(d: &Dense) -> Option<&[Self]>;
+    /// `C ← A·B` with `C` compact (`m × n`, strides `(1, m)`) through a BLAS-style kernel, when
+    /// this type has one. `a`/`b` are `(slice, offset, row stride, column stride)`; every
+    /// index they reach has been checked to lie inside the slice. `false`: no kernel.
+    #[allow(clippy::type_complexity)]
+    fn gemm(
+        _dims: (usize, usize, usize),
+        _a: (&[Self], i64, i64, i64),
+        _b: (&[Self], i64, i64, i64),
+        _c: &mut [Self],
+    ) -> bool {
+        false
+    }
+}
+
+macro_rules! num_real {
+    ($t:ty, $variant:ident) => {
+        impl Num for $t {
+            fn from_f64(v: f64) -> Self {
+                v as $t
+            }
+            fn conj(self) -> Self {
+                self
+            }
+            fn dense(v: Vec<Self>) -> Dense {
+                Dense::$variant(v)
+            }
+            fn undense(d: Dense) -> Option<Vec<Self>> {
+                match d {
+                    Dense::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn undense_ref(d: &Dense) -> Option<&[Self]> {
+                match d {
+                    Dense::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn gemm(
+                dims: (usize, usize, usize),
+                a: (&[Self], i64, i64, i64),
+                b: (&[Self], i64, i64, i64),
+                c: &mut [Self],
+            ) -> bool {
+                crate::ops::matmul::gemm_real(dims, a, b, c);
+                true
+            }
+        }
+    };
+}
+
+num_real!(f32, F32);
+num_real!(f64, F64);
+
+macro_rules! num_complex {
+    ($t:ty, $re:ty, $variant:ident) => {
+        impl Num for $t {
+            const COMPLEX: bool = true;
+            fn from_f64(v: f64) -> Self {
+                <$t>::new(v as $re, 0.0)
+            }
+            fn conj(self) -> Self {
+                <$t>::conj(&self)
+            }
+            fn dense(v: Vec<Self>) -> Dense {
+                Dense::$variant(v)
+            }
+            fn undense(d: Dense) -> Option<Vec<Self>> {
+                match d {
+                    Dense::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn undense_ref(d: &Dense) -> Option<&[Self]> {
+                match d {
+                    Dense::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+num_complex!(Complex32, f32, C64);
+num_complex!(Complex64, f64, C128);
+
+#[cfg(feature = "half")]
+macro_rules! num_half {
+    ($t:ty, $variant:ident) => {
+        impl Num for $t {
+            fn from_f64(v: f64) -> Self {
+                <$t>::from_f64(v)
+            }
+            fn conj(self) -> Self {
+                self
+            }
+            fn dense(v: Vec<Self>) -> Dense {
+                Dense::$variant(v)
+            }
+            fn undense(d: Dense) -> Option<Vec<Self>> {
+                match d {
+                    Dense::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn undense_ref(d: &Dense) -> Option<&[Self]> {
+                match d {
+                    Dense::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+#[cfg(feature = "half")]
+num_half!(half::f16, F16);
+#[cfg(feature = "half")]
+num_half!(half::bf16, BF16);
+
+/// Runs `$body` with the type alias `$T` bound to the [`Num`] type of `$dtype`, or evaluates
+/// `$other` for a dtype that has none.
+macro_rules! with_num {
+    ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {
+        match $dtype {
+            $crate::dtype::DType::F32 => {
+                type $T = f32;
+                $body
+            }
+            $crate::dtype::DType::F64 => {
+                type $T = f64;
+                $body
+            }
+            $crate::dtype::DType::Complex64 => {
+                type $T = $crate::dtype::Complex32;
+                $body
+            }
+            $crate::dtype::DType::Complex128 => {
+                type $T = $crate::dtype::Complex64;
+                $body
+            }
+            #[cfg(feature = "half")]
+            $crate::dtype::DType::F16 => {
+                type $T = half::f16;
+                $body
+            }
+            #[cfg(feature = "half")]
+            $crate::dtype::DType::BF16 => {
+                type $T = half::bf16;
+                $body
+            }
+            #[allow(unreachable_patterns)]
+            _ => $other,
+        }
+    };
+}
+pub(crate) use with_num;
+
+impl Dense {
+    /// The dtype of the values.
+    pub(crate) fn dtype(&self) -> DType {
+        match self {
+            Dense::F32(_) => DType::F32,
+            Dense::F64(_) => DType::F64,
+            Dense::C64(_) => DType::Complex64,
+            Dense::C128(_) => DType::Complex128,
+            #[cfg(feature = "half")]
+            Dense::F16(_) => DType::F16,
+            #[cfg(feature = "half")]
+            Dense::BF16(_) => DType::BF16,
+        }
+    }
+
+    /// `self += other`, elementwise (same dtype and length, which backward guarantees).
+    pub(crate) fn add_assign(&mut self, other: &Dense) {
+        fn go<T: Num>(a: &mut [T], b: &Dense) {
+            let b = T::undense_ref(b).expect("cotangents of one tensor share its dtype");
+            debug_assert_eq!(a.len(), b.len());
+            for (x, &y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+        match self {
+            Dense::F32(v) => go(v, other),
+            Dense::F64(v) => go(v, other),
+            Dense::C64(v) => go(v, other),
+            Dense::C128(v) => go(v, other),
+            #[cfg(feature = "half")]
+            Dense::F16(v) => go(v, other),
+            #[cfg(feature = "half")]
+            Dense::BF16(v) => go(v, other),
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! Sums and means.
+
+use crate::autograd::node::{self, Cotangents, Rule};
+use crate::dtype::Element;
+use crate::error::{Error, Result};
+use crate::layout::{IntTuple, Layout, Shape};
+use crate::ops::check_operand;
+use crate::ops::num::{Dense, Num, with_num};
+use crate::ops::strided::{read, walk1, walk2};
+use crate::tensor::Tensor;
+
+/// The shape `1`: one leaf of extent one, the shape of a scalar loss.
+fn unit_shape() -> Shape {
+    Shape::new(IntTuple::int(1)).expect("1 is a valid shape")
+}
+
+impl Tensor {
+    /// The sum of every element, as a tensor of shape `1` (one extent-one leaf, so that
+    /// `backward(None, …)` accepts it).
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::arange::<f64>(&"(2,3)".parse().unwrap());
+    /// let s = t.sum().unwrap();
+    /// assert_eq!((s.layout().to_string(), s.to_vec::<f64>().unwrap()), ("1:1".to_string(), vec![15.0]));
+    /// ```
+    pub fn sum(&self) -> Result<Tensor> {
+        total(self, "sum", false)
+    }
+
+    /// The mean of every element, as a tensor of shape `1`.
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::arange::<f64>(&"(2,3)".parse().unwrap());
+    /// assert_eq!(t.mean().unwrap().to_vec::<f64>().unwrap(), [2.5]);
+    /// ```
+    pub fn mean(&self) -> Result<Tensor> {
+        total(self, "mean", true)
+    }
+
+    /// Sums over the listed top-level modes (each a whole mode, nested or not). The result
+    /// keeps the other modes in order, compactly; summing every mode gives shape `1`.
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::arange::<f64>(&"(2,(3,4))".parse().unwrap());
+    /// let s = t.sum_modes(&[0]).unwrap();
+    /// assert_eq!(s.shape().to_string(), "((3,4))");
+    /// assert_eq!(s.to_vec::<f64>().unwrap()[..3], [1.0, 5.0, 9.0]);
+    /// assert!(t.sum_modes(&[2]).is_err());
+    /// ```
+    pub fn sum_modes(&self, modes: &[usize]) -> Result<Tensor> {
+        const OP: &str = "sum_modes";
+        check_operand(OP, self)?;
+        let rank = self.rank();
+        let mut summed = vec![false; rank];
+        for &m in modes {
+            if m >= rank {
+                return Err(Error::OutOfDomain {
+                    op: OP,
+                    what: "mode index",
+                    value: m as i64,
+                    place: format!("the {rank} top-level modes of shape {}", self.shape()),
+                    bound: rank as i64,
+                });
+            }
+            if std::mem::replace(&mut summed[m], true) {
+                return Err(Error::InvalidAxes {
+                    op: OP,
+                    detail: format!("mode {m} is listed twice in {modes:?}"),
+                });
+            }
+        }
+        let kept: Vec<usize> = (0..rank).filter(|&m| !summed[m]).collect();
+        if kept.is_empty() {
+            return total(self, OP, false);
+        }
+        let out_shape = Layout::compact(self.shape()).select(&kept)?.shape().clone();
+        let gather = gather_layout(self.shape(), &summed, &out_shape);
+        let out = with_num!(self.dtype(), T => {
+            let v = read(self, OP, |x: &[T], o, l| {
+                let mut acc = vec![T::zero(); out_shape.size()];
+                walk2((l, o), (&gather, 0), |i, j| acc[j] += x[i]);
+                acc
+            })?;
+            Tensor::from_vec(v, &out_shape)?
+        }, _ => unreachable!("checked"));
+        if !node::wants(&[self]) {
+            return Ok(out);
+        }
+        Ok(node::attach(
+            out,
+            OP,
+            &[self],
+            Box::new(SumModes { gather }),
+        ))
+    }
+}
+
+/// The layout over `shape` that sends each coordinate to the ordinal of its image in the
+/// compact `out` (the kept modes, in order): stride 0 on summed modes.
+fn gather_layout(shape: &Shape, summed: &[bool], out: &Shape) -> Layout {
+    let spans = shape.as_int_tuple().top_spans();
+    let out_strides = Layout::compact(out).stride().values().to_vec();
+    let mut strides = vec![0i64; shape.extents().len()];
+    let mut next = out_strides.into_iter();
+    for (span, &s) in spans.iter().zip(summed) {
+        for leaf in span.vals.clone() {
+            if !s {
+                strides[leaf] = next.next().expect("one stride per kept leaf");
+            }
+        }
+    }
+    crate::layout::__private::layout(
+        shape.profile(),
+        shape.extents(),
+        &strides,
+        shape.as_int_tuple().is_int(),
+    )
+}
+
+fn total(t: &Tensor, op: &'static str, mean: bool) -> Result<Tensor> {
+    check_operand(op, t)?;
+    let n = t.size();
+    let out = with_num!(t.dtype(), T => {
+        let s = read(t, op, |x: &[T], o, l| {
+            let mut acc = T::zero();
+            walk1(l, o, |i| acc += x[i]);
+            acc
+        })?;
+        let s = if mean { s / T::from_f64(n as f64) } else { s };
+        Tensor::from_vec(vec![s], &unit_shape())?
+    }, _ => unreachable!("checked"));
+    if !node::wants(&[t]) {
+        return Ok(out);
+    }
+    Ok(node::attach(out, op, &[t], Box::new(Total { n, mean })))
+}
+
+/// Backward of `sum`/`mean`: the one cotangent value (over `n` for a mean) everywhere.
+struct Total {
+    n: usize,
+    mean: bool,
+}
+
+impl Rule for Total {
+    fn backward(&self, cot: Dense, _inputs: &[Tensor], _needs: &[bool]) -> Result<Cotangents> {
+        fn go<T: Num>(r: &Total, cot: Dense) -> Dense {
+            let c = T::undense(cot).expect("the result's dtype")[0];
+            let c = if r.mean {
+                c / T::from_f64(r.n as f64)
+            } else {
+                c
+            };
+            T::dense(vec![c; r.n])
+        }
+        let g =
+            with_num!(cot.dtype(), T => go::<T>(self, cot), _ => unreachable!("differentiable"));
+        Ok(smallvec::smallvec![Some(g)])
+    }
+}
+
+/// Backward of `sum_modes`: `g[k] = c[G(k)]`.
+struct SumModes {
+    gather: Layout,
+}
+
+impl Rule for SumModes {
+    fn backward(&self, cot: Dense, _inputs: &[Tensor], _needs: &[bool]) -> Result<Cotangents> {
+        fn go<T: Num>(gather: &Layout, cot: Dense) -> Dense {
+            let c = T::undense(cot).expect("the result's dtype");
+            let mut g = Vec::with_capacity(gather.size());
+            walk1(gather, 0, |j| g.push(c[j]));
+            T::dense(g)
+        }
+        let g = with_num!(cot.dtype(), T => go::<T>(&self.gather, cot), _ => unreachable!("differentiable"));
+        Ok(smallvec::smallvec![Some(g)])
+    }
+}

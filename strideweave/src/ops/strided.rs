@@ -1,0 +1,154 @@
+//! Strided iteration: the carrier indices of one or more layouts of equal shape, visited in
+//! first-mode-fastest order without materialising any of them.
+
+use smallvec::SmallVec;
+
+use crate::error::Result;
+use crate::layout::Layout;
+use crate::ops::num::Num;
+use crate::tensor::Tensor;
+
+/// Leaves shared by `N` layouts of one shape, with extent-1 leaves dropped and neighbours
+/// merged where every layout steps regularly across them.
+struct Plan<const N: usize> {
+    extents: SmallVec<[i64; 8]>,
+    strides: SmallVec<[[i64; N]; 8]>,
+}
+
+impl<const N: usize> Plan<N> {
+    fn new(extents: &[i64], strides: [&[i64]; N]) -> Plan<N> {
+        let mut plan = Plan {
+            extents: SmallVec::new(),
+            strides: SmallVec::new(),
+        };
+        for (j, &e) in extents.iter().enumerate() {
+            if e == 1 {
+                continue;
+            }
+            let d: [i64; N] = std::array::from_fn(|k| strides[k][j]);
+            if let (Some(pe), Some(pd)) = (plan.extents.last_mut(), plan.strides.last())
+                && (0..N).all(|k| d[k] == pd[k] * *pe)
+            {
+                *pe *= e;
+                continue;
+            }
+            plan.extents.push(e);
+            plan.strides.push(d);
+        }
+        plan
+    }
+}
+
+/// Calls `f([o_k + L_k(i)])` for `i = 0, 1, …, size − 1`, where every `L_k` has the leaves
+/// `extents` (depth-first) with strides `strides[k]`. The indices are non-negative when the
+/// layouts are placements inside their carriers, which callers guarantee.
+#[inline]
+pub(crate) fn walk<const N: usize>(
+    extents: &[i64],
+    strides: [&[i64]; N],
+    offsets: [i64; N],
+    mut f: impl FnMut([usize; N]),
+) {
+    let plan = Plan::new(extents, strides);
+    let n = plan.extents.len();
+    if n == 0 {
+        f(offsets.map(|o| o as usize));
+        return;
+    }
+    let (e0, s0) = (plan.extents[0], plan.strides[0]);
+    let mut base = offsets;
+    let mut ctr: SmallVec<[i64; 8]> = smallvec::smallvec![0; n];
+    loop {
+        let mut p = base;
+        for _ in 0..e0 {
+            f(p.map(|x| x as usize));
+            for k in 0..N {
+                p[k] += s0[k];
+            }
+        }
+        let mut d = 1;
+        loop {
+            if d == n {
+                return;
+            }
+            ctr[d] += 1;
+            for (k, b) in base.iter_mut().enumerate() {
+                *b += plan.strides[d][k];
+            }
+            if ctr[d] < plan.extents[d] {
+                break;
+            }
+            for (k, b) in base.iter_mut().enumerate() {
+                *b -= plan.strides[d][k] * plan.extents[d];
+            }
+            ctr[d] = 0;
+            d += 1;
+        }
+    }
+}
+
+/// [`walk`] over one layout at an offset.
+#[inline]
+pub(crate) fn walk1(l: &Layout, offset: i64, f: impl FnMut(usize)) {
+    let mut f = f;
+    walk(
+        l.shape().extents(),
+        [l.stride().values()],
+        [offset],
+        |[i]| f(i),
+    );
+}
+
+/// [`walk`] over two layouts of one shape.
+#[inline]
+pub(crate) fn walk2(a: (&Layout, i64), b: (&Layout, i64), f: impl FnMut(usize, usize)) {
+    let mut f = f;
+    debug_assert_eq!(a.0.shape().extents(), b.0.shape().extents());
+    walk(
+        a.0.shape().extents(),
+        [a.0.stride().values(), b.0.stride().values()],
+        [a.1, b.1],
+        |[i, j]| f(i, j),
+    );
+}
+
+/// Runs `f` on the elements of a one-subtensor tensor of element type `T`, with its offset
+/// and layout: the values are read in place, never copied.
+pub(crate) fn read<T: Num, R>(
+    t: &Tensor,
+    op: &'static str,
+    f: impl FnOnce(&[T], i64, &Layout) -> R,
+) -> Result<R> {
+    let s = t.require_single(op)?;
+    s.carrier.read(|x: &[T]| f(x, s.offset as i64, &s.layout))
+}
+
+/// Runs `f` on the elements of two tensors at once (one read when they share a carrier).
+pub(crate) fn read2<T: Num, R>(
+    a: &Tensor,
+    b: &Tensor,
+    op: &'static str,
+    f: impl FnOnce((&[T], i64, &Layout), (&[T], i64, &Layout)) -> R,
+) -> Result<R> {
+    let sa = a.require_single(op)?;
+    let sb = b.require_single(op)?;
+    let (oa, ob) = (sa.offset as i64, sb.offset as i64);
+    if crate::carrier::Carrier::same(&sa.carrier, &sb.carrier) {
+        return sa
+            .carrier
+            .read(|x: &[T]| f((x, oa, &sa.layout), (x, ob, &sb.layout)));
+    }
+    sa.carrier.read(|x: &[T]| {
+        sb.carrier
+            .read(|y: &[T]| f((x, oa, &sa.layout), (y, ob, &sb.layout)))
+    })?
+}
+
+/// The values of a tensor in first-mode-fastest order.
+pub(crate) fn gather<T: Num>(t: &Tensor, op: &'static str) -> Result<Vec<T>> {
+    read(t, op, |x: &[T], o, l| {
+        let mut out = Vec::with_capacity(l.size());
+        walk1(l, o, |i| out.push(x[i]));
+        out
+    })
+}

@@ -1,0 +1,11 @@
+//! Reverse-mode gradients: seed 000's view backward and no-grad requirements, contracts §6
+//! (the autograd surface) and RT017, one test per requirement and scenario, named after it;
+//! the adjoint identity of random view chains (proptest); finite differences for the
+//! arithmetic; reference gradients from PyTorch (`tests/data/autograd_torch.json`).
+
+mod adjoint;
+mod finite_diff;
+mod rt017;
+mod seed000;
+mod support;
+mod surface;

@@ -69,6 +69,13 @@ impl<S: ShapeInfo, P: PatternSpec> Compiled<S, P> {
         Some(s) => compile(&s, &P::PATTERN),
         None => check_pattern(&P::PATTERN),
     };
+
+    /// The result's shape and plan, without the room for a message (what the static path
+    /// keeps in the binary).
+    pub const RESULT: Option<(ShapeCode, Plan)> = match Self::OUTCOME {
+        Outcome::Ok(s, p) => Some((s, p)),
+        _ => None,
+    };
 }
 
 /// Runs the check of `P` on `S`: a failure panics with the message, which in const context
@@ -240,13 +247,9 @@ impl<T: Element, S: StaticShape, P: PatternSpec> PatternView<P> for StaticTensor
 impl<T: Element, S: StaticShape, P: PatternSpec> PatternView<P> for &StaticTensor<T, S> {
     type Output = StaticTensor<T, Rearranged<S, P>>;
     fn apply(self, _: Witness<S>) -> Self::Output {
-        let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
-        let Outcome::Ok(shape, plan) = outcome else {
-            unreachable!("the compiler checked this rearrangement")
-        };
-        let t = view(self.as_dynamic(), P::PATTERN.op.name(), shape, plan)
-            .expect("a checked rearrangement of a one-subtensor tensor is a valid view");
-        StaticTensor::new_unchecked(t)
+        // Generic code per call stays this small; the work is in `checked_view`.
+        let result: &'static Option<(ShapeCode, Plan)> = const { &Compiled::<S, P>::RESULT };
+        StaticTensor::wrap(checked_view(self.as_dynamic(), P::PATTERN.op, result))
     }
 }
 
@@ -299,6 +302,15 @@ pub fn dynamic(t: &Tensor, p: &PatternCode) -> Result<Tensor> {
         }),
         Outcome::Unchecked | Outcome::Poisoned => unreachable!("the source shape is known"),
     }
+}
+
+/// The static path: the view of a rearrangement the compiler has checked.
+fn checked_view(t: &Tensor, op: super::pattern::Op, result: &Option<(ShapeCode, Plan)>) -> Tensor {
+    let Some((shape, plan)) = result else {
+        unreachable!("the compiler checked this rearrangement")
+    };
+    view(t, op.name(), shape, plan)
+        .expect("a checked rearrangement of a one-subtensor tensor is a valid view")
 }
 
 /// The view whose layout has shape `shape` and the strides `plan` takes from the source.

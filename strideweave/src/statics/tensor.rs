@@ -67,6 +67,14 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
         }
     }
 
+    /// Wraps a tensor whose shape a compile-time check guarantees (no runtime comparison).
+    pub(crate) fn wrap(tensor: Tensor) -> Self {
+        StaticTensor {
+            tensor,
+            marker: PhantomData,
+        }
+    }
+
     /// The shape `S` as a constant.
     ///
     /// ```

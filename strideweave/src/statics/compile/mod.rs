@@ -84,8 +84,10 @@ macro_rules! tri {
 }
 use tri;
 
-const MAX_PARTS: usize = 64;
-const MAX_DEPTH: usize = 16;
+const MAX_PARTS: usize = 32;
+const MAX_DEPTH: usize = 8;
+/// The most children a nested mode has (each takes at least two profile tokens, or a leaf).
+const MAX_CHILDREN: usize = MAX_TOKENS / 2;
 
 const PART_SYMBOL: u8 = 0;
 const PART_UNIT: u8 = 1;
@@ -95,8 +97,8 @@ const PART_NEW: u8 = 3;
 /// A mode's path in the source (`1.0`).
 #[derive(Clone, Copy)]
 struct Path {
-    idx: [u16; MAX_DEPTH],
-    len: usize,
+    idx: [u8; MAX_DEPTH],
+    len: u8,
 }
 
 impl Path {
@@ -105,14 +107,14 @@ impl Path {
             idx: [0; MAX_DEPTH],
             len: 1,
         };
-        p.idx[0] = i as u16;
+        p.idx[0] = i as u8;
         p
     }
 
     const fn child(&self, j: usize) -> Path {
         let mut p = *self;
-        if p.len < MAX_DEPTH {
-            p.idx[p.len] = j as u16;
+        if (p.len as usize) < MAX_DEPTH {
+            p.idx[p.len as usize] = j as u8;
             p.len += 1;
         }
         p
@@ -122,9 +124,19 @@ impl Path {
 /// A sublayout of the source: tokens `t0..t1`, first leaf `l0`.
 #[derive(Clone, Copy)]
 struct Node {
-    t0: usize,
-    t1: usize,
-    l0: usize,
+    t0: u8,
+    t1: u8,
+    l0: u8,
+}
+
+impl Node {
+    const fn new(t0: usize, t1: usize, l0: usize) -> Node {
+        Node {
+            t0: t0 as u8,
+            t1: t1 as u8,
+            l0: l0 as u8,
+        }
+    }
 }
 
 /// What one selection leaf extracts, in depth-first order (as `layout/pattern.rs`'s `Part`).
@@ -144,11 +156,7 @@ struct Part {
 const NO_PART: Part = Part {
     kind: PART_UNIT,
     sym: 0,
-    node: Node {
-        t0: 0,
-        t1: 0,
-        l0: 0,
-    },
+    node: Node::new(0, 0, 0),
     split: false,
     extent: 1,
     mult: 1,
@@ -353,22 +361,19 @@ const fn next_term(toks: &[Tok], i: usize) -> usize {
 }
 
 /// The sibling nodes of tokens `from..to` (first leaf `l0`).
-const fn siblings(c: &ShapeCode, from: usize, to: usize, l0: usize) -> ([Node; MAX_TOKENS], usize) {
-    let mut out = [Node {
-        t0: 0,
-        t1: 0,
-        l0: 0,
-    }; MAX_TOKENS];
+const fn siblings(
+    c: &ShapeCode,
+    from: usize,
+    to: usize,
+    l0: usize,
+) -> ([Node; MAX_CHILDREN], usize) {
+    let mut out = [Node::new(0, 0, 0); MAX_CHILDREN];
     let mut n = 0;
     let mut t = from;
     let mut l = l0;
     while t < to {
         let end = node_end(c, t);
-        out[n] = Node {
-            t0: t,
-            t1: end,
-            l0: l,
-        };
+        out[n] = Node::new(t, end, l);
         n += 1;
         l += leaves_in(c, t, end);
         t = end;
@@ -377,24 +382,24 @@ const fn siblings(c: &ShapeCode, from: usize, to: usize, l0: usize) -> ([Node; M
 }
 
 const fn node_size(c: &ShapeCode, n: Node) -> i64 {
-    let k = leaves_in(c, n.t0, n.t1);
+    let k = leaves_in(c, n.t0 as usize, n.t1 as usize);
     let mut p = 1i64;
     let mut i = 0;
     while i < k {
-        p = p.saturating_mul(c.extent(n.l0 + i));
+        p = p.saturating_mul(c.extent((n.l0 as usize) + i));
         i += 1;
     }
     p
 }
 
 const fn is_leaf(c: &ShapeCode, n: Node) -> bool {
-    c.tok(n.t0) == LEAF
+    c.tok(n.t0 as usize) == LEAF
 }
 
 const fn mode(m: &mut Msg, mp: &Path) {
     m.str("mode ");
     let mut i = 0;
-    while i < mp.len {
+    while i < mp.len as usize {
         if i > 0 {
             m.str(".");
         }
@@ -407,12 +412,12 @@ const fn mode(m: &mut Msg, mp: &Path) {
 const fn describe(m: &mut Msg, c: &ShapeCode, n: Node) {
     if is_leaf(c, n) {
         m.str("extent ");
-        m.int(c.extent(n.l0));
+        m.int(c.extent(n.l0 as usize));
     } else {
         m.str("size ");
         m.int(node_size(c, n));
         m.str(" (shape ");
-        m.node(c, n.t0, n.l0);
+        m.node(c, n.t0 as usize, n.l0 as usize);
         m.str(")");
     }
 }
@@ -420,7 +425,7 @@ const fn describe(m: &mut Msg, c: &ShapeCode, n: Node) {
 const fn push(c: &mut Compiler<'_>, part: Part) -> Result<(), Msg> {
     if c.nparts == MAX_PARTS {
         let mut m = begin(c.p);
-        m.str("the pattern extracts more than 64 sublayouts, more than the macros handle");
+        m.str("the pattern extracts more than 32 sublayouts, more than the macros handle");
         return Err(finish(m, c.p, 0, chars(c.p.text)));
     }
     c.parts[c.nparts] = part;
@@ -438,16 +443,8 @@ const fn run(c: &mut Compiler<'_>) -> Result<(ShapeCode, Plan), Msg> {
 const fn match_left(c: &mut Compiler<'_>) -> Result<(), Msg> {
     let (src, p) = (c.src, c.p);
     let (top, rank) = if src.is_int() {
-        let mut top = [Node {
-            t0: 0,
-            t1: 0,
-            l0: 0,
-        }; MAX_TOKENS];
-        top[0] = Node {
-            t0: 0,
-            t1: 1,
-            l0: 0,
-        };
+        let mut top = [Node::new(0, 0, 0); MAX_CHILDREN];
+        top[0] = Node::new(0, 1, 0);
         (top, 1)
     } else {
         siblings(src, 0, src.ntoks(), 0)
@@ -588,7 +585,8 @@ const fn match_term(c: &mut Compiler<'_>, i: usize, n: Node, mp: Path) -> Result
             if is_leaf(src, n) {
                 return split(c, i, n, mp);
             }
-            let (kids, nkids) = siblings(src, n.t0 + 1, n.t1 - 1, n.l0);
+            let (kids, nkids) =
+                siblings(src, (n.t0 as usize) + 1, (n.t1 as usize) - 1, n.l0 as usize);
             let close = t.close as usize;
             let mut members = 0;
             let mut j = i + 1;
@@ -607,7 +605,7 @@ const fn match_term(c: &mut Compiler<'_>, i: usize, n: Node, mp: Path) -> Result
                 m.str(" but ");
                 mode(&mut m, &mp);
                 m.str(" of the source, ");
-                m.node(src, n.t0, n.l0);
+                m.node(src, n.t0 as usize, n.l0 as usize);
                 m.str(", has ");
                 if nkids == 1 {
                     m.str("1 child");

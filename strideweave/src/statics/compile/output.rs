@@ -47,7 +47,7 @@ pub(super) const fn omitted(c: &Compiler<'_>) -> Result<(), Msg> {
                 mode(&mut m, &part.mp);
                 if !is_leaf(src, part.node) {
                     m.str(" (shape ");
-                    m.node(src, part.node.t0, part.node.l0);
+                    m.node(src, part.node.t0 as usize, part.node.l0 as usize);
                     m.str(")");
                 }
             }
@@ -141,9 +141,9 @@ impl Out {
 
     /// Copies the source node `n` whole.
     const fn node(&mut self, src: &ShapeCode, n: Node) {
-        let mut t = n.t0;
-        let mut l = n.l0;
-        while t < n.t1 {
+        let mut t = n.t0 as usize;
+        let mut l = n.l0 as usize;
+        while t < (n.t1 as usize) {
             match src.tok(t) {
                 LEAF => {
                     self.leaf(src.extent(l), l as u8, 1);
@@ -179,7 +179,7 @@ pub(super) const fn place(c: &Compiler<'_>) -> Result<(ShapeCode, Plan), Msg> {
                     if part.kind == PART_NEW {
                         out.leaf(part.extent, NO_SOURCE, 0);
                     } else if part.split {
-                        out.leaf(part.extent, part.node.l0 as u8, part.mult);
+                        out.leaf(part.extent, part.node.l0, part.mult);
                     } else {
                         out.node(src, part.node);
                     }

@@ -21,11 +21,11 @@ const fn split_place(m: &mut Msg, mp: &Path, group: &Tok) {
 pub(super) const fn split(c: &mut Compiler<'_>, gi: usize, n: Node, mp: Path) -> Result<(), Msg> {
     let (src, p) = (c.src, c.p);
     let group = p.left[gi];
-    let extent = src.extent(n.l0);
+    let extent = src.extent(n.l0 as usize);
     let close = group.close as usize;
-    let mut unknown = [0usize; MAX_PARTS];
+    let mut unknown = [0u16; MAX_PARTS];
     let mut nunknown = 0;
-    let mut given = [0usize; MAX_PARTS];
+    let mut given = [0u16; MAX_PARTS];
     let mut ngiven = 0;
     let mut known: Option<i64> = Some(1);
     let mut j = gi + 1;
@@ -35,7 +35,7 @@ pub(super) const fn split(c: &mut Compiler<'_>, gi: usize, n: Node, mp: Path) ->
             match keyword(p, t.sym) {
                 Some(k) => {
                     if ngiven < MAX_PARTS {
-                        given[ngiven] = j;
+                        given[ngiven] = j as u16;
                         ngiven += 1;
                     }
                     known = match known {
@@ -45,7 +45,7 @@ pub(super) const fn split(c: &mut Compiler<'_>, gi: usize, n: Node, mp: Path) ->
                 }
                 None => {
                     if nunknown < MAX_PARTS {
-                        unknown[nunknown] = j;
+                        unknown[nunknown] = j as u16;
                         nunknown += 1;
                     }
                 }
@@ -103,7 +103,7 @@ pub(super) const fn split(c: &mut Compiler<'_>, gi: usize, n: Node, mp: Path) ->
                 m.str(if k + 1 == nunknown { " and " } else { ", " });
             }
             m.str("`");
-            m.str(p.names[p.left[unknown[k]].sym as usize]);
+            m.str(p.names[p.left[unknown[k] as usize].sym as usize]);
             m.str("`");
             k += 1;
         }
@@ -156,7 +156,7 @@ pub(super) const fn split(c: &mut Compiler<'_>, gi: usize, n: Node, mp: Path) ->
 }
 
 /// "h = 4", "a = 1, b = 2 and c = 3", or "the group's members".
-const fn write_given(m: &mut Msg, p: &PatternCode, given: &[usize], n: usize) {
+const fn write_given(m: &mut Msg, p: &PatternCode, given: &[u16], n: usize) {
     if n == 0 {
         m.str("the group's members");
         return;
@@ -166,7 +166,7 @@ const fn write_given(m: &mut Msg, p: &PatternCode, given: &[usize], n: usize) {
         if k > 0 {
             m.str(if k + 1 == n { " and " } else { ", " });
         }
-        let sym = p.left[given[k]].sym;
+        let sym = p.left[given[k] as usize].sym;
         m.str(p.names[sym as usize]);
         m.str(" = ");
         m.int(match keyword(p, sym) {

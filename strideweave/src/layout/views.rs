@@ -182,15 +182,7 @@ impl Layout {
             let size: i64 = s.leaves().iter().product();
             match *key {
                 Key::Int(c) => {
-                    if !(0..size).contains(&c) {
-                        return Err(Error::OutOfDomain {
-                            op: SLICE,
-                            what: "integer key",
-                            value: c,
-                            place: format!("mode {i} of extent {size}"),
-                            bound: size,
-                        });
-                    }
+                    check_int_key(i, c, size)?;
                     offset += node_eval(s, d, c);
                     at_origin &= c == 0;
                 }
@@ -245,15 +237,7 @@ impl Layout {
         for (i, (key, (&size, &d))) in keys.iter().zip(sv.iter().zip(dv.iter())).enumerate() {
             match *key {
                 Key::Int(c) => {
-                    if !(0..size).contains(&c) {
-                        return Err(Error::OutOfDomain {
-                            op: SLICE,
-                            what: "integer key",
-                            value: c,
-                            place: format!("mode {i} of extent {size}"),
-                            bound: size,
-                        });
-                    }
+                    check_int_key(i, c, size)?;
                     offset += c * d;
                     at_origin &= c == 0;
                 }
@@ -651,6 +635,20 @@ fn cut<T: Copy + Default, const N: usize>(xs: &[T], i: usize) -> InlineVec<T, N>
     out.extend_from_slice(&xs[..i]);
     out.extend_from_slice(&xs[i + 1..]);
     out
+}
+
+/// An integer key must select a coordinate of its mode.
+fn check_int_key(mode: usize, c: i64, size: i64) -> Result<()> {
+    if (0..size).contains(&c) {
+        return Ok(());
+    }
+    Err(Error::OutOfDomain {
+        op: SLICE,
+        what: "integer key",
+        value: c,
+        place: format!("mode {mode} of extent {size}"),
+        bound: size,
+    })
 }
 
 /// A normalised slice must be non-empty and its width a multiple of its step.

@@ -512,9 +512,14 @@ impl Layout {
             });
         }
         let (t, sv, dv) = (&self.shape.0.toks, &self.shape.0.vals, &self.stride.0.vals);
-        let (ti, vi) = match self.shape.0.top_spans().get(at as usize) {
-            Some(sp) => (sp.toks.start, sp.vals.start),
-            None => (t.len(), sv.len()),
+        let at = at as usize;
+        let (ti, vi) = if t.len() == sv.len() {
+            (at, at) // flat: mode i is token i and leaf i
+        } else {
+            match self.shape.0.top_spans().get(at) {
+                Some(sp) => (sp.toks.start, sp.vals.start),
+                None => (t.len(), sv.len()),
+            }
         };
         Ok(Layout::from_valid(
             splice(t, ti, ProfileToken::Leaf),

@@ -243,3 +243,68 @@ pub struct KeywordArg {
     /// From the name to the value.
     pub spans: Spans,
 }
+
+/// What `s!` was given: one key per top-level mode, in order.
+pub struct KeysAst {
+    /// The keys.
+    pub keys: Vec<KeyAst>,
+}
+
+/// One key of `s!`.
+pub enum KeyAst {
+    /// `2`, `i`, `n - 1`: one coordinate.
+    Int(Bound),
+    /// `start..stop;step`, each part optional (`..`, `3..`, `..5`, `..;2`).
+    Slice {
+        /// The start, when written.
+        start: Option<Bound>,
+        /// The stop, when written.
+        stop: Option<Bound>,
+        /// The step, when written (after `;`).
+        step: Option<Bound>,
+        /// The whole key, from its first to its last token.
+        spans: Spans,
+    },
+}
+
+/// An integer expression of `s!`: a key, a bound or a step.
+pub struct Bound {
+    /// The expression, as written.
+    pub expr: Box<syn::Expr>,
+    /// Its value when it is an integer literal, possibly negated or parenthesized.
+    pub literal: Option<i64>,
+    /// Whether that literal has a type suffix (`2usize`); such a literal is emitted as
+    /// written, so the compiler checks its type.
+    pub suffixed: bool,
+    /// Its first and last token.
+    pub spans: Spans,
+}
+
+impl Bound {
+    /// How the bound is quoted in a message: its value for a literal, else its tokens.
+    pub fn text(&self) -> String {
+        match (self.literal, self.suffixed) {
+            (Some(v), false) => v.to_string(),
+            _ => quote::ToTokens::to_token_stream(&self.expr).to_string(),
+        }
+    }
+}
+
+impl KeyAst {
+    /// The key as written (`1..9;2`, `..`, `-3..`), for messages.
+    pub fn text(&self) -> String {
+        match self {
+            KeyAst::Int(b) => b.text(),
+            KeyAst::Slice {
+                start, stop, step, ..
+            } => {
+                let part = |b: &Option<Bound>| b.as_ref().map(Bound::text).unwrap_or_default();
+                let step = step
+                    .as_ref()
+                    .map(|s| format!(";{}", s.text()))
+                    .unwrap_or_default();
+                format!("{}..{}{step}", part(start), part(stop))
+            }
+        }
+    }
+}

@@ -267,6 +267,64 @@ pub fn pattern_error(e: &syn::Error, tensor: Option<&TokenStream>) -> TokenStrea
     }
 }
 
+/// `s!`: `::strideweave::__private::keys([Key…])`, an array with one `Key` per key; a literal
+/// is written as an `i64` literal, any other expression goes through `key_bound`, whose
+/// trait bound names the mistake when it is not an integer.
+pub fn keys(ast: &crate::ast::KeysAst) -> TokenStream {
+    use crate::ast::{Bound, KeyAst};
+    let key = quote!(::strideweave::Key);
+    let value = |b: &Bound| match (b.literal, b.suffixed) {
+        (Some(v), false) => {
+            let lit = numbers(&[v]);
+            quote!(#(#lit)*)
+        }
+        _ => {
+            let e = &b.expr;
+            quote_spanned!(b.spans.first=> ::strideweave::__private::key_bound(#e))
+        }
+    };
+    let option = |b: &Option<Bound>| match b {
+        Some(b) => {
+            let v = value(b);
+            quote!(::core::option::Option::Some(#v))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let items: Vec<TokenStream> = ast
+        .keys
+        .iter()
+        .map(|k| match k {
+            KeyAst::Int(b) => {
+                let v = value(b);
+                quote!(#key::Int(#v))
+            }
+            KeyAst::Slice {
+                start, stop, step, ..
+            } => {
+                let (start, stop, step) = (option(start), option(stop), option(step));
+                quote!(#key::Slice { start: #start, stop: #stop, step: #step })
+            }
+        })
+        .collect();
+    quote!(::strideweave::__private::keys([#(#items),*]))
+}
+
+/// The errors, then `n` whole-mode keys (an array of the length written), so that the
+/// caller's code still type-checks.
+pub fn keys_error(e: &syn::Error, n: usize) -> TokenStream {
+    let errors = e.to_compile_error();
+    quote! {
+        {
+            #errors
+            ::strideweave::__private::keys([::strideweave::Key::Slice {
+                start: ::core::option::Option::None,
+                stop: ::core::option::Option::None,
+                step: ::core::option::Option::None,
+            }; #n])
+        }
+    }
+}
+
 fn profile(p: &[Profile]) -> Vec<TokenStream> {
     p.iter()
         .map(|t| match t {

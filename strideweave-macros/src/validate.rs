@@ -410,3 +410,163 @@ pub fn pattern(
     })?;
     Ok(pattern)
 }
+
+/// Checks the keys of `s!` whose mistakes need no extent: a negative integer key (integer
+/// keys are coordinates and are not wrapped), a literal step below 1, a literal range that
+/// is empty on every mode (both bounds literal with the same sign, stop ≤ start), and a
+/// literal width that is not a multiple of a literal step. An omitted start is 0. Every
+/// mistaken key is reported once, at the key.
+pub fn keys(ast: &crate::ast::KeysAst) -> Result<(), Vec<syn::Error>> {
+    let problems: Vec<syn::Error> = ast.keys.iter().filter_map(key).collect();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
+fn key(k: &crate::ast::KeyAst) -> Option<syn::Error> {
+    use crate::ast::{Bound, KeyAst};
+    let value = |b: &Option<Bound>| b.as_ref().and_then(|b| b.literal);
+    let (start, stop, step, spans) = match k {
+        KeyAst::Int(b) => {
+            return match b.literal {
+                Some(v) if v < 0 => Some(b.spans.error(format!(
+                    "s!: integer key {v} is negative; an integer key is a coordinate, counted \
+                     from 0 and not wrapped (only slice bounds count from the end): write the \
+                     coordinate `extent - {}`, or the slice `{v}..{}` to keep that coordinate \
+                     as a mode of extent 1",
+                    -(v as i128),
+                    if v == -1 {
+                        String::new()
+                    } else {
+                        (v + 1).to_string()
+                    }
+                ))),
+                _ => None,
+            };
+        }
+        KeyAst::Slice {
+            start,
+            stop,
+            step,
+            spans,
+        } => (start, stop, step, spans),
+    };
+    let text = k.text();
+    if let Some(b) = step
+        && let Some(s) = b.literal
+        && s < 1
+    {
+        return Some(b.spans.error(format!(
+            "s!: step {s} in the slice `{text}` must be at least 1; slices only step forward \
+             — to reverse a mode, use `Tensor::reverse` (then slice it)"
+        )));
+    }
+    // An omitted start is 0; an omitted stop is the extent, which is not known here.
+    let a = match start {
+        None => Some(0),
+        Some(_) => value(start),
+    };
+    let (Some(a), Some(z)) = (a, value(stop)) else {
+        return None;
+    };
+    if (a < 0) != (z < 0) {
+        return None; // which one comes first depends on the extent
+    }
+    let start_text = if start.is_some() {
+        format!("start {a}")
+    } else {
+        "start 0 (the default)".to_string()
+    };
+    let from_end = if a < 0 {
+        " (both count from the end)"
+    } else {
+        ""
+    };
+    if z <= a {
+        let relation = if z == a { "is not after" } else { "is before" };
+        return Some(spans.error(format!(
+            "s!: the slice `{text}` is empty: its stop {z} {relation} its {start_text}{from_end}; \
+             a slice must keep at least one coordinate"
+        )));
+    }
+    let s = match step {
+        None => 1,
+        Some(b) => b.literal?, // a step only known at run time: `Tensor::index` checks
+    };
+    let width = i128::from(z) - i128::from(a);
+    if width % i128::from(s) != 0 {
+        // The nearest stops that end on a step, keeping the sign of the bounds.
+        let s128 = i128::from(s);
+        let below = i128::from(a) + (width / s128).max(1) * s128;
+        let above = i128::from(a) + (width / s128 + 1) * s128;
+        let step_text = step
+            .as_ref()
+            .map(|b| format!(";{}", b.text()))
+            .unwrap_or_default();
+        let start_part = start.as_ref().map(Bound::text).unwrap_or_default();
+        let fits = |stop: i128| (stop < 0) == (a < 0) && i64::try_from(stop).is_ok();
+        let mut suggestions: Vec<String> = [below, above]
+            .into_iter()
+            .filter(|&z| fits(z))
+            .map(|z| format!("`{start_part}..{z}{step_text}`"))
+            .collect();
+        suggestions.dedup();
+        let advice = if suggestions.is_empty() {
+            String::new()
+        } else {
+            format!("; write {}", suggestions.join(" or "))
+        };
+        return Some(spans.error(format!(
+            "s!: the slice `{text}` does not end on a step: its width {width} (from {a} to {z}) \
+             is not a multiple of the step {s}{advice}"
+        )));
+    }
+    None
+}
+
+#[cfg(test)]
+mod key_tests {
+    use quote::quote;
+
+    fn check(t: proc_macro2::TokenStream) -> Vec<String> {
+        let ast = crate::parse::keys(t).unwrap_or_else(|(e, _)| panic!("{e}"));
+        match super::keys(&ast) {
+            Ok(()) => Vec::new(),
+            Err(es) => es.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    #[test]
+    fn literal_mistakes_are_rejected_each_once() {
+        assert!(check(quote!(2, 1..9;2, .., ..5, 3.., ..;2, -3.., -4..-1, 0..10;5)).is_empty());
+        // What depends on the extent or on run-time values is left to `Tensor::index`.
+        assert!(
+            check(quote!(1..-1, -3..2, ..-1;2, 3..;2, i, -i, 1..n;2, 0..9;k, 2..1 + 0)).is_empty()
+        );
+        let e = check(quote!(.., 1..9;0, ..;-2));
+        assert_eq!(e.len(), 2);
+        assert!(
+            e[0].starts_with("s!: step 0 in the slice `1..9;0` must be at least 1"),
+            "{}",
+            e[0]
+        );
+        assert!(e[1].contains("`Tensor::reverse`"), "{}", e[1]);
+        assert!(
+            check(quote!(5..5))[0].contains("`5..5` is empty: its stop 5 is not after its start 5")
+        );
+        assert!(check(quote!(7..2))[0].contains("its stop 2 is before its start 7"));
+        assert!(check(quote!(..0))[0].contains("its start 0 (the default)"));
+        assert!(check(quote!(-1..-3))[0].contains("(both count from the end)"));
+        assert!(check(quote!(1..8;3))[0].contains(
+            "width 7 (from 1 to 8) is not a multiple of the step 3; write `1..7;3` or `1..10;3`"
+        ));
+        assert!(check(quote!(..5;2))[0].contains("write `..4;2` or `..6;2`"));
+        assert!(check(quote!(0..2;3))[0].contains("write `0..3;3`"));
+        assert!(check(quote!(-8..-1;3))[0].ends_with("write `-8..-2;3`"));
+        assert!(check(quote!(-2..-1;3))[0].ends_with("the step 3"));
+        assert!(check(quote!(-1))[0].starts_with("s!: integer key -1 is negative"));
+        assert!(check(quote!(-3))[0].contains("the slice `-3..-2`"));
+    }
+}

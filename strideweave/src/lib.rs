@@ -35,7 +35,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use layout::{IntTuple, Key, Layout, ProfileToken, Shape, Sliced, Stride, Tiler, Tree};
 pub use repr::{Representation, Snapshot, Subtensor};
 pub use statics::{Leaf, MAX_LEAVES, MAX_TOKENS, Rearranged, ShapeCode, StaticShape, StaticTensor};
-pub use strideweave_macros::{layout, rearrange, repeat, shape, shape_t};
+pub use strideweave_macros::{layout, rearrange, repeat, s, shape, shape_t};
 pub use tensor::{Indexed, Tensor};
 
 /// The README's tour, compiled and run as a doctest.

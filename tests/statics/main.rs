@@ -1,8 +1,10 @@
 //! The compile-time checked macros against the runtime API: `rearrange!`/`repeat!` on static
 //! and dynamic tensors give the layouts and values of `Tensor::rearrange`/`Tensor::repeat`,
-//! and the dynamic path's messages are the compile-time messages recorded in `ui-tests/`.
+//! and the dynamic path's messages are the compile-time messages recorded in `ui-tests/`;
+//! `s!` builds the keys `Tensor::index` takes.
 
 mod agreement;
+mod keys;
 mod messages;
 mod static_tensor;
 mod support;

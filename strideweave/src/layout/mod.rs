@@ -73,4 +73,47 @@ pub mod __private {
             )),
         }
     }
+
+    /// The keys of `s!`, as an array of the length written (also when it is 0).
+    pub const fn keys<const N: usize>(keys: [super::Key; N]) -> [super::Key; N] {
+        keys
+    }
+
+    /// An integer of any primitive integer type, as an `s!` key, bound or step.
+    #[diagnostic::on_unimplemented(
+        message = "s!: a key, slice bound or step must be an integer, found `{Self}`",
+        label = "not an integer",
+        note = "`s!` takes integer literals and integer expressions, e.g. `s![i, 1..n;2]`"
+    )]
+    pub trait KeyBound {
+        /// The value as `i64`; beyond `i64` it saturates (and is then out of range).
+        fn key_value(self) -> i64;
+    }
+
+    macro_rules! key_bound {
+        ($($t:ty),*) => {$(
+            impl KeyBound for $t {
+                #[inline]
+                fn key_value(self) -> i64 {
+                    i64::try_from(self).unwrap_or(if self > 0 as $t { i64::MAX } else { i64::MIN })
+                }
+            }
+        )*};
+    }
+    key_bound!(
+        i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, i128, u128
+    );
+
+    impl<T: KeyBound + Copy> KeyBound for &T {
+        #[inline]
+        fn key_value(self) -> i64 {
+            (*self).key_value()
+        }
+    }
+
+    /// A key, bound or step of `s!` that is an expression rather than a literal.
+    #[inline]
+    pub fn key_bound(value: impl KeyBound) -> i64 {
+        value.key_value()
+    }
 }

@@ -1,8 +1,11 @@
 //! The README's main command: `cargo run --example quickstart`.
 //!
-//! Prints layouts in CuTe notation, an indexing table, and a few results of the algebra.
+//! Prints layouts in CuTe notation, an indexing table, results of the algebra, zero-copy
+//! tensor views, a compile-time checked `rearrange!`, and two errors as a user sees them.
 
-use strideweave::{Layout, Result, Tiler, layout, shape};
+use strideweave::{
+    Carrier, Key, Layout, Result, StaticTensor, Tensor, Tiler, layout, rearrange, s, shape, shape_t,
+};
 
 fn main() -> Result<()> {
     // A layout checked at compile time: a mistake here is a compiler error, not a panic.
@@ -53,8 +56,53 @@ fn main() -> Result<()> {
         layout!((2, 4, 6) : (4, 1, 8)).right_inverse()?
     );
 
+    // Tensors: zero-copy views over one shared carrier.
+    let t = Tensor::arange::<f32>(&shape!(4, 6));
+    let v = t
+        .index(&s![1..4, ..;2])?
+        .view()
+        .expect("a slice is present");
+    println!("\ntensor {:?}", t);
+    println!(
+        "t[1..4, ::2]        {} at offset {}  values {:?}",
+        v.layout(),
+        v.offset(),
+        v.to_vec::<f32>()?
+    );
+    println!(
+        "same carrier        {}",
+        Carrier::same(v.carrier(), t.carrier())
+    );
+    let w = v
+        .rearrange("r c -> c r", &[])?
+        .unsqueeze(0)?
+        .broadcast_to(&shape!(2, 3, 3))?;
+    println!(
+        "-> c r, broadcast   {}  first values {:?}",
+        w.layout(),
+        &w.to_vec::<f32>()?[..6]
+    );
+    let last = t
+        .index(&[Key::Int(3), Key::all()])?
+        .view()
+        .expect("a slice is present");
+    println!(
+        "t[3, :] reversed    {:?}",
+        last.reverse(0)?.to_vec::<f32>()?
+    );
+
+    // Static shapes: the pattern and the shapes are checked by the compiler.
+    let img = StaticTensor::<f32, shape_t!(12, 5)>::arange();
+    let hwc = rearrange!(&img, "(h w) c -> c h w", h = 4);
+    println!(
+        "rearrange! (12,5) '(h w) c -> c h w' h=4  => {}",
+        hwc.layout()
+    );
+
     // Errors name the operation, the mode and the values.
     let err = m.broadcast_to(&shape!(4, 7)).unwrap_err();
     println!("\nerror ({}): {err}", err.kind());
+    let err = t.rearrange("(h w) c -> h w c", &[("h", 5)]).unwrap_err();
+    println!("error ({}): {err}", err.kind());
     Ok(())
 }

@@ -4,6 +4,7 @@
 //! `s!` builds the keys `Tensor::index` takes.
 
 mod agreement;
+mod einops_macro;
 mod keys;
 mod messages;
 mod static_tensor;

@@ -230,3 +230,17 @@ fn the_runtime_api_says_the_same() {
     );
     assert!(recorded("static_group_arity").contains("mode 1 of the source, (3,4), has 2 children"));
 }
+
+/// The README's tour shows a recorded diagnostic verbatim; re-recording the ui snapshots
+/// must update it.
+#[test]
+fn the_readme_quotes_a_recorded_diagnostic() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).expect(p);
+    let snapshot = read("ui-tests/fail/static_split_not_dividing.stderr");
+    let readme = read("README.md");
+    assert!(
+        readme.contains(&format!("```text\n{}```", snapshot)),
+        "README.md no longer shows ui-tests/fail/static_split_not_dividing.stderr verbatim"
+    );
+}

@@ -223,3 +223,45 @@ fn finite_differences_matmul() {
         .collect();
     assert_eq!(v32, p64.to_vec::<f64>().unwrap());
 }
+
+#[test]
+fn f32_gradients_agree_with_f64() {
+    // The f32 kernels (sgemm included) against the f64 ones on exact small integers.
+    fn grads<T: strideweave::Element>(to: impl Fn(f64) -> T) -> Vec<Vec<f64>> {
+        let a = Tensor::new(
+            Carrier::from_vec((0..12).map(|i| to((i % 5) as f64 - 2.0)).collect()),
+            0,
+            l("(3,4):(4,1)"),
+        )
+        .unwrap();
+        let b = Tensor::new(
+            Carrier::from_vec((0..12).map(|i| to((i % 3) as f64)).collect()),
+            3,
+            l("(3,3):(-1,3)"),
+        )
+        .unwrap();
+        a.set_requires_grad(true).unwrap();
+        b.set_requires_grad(true).unwrap();
+        let p = b.matmul(&a).unwrap(); // (3,4)
+        let q = p.mul(&a).unwrap().sub(&a.reverse(1).unwrap()).unwrap();
+        q.sum_modes(&[1])
+            .unwrap()
+            .sum()
+            .unwrap()
+            .backward(None, false)
+            .unwrap();
+        [&a, &b]
+            .iter()
+            .map(|t| {
+                t.grad()
+                    .unwrap()
+                    .to_scalars()
+                    .unwrap()
+                    .iter()
+                    .map(|s| s.to_f64())
+                    .collect()
+            })
+            .collect()
+    }
+    assert_eq!(grads(|v| v as f32), grads(|v| v));
+}

@@ -5,6 +5,7 @@
 
 mod adjoint;
 mod finite_diff;
+mod reference;
 mod rt017;
 mod seed000;
 mod support;

@@ -173,3 +173,40 @@ pub fn grad(
 pub(crate) fn participates(t: &Tensor) -> bool {
     t.inner.autograd.flag.load(Ordering::Relaxed)
 }
+
+#[cfg(all(test, feature = "half"))]
+mod half_tests {
+    use crate::{Key, Tensor};
+
+    #[test]
+    fn f16_and_bf16_gradients_flow_through_views_and_arithmetic() {
+        let v: Vec<half::f16> = (0..6).map(|i| half::f16::from_f64(i as f64)).collect();
+        let x = Tensor::from_vec(v, &"(2,3)".parse().unwrap()).unwrap();
+        x.set_requires_grad(true).unwrap();
+        let row = x.index(&[1.into(), Key::all()]).unwrap().view().unwrap();
+        row.mul(&row)
+            .unwrap()
+            .sum()
+            .unwrap()
+            .backward(None, false)
+            .unwrap();
+        let g: Vec<f64> = x
+            .grad()
+            .unwrap()
+            .to_vec::<half::f16>()
+            .unwrap()
+            .iter()
+            .map(|v| v.to_f64())
+            .collect();
+        assert_eq!(g, [0.0, 2.0, 0.0, 6.0, 0.0, 10.0]);
+        let b = Tensor::zeros::<half::bf16>(&"(2,2)".parse().unwrap());
+        b.set_requires_grad(true).unwrap();
+        b.matmul(&b.permute(&[1, 0]).unwrap())
+            .unwrap()
+            .sum()
+            .unwrap()
+            .backward(None, false)
+            .unwrap();
+        assert_eq!(b.grad().unwrap().size(), 4);
+    }
+}

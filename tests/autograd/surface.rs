@@ -439,3 +439,65 @@ fn cotangent_leaves_unread_holes() {
     assert_eq!(grad_vals(&x), [0.0, 2.0, 1.0, 3.0]);
     assert!(vals(&x.grad().unwrap()).iter().all(|v| v.is_finite()));
 }
+
+#[test]
+fn view_chains_are_crossed_in_one_step_only_when_no_intermediate_is_needed() {
+    // The traversal fuses a chain of views into one scatter onto the chain's first tensor
+    // unless an intermediate has another consumer, is retained, requested or a root. Every
+    // variant must give the same gradients.
+    let run = |variant: usize| -> (Vec<f64>, Option<Vec<f64>>) {
+        let x = leaf("(2,3):(1,2)", 0);
+        let a = x.permute(&[1, 0]).unwrap(); // (3,2)
+        let b = a.reverse(0).unwrap();
+        let c = b
+            .index(&[Key::slice(Some(1), None, None), Key::all()])
+            .unwrap()
+            .view()
+            .unwrap();
+        let d = c.unsqueeze(0).unwrap().broadcast_to(&s("(2,2,2)")).unwrap();
+        let w = compact((1..=8).map(f64::from).collect(), "(2,2,2)");
+        let mut loss = d.mul(&w).unwrap().sum().unwrap();
+        match variant {
+            1 => {
+                loss = loss
+                    .add(&a.mul_scalar(10.0).unwrap().sum().unwrap())
+                    .unwrap()
+            }
+            2 => b.retain_grad(),
+            _ => {}
+        }
+        if variant == 3 {
+            let g = autograd::grad(&[&loss], &[&x, &b], &[None], false).unwrap();
+            return (vals(g[0].as_ref().unwrap()), g[1].as_ref().map(vals));
+        }
+        loss.backward(None, false).unwrap();
+        (grad_vals(&x), b.grad().map(|g| vals(&g)))
+    };
+    // By hand: d[(i,(j,k))] = c[j,k] = b[j+1, k] = a[1-j, k] = x[k, 1-j] (a = xᵀ reversed
+    // along its first mode, after dropping row 0 of b). Weights w[i + 2j + 4k] = 1 + ….
+    let mut expected = vec![0.0; 6];
+    for i in 0..2 {
+        for j in 0..2 {
+            for k in 0..2 {
+                expected[k + 2 * (1 - j)] += (1 + i + 2 * j + 4 * k) as f64;
+            }
+        }
+    }
+    let (plain, none) = run(0);
+    assert_eq!(plain, expected);
+    assert!(none.is_none());
+    let (shared, _) = run(1);
+    assert_eq!(
+        shared,
+        expected.iter().map(|v| v + 10.0).collect::<Vec<_>>()
+    );
+    let (retained, gb) = run(2);
+    assert_eq!(retained, expected);
+    let (requested, gb3) = run(3);
+    assert_eq!(requested, expected);
+    assert_eq!(gb, gb3, "the retained and the requested intermediate agree");
+    // b = a reversed: row 0 of b is never read, rows 1–2 carry the summed weights.
+    let gb = gb.unwrap();
+    assert_eq!(gb[0], 0.0);
+    assert_eq!(gb.iter().sum::<f64>(), expected.iter().sum::<f64>());
+}

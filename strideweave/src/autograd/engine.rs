@@ -163,6 +163,23 @@ pub(crate) fn run(
                 let Some(saved) = state.as_ref() else {
                     return Err(released(op, &node, &entries[i].tensor));
                 };
+                // A chain of views whose intermediate results nothing else needs: one
+                // scatter onto the chain's base instead of one per view.
+                if let Some(view) = saved.rule.view()
+                    && let Some((base, onto)) = &view.base
+                    && let Some((path, b)) = fusable(&entries, &index, i, base, &wanted, &root_ids)
+                {
+                    let g = onto.scatter(cot);
+                    for k in path {
+                        done[k] = true;
+                    }
+                    add(&mut entries[b].cot, g);
+                    entries[b].waiting -= 1;
+                    if entries[b].waiting == 0 {
+                        ready.push(b);
+                    }
+                    continue;
+                }
                 let needs: SmallVec<[bool; 2]> = slots.iter().map(Option::is_some).collect();
                 let outs = saved.rule.backward(cot, &saved.inputs, &needs)?;
                 if outs.len() != slots.len() {
@@ -232,6 +249,38 @@ pub(crate) fn run(
         }
     }
     Ok(result)
+}
+
+/// The intermediate entries between view entry `i` and its chain's `base`, when every one
+/// of them is consumed only by the next link, holds no cotangent yet and is neither a root,
+/// retained, nor requested: skipping them changes no result. `None` otherwise.
+fn fusable(
+    entries: &[Entry],
+    index: &HashMap<*const TensorInner, usize>,
+    i: usize,
+    base: &Tensor,
+    wanted: &Option<Vec<Option<usize>>>,
+    roots: &[usize],
+) -> Option<(Vec<usize>, usize)> {
+    let b = *index.get(&key(base))?;
+    let mut path = Vec::new();
+    let mut j = (*entries[i].inputs.first()?)?;
+    while j != b {
+        let e = &entries[j];
+        let requested = wanted.as_ref().is_some_and(|w| w.contains(&Some(j)));
+        if e.waiting != 1
+            || e.cot.is_some()
+            || e.inputs.len() != 1
+            || requested
+            || roots.contains(&j)
+            || e.tensor.inner.autograd.retain.load(Ordering::Relaxed)
+        {
+            return None;
+        }
+        path.push(j);
+        j = e.inputs[0]?;
+    }
+    (!path.is_empty()).then_some((path, b))
 }
 
 fn add(slot: &mut Option<Dense>, g: Dense) {

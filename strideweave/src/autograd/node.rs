@@ -21,6 +21,11 @@ pub(crate) trait Rule: Send + Sync {
     /// saved input, in the order of that input's shape. `needs[k]` says whether input `k`
     /// takes part in autograd; a rule may skip the others (returning `None`).
     fn backward(&self, cot: Dense, inputs: &[Tensor], needs: &[bool]) -> Result<Cotangents>;
+
+    /// The rule as a view's, for the traversal's fusion of view chains.
+    fn view(&self) -> Option<&crate::autograd::view::ViewRule> {
+        None
+    }
 }
 
 /// What a recorded operation saves until a backward releases it.

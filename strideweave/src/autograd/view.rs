@@ -17,13 +17,56 @@ use crate::ops::num::{Dense, Num, with_num};
 use crate::ops::strided::walk1;
 use crate::tensor::Tensor;
 
-/// `g[delta + M(i)] += c[i]` into a source of `src_size` elements.
-struct ViewRule {
+/// `g[delta + M(i)] += c[i]` into a target of `size` elements (`M`, `delta` in the
+/// target's ordinals).
+pub(crate) struct OrdinalMap {
     map: Layout,
     delta: i64,
-    src_size: usize,
-    /// `M` visits the source ordinals `0, 1, …` in order: the cotangent passes unchanged.
+    size: usize,
+    /// `M` visits the target ordinals `0, 1, …` in order: the cotangent passes unchanged.
     identity: bool,
+}
+
+impl OrdinalMap {
+    fn new(map: Layout, delta: i64, size: usize) -> OrdinalMap {
+        // Reshape, squeeze, unsqueeze and order-keeping rearrangements read ordinal i at i.
+        let identity = delta == 0 && map.size() == size && {
+            let f = map.filter();
+            size == 1 || (f.size() == size && f.stride().values() == [1])
+        };
+        OrdinalMap {
+            map,
+            delta,
+            size,
+            identity,
+        }
+    }
+
+    /// The target's cotangent from the view's.
+    pub(crate) fn scatter(&self, cot: Dense) -> Dense {
+        if self.identity {
+            return cot;
+        }
+        fn go<T: Num>(m: &OrdinalMap, cot: Dense) -> Dense {
+            let c = T::undense(cot).expect("a view's cotangent has its source's dtype");
+            let mut g = vec![T::zero(); m.size];
+            let mut k = 0;
+            walk1(&m.map, m.delta, |j| {
+                g[j] += c[k];
+                k += 1;
+            });
+            T::dense(g)
+        }
+        with_num!(cot.dtype(), T => go::<T>(self, cot), _ => unreachable!("differentiable"))
+    }
+}
+
+/// The backward of a view: its map onto its source, and — when its source is itself a
+/// recorded view — its map onto the first tensor of that chain of views (the `base`), so
+/// that backward can cross a whole chain of single-consumer views with one scatter.
+pub(crate) struct ViewRule {
+    direct: OrdinalMap,
+    pub(crate) base: Option<(Tensor, OrdinalMap)>,
 }
 
 impl Rule for ViewRule {
@@ -31,52 +74,65 @@ impl Rule for ViewRule {
         if !needs[0] {
             return Ok(smallvec::smallvec![None]);
         }
-        if self.identity {
-            return Ok(smallvec::smallvec![Some(cot)]);
-        }
-        fn go<T: Num>(rule: &ViewRule, cot: Dense) -> Dense {
-            let c = T::undense(cot).expect("a view's cotangent has its source's dtype");
-            let mut g = vec![T::zero(); rule.src_size];
-            let mut k = 0;
-            walk1(&rule.map, rule.delta, |j| {
-                g[j] += c[k];
-                k += 1;
-            });
-            T::dense(g)
-        }
-        let g =
-            with_num!(cot.dtype(), T => go::<T>(self, cot), _ => unreachable!("differentiable"));
-        Ok(smallvec::smallvec![Some(g)])
+        Ok(smallvec::smallvec![Some(self.direct.scatter(cot))])
+    }
+
+    fn view(&self) -> Option<&ViewRule> {
+        Some(self)
     }
 }
 
 /// Records `out`, a view of `src` made by `op`, when recording is on and `src` takes part in
-/// autograd. `map` returns `(M, delta)`: the view function applied to the compact layout of
-/// the source's shape. Otherwise `out` is returned as it is, at the cost of one flag load
+/// autograd. `map` is the view's layout function with its offset change: applied to the
+/// compact layout of the source's shape it gives the map onto the source's ordinals;
+/// applied to the source's own map onto its base (when the source is a recorded view), the
+/// map onto that base. Otherwise `out` is returned as it is, at the cost of one flag load
 /// and one thread-local read.
 #[inline]
 pub(crate) fn record(
     src: &Tensor,
     out: Tensor,
     op: &'static str,
-    map: impl FnOnce(&Layout) -> Result<(Layout, i64)>,
+    map: impl Fn(&Layout) -> Result<(Layout, i64)>,
 ) -> Result<Tensor> {
     if !node::wants(&[src]) {
         return Ok(out);
     }
-    let (map, delta) = map(&Layout::compact(src.shape()))?;
-    let src_size = src.size();
-    // Reshape, squeeze, unsqueeze and whole-tensor rearrangements that keep the order read
-    // ordinal i at ordinal i.
-    let identity = delta == 0 && map.size() == src_size && {
-        let f = map.filter();
-        src_size == 1 || (f.size() == src_size && f.stride().values() == [1])
+    let (m, delta) = map(&Layout::compact(src.shape()))?;
+    let direct = OrdinalMap::new(m, delta, src.size());
+    let base = chain_base(src).and_then(|(base, onto)| {
+        // The structural argument that makes `map` valid on C usually holds on `onto`
+        // too, but not always (a reshape needs a regular step); then the chain restarts.
+        let (m, delta) = map(&onto.map).ok()?;
+        let size = base.size();
+        Some((base, OrdinalMap::new(m, onto.delta + delta, size)))
+    });
+    Ok(node::attach(
+        out,
+        op,
+        &[src],
+        Box::new(ViewRule { direct, base }),
+    ))
+}
+
+/// For a source produced by a recorded view: the first tensor of its chain of views and the
+/// source's map onto it.
+fn chain_base(src: &Tensor) -> Option<(Tensor, OrdinalMap)> {
+    let node = src.inner.autograd.node.as_ref()?;
+    let state = node.state();
+    let saved = state.as_ref()?;
+    let rule = saved.rule.view()?;
+    let (base, onto) = match &rule.base {
+        Some((base, onto)) => (base.clone(), onto),
+        None => (saved.inputs[0].clone(), &rule.direct),
     };
-    let rule = ViewRule {
-        map,
-        delta,
-        src_size,
-        identity,
-    };
-    Ok(node::attach(out, op, &[src], Box::new(rule)))
+    Some((
+        base,
+        OrdinalMap {
+            map: onto.map.clone(),
+            delta: onto.delta,
+            size: onto.size,
+            identity: onto.identity,
+        },
+    ))
 }

@@ -5,6 +5,7 @@
 
 mod adjoint;
 mod finite_diff;
+mod into;
 mod reference;
 mod rt017;
 mod seed000;

@@ -1,12 +1,12 @@
 //! Elementwise arithmetic on equal shapes, the scalar forms, and `copy_from`.
 
-use crate::autograd::node::{self, Cotangents, Rule};
+use crate::autograd::node::{Cotangents, Rule};
 use crate::dtype::Scalar;
 use crate::error::{Error, Result};
 use crate::layout::Layout;
 use crate::ops::num::{Dense, Num, with_num};
-use crate::ops::strided::{read, read2, walk1, walk2};
-use crate::ops::{check_operand, check_pair};
+use crate::ops::strided::{gather, read, read2, walk1, walk2};
+use crate::ops::{Dest, check_dest, check_operand, check_pair, finish, fresh};
 use crate::tensor::Tensor;
 
 #[derive(Clone, Copy, Debug)]
@@ -24,6 +24,15 @@ impl Binary {
             Binary::Sub => "sub",
             Binary::Mul => "mul",
             Binary::Div => "div",
+        }
+    }
+
+    fn into_name(self) -> &'static str {
+        match self {
+            Binary::Add => "add_into",
+            Binary::Sub => "sub_into",
+            Binary::Mul => "mul_into",
+            Binary::Div => "div_into",
         }
     }
 
@@ -53,7 +62,7 @@ impl Tensor {
     /// assert_eq!(a.add(&wide).unwrap().to_vec::<f64>().unwrap(), [0.0, 1.0, 3.0, 4.0, 6.0, 7.0]);
     /// ```
     pub fn add(&self, other: &Tensor) -> Result<Tensor> {
-        binary(Binary::Add, self, other)
+        fresh(binary(Binary::Add, self, other, Dest::Fresh))
     }
 
     /// `self - other`, elementwise (equal shapes).
@@ -63,7 +72,7 @@ impl Tensor {
     /// assert_eq!(a.sub(&a.reverse(0).unwrap()).unwrap().to_vec::<f32>().unwrap(), [-2.0, 0.0, 2.0]);
     /// ```
     pub fn sub(&self, other: &Tensor) -> Result<Tensor> {
-        binary(Binary::Sub, self, other)
+        fresh(binary(Binary::Sub, self, other, Dest::Fresh))
     }
 
     /// `self * other`, elementwise (equal shapes).
@@ -73,7 +82,7 @@ impl Tensor {
     /// assert_eq!(a.mul(&a).unwrap().to_vec::<f32>().unwrap(), [0.0, 1.0, 4.0]);
     /// ```
     pub fn mul(&self, other: &Tensor) -> Result<Tensor> {
-        binary(Binary::Mul, self, other)
+        fresh(binary(Binary::Mul, self, other, Dest::Fresh))
     }
 
     /// `self / other`, elementwise (equal shapes).
@@ -83,7 +92,7 @@ impl Tensor {
     /// assert_eq!(a.div(&a.reverse(0).unwrap()).unwrap().to_vec::<f64>().unwrap(), [0.25, 4.0]);
     /// ```
     pub fn div(&self, other: &Tensor) -> Result<Tensor> {
-        binary(Binary::Div, self, other)
+        fresh(binary(Binary::Div, self, other, Dest::Fresh))
     }
 
     /// `-self`, elementwise.
@@ -93,7 +102,7 @@ impl Tensor {
     /// assert_eq!(a.neg().unwrap().to_vec::<f64>().unwrap(), [-0.0, -1.0]);
     /// ```
     pub fn neg(&self) -> Result<Tensor> {
-        scalar(self, "neg", None, ScalarKind::Neg)
+        fresh(scalar(self, "neg", None, ScalarKind::Neg, Dest::Fresh))
     }
 
     /// `self + value` for every element (`value` converts to the tensor's dtype).
@@ -103,7 +112,13 @@ impl Tensor {
     /// assert_eq!(a.add_scalar(0.5).unwrap().to_vec::<f64>().unwrap(), [0.5, 1.5]);
     /// ```
     pub fn add_scalar(&self, value: impl Into<Scalar>) -> Result<Tensor> {
-        scalar(self, "add_scalar", Some(value.into()), ScalarKind::Add)
+        fresh(scalar(
+            self,
+            "add_scalar",
+            Some(value.into()),
+            ScalarKind::Add,
+            Dest::Fresh,
+        ))
     }
 
     /// `self - value` for every element.
@@ -113,7 +128,13 @@ impl Tensor {
     /// assert_eq!(a.sub_scalar(1.0).unwrap().to_vec::<f64>().unwrap(), [-1.0, 0.0]);
     /// ```
     pub fn sub_scalar(&self, value: impl Into<Scalar>) -> Result<Tensor> {
-        scalar(self, "sub_scalar", Some(value.into()), ScalarKind::Sub)
+        fresh(scalar(
+            self,
+            "sub_scalar",
+            Some(value.into()),
+            ScalarKind::Sub,
+            Dest::Fresh,
+        ))
     }
 
     /// `self * value` for every element.
@@ -123,7 +144,13 @@ impl Tensor {
     /// assert_eq!(a.mul_scalar(3.0f32).unwrap().to_vec::<f32>().unwrap(), [0.0, 3.0]);
     /// ```
     pub fn mul_scalar(&self, value: impl Into<Scalar>) -> Result<Tensor> {
-        scalar(self, "mul_scalar", Some(value.into()), ScalarKind::Mul)
+        fresh(scalar(
+            self,
+            "mul_scalar",
+            Some(value.into()),
+            ScalarKind::Mul,
+            Dest::Fresh,
+        ))
     }
 
     /// `self / value` for every element.
@@ -133,12 +160,19 @@ impl Tensor {
     /// assert_eq!(a.div_scalar(2.0).unwrap().to_vec::<f64>().unwrap(), [0.0, 0.5]);
     /// ```
     pub fn div_scalar(&self, value: impl Into<Scalar>) -> Result<Tensor> {
-        scalar(self, "div_scalar", Some(value.into()), ScalarKind::Div)
+        fresh(scalar(
+            self,
+            "div_scalar",
+            Some(value.into()),
+            ScalarKind::Div,
+            Dest::Fresh,
+        ))
     }
 
     /// Writes `src`'s values into this tensor's elements (equal shapes and dtypes; this
     /// tensor's layout must be injective) and increments its carrier's version once. Not
-    /// recorded: an in-place write, e.g. a parameter update after `backward`.
+    /// recorded: an in-place write, e.g. a parameter update after `backward`, so with
+    /// recording on neither tensor may require gradients (`Runtime`; use `no_grad()`).
     ///
     /// ```
     /// let w = strideweave::Tensor::zeros::<f64>(&"(2,2)".parse().unwrap());
@@ -150,30 +184,74 @@ impl Tensor {
         const OP: &str = "copy_from";
         check_pair(OP, self, src)?;
         same_shape(OP, self, src)?;
-        if !self.layout().is_injective() {
-            return Err(Error::NotInjective {
-                op: OP,
-                layout: format!(
-                    "{} (the destination of a copy must not alias)",
-                    self.layout()
-                ),
-            });
-        }
-        with_num!(self.dtype(), T => copy::<T>(self, src), _ => unreachable!("checked"))
+        check_dest(OP, Dest::Into(self), &[src], src.dtype(), src.shape())?;
+        let values = with_num!(src.dtype(), T => T::dense(gather::<T>(src, OP)?),
+            _ => unreachable!("checked"));
+        finish(OP, Dest::Into(self), &[src], values, src.shape(), || {
+            unreachable!("a write records nothing")
+        })
+        .map(|_| ())
     }
-}
 
-fn copy<T: Num>(dst: &Tensor, src: &Tensor) -> Result<()> {
-    const OP: &str = "copy_from";
-    let values = crate::ops::strided::gather::<T>(src, OP)?;
-    let (o, l) = (dst.offset() as i64, dst.layout());
-    dst.carrier().write(|x: &mut [T]| {
-        let mut k = 0;
-        walk1(l, o, |i| {
-            x[i] = values[k];
-            k += 1;
-        });
-    })
+    /// [`add`](Self::add) into `out`'s elements (contracts C5): `out` must have the
+    /// result's dtype and shape and an injective layout; its carrier's version increments
+    /// once. Not recorded: with recording on, no operand and not `out` may require
+    /// gradients (`Runtime`). `out` may alias an operand.
+    ///
+    /// ```
+    /// let a = strideweave::Tensor::arange::<f64>(&"3".parse().unwrap());
+    /// let out = strideweave::Tensor::zeros::<f64>(&"3".parse().unwrap());
+    /// a.add_into(&a, &out).unwrap();
+    /// a.mul_into(&out, &a).unwrap(); // in place: a ← a · (a + a)
+    /// assert_eq!(a.to_vec::<f64>().unwrap(), [0.0, 2.0, 8.0]);
+    /// ```
+    pub fn add_into(&self, other: &Tensor, out: &Tensor) -> Result<()> {
+        binary(Binary::Add, self, other, Dest::Into(out)).map(|_| ())
+    }
+
+    /// [`sub`](Self::sub) into `out` (see [`add_into`](Self::add_into)).
+    pub fn sub_into(&self, other: &Tensor, out: &Tensor) -> Result<()> {
+        binary(Binary::Sub, self, other, Dest::Into(out)).map(|_| ())
+    }
+
+    /// [`mul`](Self::mul) into `out` (see [`add_into`](Self::add_into)).
+    pub fn mul_into(&self, other: &Tensor, out: &Tensor) -> Result<()> {
+        binary(Binary::Mul, self, other, Dest::Into(out)).map(|_| ())
+    }
+
+    /// [`div`](Self::div) into `out` (see [`add_into`](Self::add_into)).
+    pub fn div_into(&self, other: &Tensor, out: &Tensor) -> Result<()> {
+        binary(Binary::Div, self, other, Dest::Into(out)).map(|_| ())
+    }
+
+    /// [`neg`](Self::neg) into `out` (see [`add_into`](Self::add_into)).
+    pub fn neg_into(&self, out: &Tensor) -> Result<()> {
+        scalar(self, "neg_into", None, ScalarKind::Neg, Dest::Into(out)).map(|_| ())
+    }
+
+    /// [`add_scalar`](Self::add_scalar) into `out` (see [`add_into`](Self::add_into)).
+    pub fn add_scalar_into(&self, value: impl Into<Scalar>, out: &Tensor) -> Result<()> {
+        let v = Some(value.into());
+        scalar(self, "add_scalar_into", v, ScalarKind::Add, Dest::Into(out)).map(|_| ())
+    }
+
+    /// [`sub_scalar`](Self::sub_scalar) into `out` (see [`add_into`](Self::add_into)).
+    pub fn sub_scalar_into(&self, value: impl Into<Scalar>, out: &Tensor) -> Result<()> {
+        let v = Some(value.into());
+        scalar(self, "sub_scalar_into", v, ScalarKind::Sub, Dest::Into(out)).map(|_| ())
+    }
+
+    /// [`mul_scalar`](Self::mul_scalar) into `out` (see [`add_into`](Self::add_into)).
+    pub fn mul_scalar_into(&self, value: impl Into<Scalar>, out: &Tensor) -> Result<()> {
+        let v = Some(value.into());
+        scalar(self, "mul_scalar_into", v, ScalarKind::Mul, Dest::Into(out)).map(|_| ())
+    }
+
+    /// [`div_scalar`](Self::div_scalar) into `out` (see [`add_into`](Self::add_into)).
+    pub fn div_scalar_into(&self, value: impl Into<Scalar>, out: &Tensor) -> Result<()> {
+        let v = Some(value.into());
+        scalar(self, "div_scalar_into", v, ScalarKind::Div, Dest::Into(out)).map(|_| ())
+    }
 }
 
 fn same_shape(op: &'static str, a: &Tensor, b: &Tensor) -> Result<()> {
@@ -188,30 +266,32 @@ fn same_shape(op: &'static str, a: &Tensor, b: &Tensor) -> Result<()> {
     Ok(())
 }
 
-fn binary(kind: Binary, a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    let op = kind.name();
+fn binary(kind: Binary, a: &Tensor, b: &Tensor, dest: Dest<'_>) -> Result<Option<Tensor>> {
+    let op = match dest {
+        Dest::Fresh => kind.name(),
+        Dest::Into(_) => kind.into_name(),
+    };
     check_pair(op, a, b)?;
     same_shape(op, a, b)?;
-    let out =
-        with_num!(a.dtype(), T => binary_kernel::<T>(kind, a, b)?, _ => unreachable!("checked"));
-    if !node::wants(&[a, b]) {
-        return Ok(out);
-    }
-    Ok(node::attach(out, op, &[a, b], Box::new(BinaryRule(kind))))
+    check_dest(op, dest, &[a, b], a.dtype(), a.shape())?;
+    let values = with_num!(a.dtype(), T => T::dense(binary_kernel::<T>(op, kind, a, b)?),
+        _ => unreachable!("checked"));
+    finish(op, dest, &[a, b], values, a.shape(), || {
+        Box::new(BinaryRule(kind))
+    })
 }
 
-fn binary_kernel<T: Num>(kind: Binary, a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    let v = read2(
+fn binary_kernel<T: Num>(op: &'static str, kind: Binary, a: &Tensor, b: &Tensor) -> Result<Vec<T>> {
+    read2(
         a,
         b,
-        kind.name(),
+        op,
         |(x, ox, lx): (&[T], i64, &Layout), (y, oy, ly)| {
             let mut out = Vec::with_capacity(lx.size());
             walk2((lx, ox), (ly, oy), |i, j| out.push(kind.apply(x[i], y[j])));
             out
         },
-    )?;
-    Tensor::from_vec(v, a.shape())
+    )
 }
 
 struct BinaryRule(Binary);
@@ -296,7 +376,13 @@ enum ScalarKind {
     Div,
 }
 
-fn scalar(t: &Tensor, op: &'static str, value: Option<Scalar>, kind: ScalarKind) -> Result<Tensor> {
+fn scalar(
+    t: &Tensor,
+    op: &'static str,
+    value: Option<Scalar>,
+    kind: ScalarKind,
+    dest: Dest<'_>,
+) -> Result<Option<Tensor>> {
     check_operand(op, t)?;
     let s = match value {
         None => Scalar::F64(0.0)
@@ -308,16 +394,12 @@ fn scalar(t: &Tensor, op: &'static str, value: Option<Scalar>, kind: ScalarKind)
             found: format!("{v} ({})", v.dtype()),
         })?,
     };
-    let out = with_num!(t.dtype(), T => scalar_kernel::<T>(op, t, kind, s)?, _ => unreachable!("checked"));
-    if !node::wants(&[t]) {
-        return Ok(out);
-    }
-    Ok(node::attach(
-        out,
-        op,
-        &[t],
-        Box::new(ScalarRule { kind, value: s }),
-    ))
+    check_dest(op, dest, &[t], t.dtype(), t.shape())?;
+    let values = with_num!(t.dtype(), T => T::dense(scalar_kernel::<T>(op, t, kind, s)?),
+        _ => unreachable!("checked"));
+    finish(op, dest, &[t], values, t.shape(), || {
+        Box::new(ScalarRule { kind, value: s })
+    })
 }
 
 fn scalar_kernel<T: Num>(
@@ -325,7 +407,7 @@ fn scalar_kernel<T: Num>(
     t: &Tensor,
     kind: ScalarKind,
     s: Scalar,
-) -> Result<Tensor> {
+) -> Result<Vec<T>> {
     let s = T::from_scalar(s).expect("cast to the tensor's dtype");
     let f = move |x: T| match kind {
         ScalarKind::Neg => -x,
@@ -334,12 +416,11 @@ fn scalar_kernel<T: Num>(
         ScalarKind::Mul => x * s,
         ScalarKind::Div => x / s,
     };
-    let v = read(t, op, |x: &[T], o, l| {
+    read(t, op, |x: &[T], o, l| {
         let mut out = Vec::with_capacity(l.size());
         walk1(l, o, |i| out.push(f(x[i])));
         out
-    })?;
-    Tensor::from_vec(v, t.shape())
+    })
 }
 
 struct ScalarRule {

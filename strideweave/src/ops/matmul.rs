@@ -6,12 +6,12 @@
 //! carriers; otherwise, and for the other dtypes, a plain loop over precomputed row and
 //! column offsets does. Either way nothing is copied before the product.
 
-use crate::autograd::node::{self, Cotangents, Rule};
+use crate::autograd::node::{Cotangents, Rule};
 use crate::error::{Error, Result};
 use crate::layout::{IntTuple, Layout, Shape};
-use crate::ops::check_pair;
 use crate::ops::num::{Dense, Num, with_num};
 use crate::ops::strided::{read, read2, walk1};
+use crate::ops::{Dest, check_dest, check_pair, finish, fresh};
 use crate::tensor::Tensor;
 
 const OP: &str = "matmul";
@@ -31,51 +31,63 @@ impl Tensor {
     /// assert!(a.matmul(&a).is_err());
     /// ```
     pub fn matmul(&self, other: &Tensor) -> Result<Tensor> {
-        check_pair(OP, self, other)?;
-        for (what, t) in [
-            ("top-level modes (rows, columns) of the left operand", self),
-            (
-                "top-level modes (rows, columns) of the right operand",
-                other,
-            ),
-        ] {
-            if t.rank() != 2 {
-                return Err(Error::RankMismatch {
-                    op: OP,
-                    what,
-                    expected: 2,
-                    found: t.rank(),
-                });
-            }
-        }
-        let (a0, a1) = modes(self)?;
-        let (b0, b1) = modes(other)?;
-        if a1.shape() != b0.shape() {
-            return Err(Error::ShapeMismatch {
-                op: OP,
-                expected: a1.shape().to_string(),
-                found: b0.shape().to_string(),
-                detail: "the left operand's column mode and the right operand's row mode must have equal shapes".into(),
+        fresh(matmul(self, other, OP, Dest::Fresh))
+    }
+
+    /// [`matmul`](Self::matmul) into `out` (contracts C5; see
+    /// [`add_into`](Self::add_into) for the rules of a destination). `out` may share a
+    /// carrier with an operand: the product is computed first, then written.
+    ///
+    /// ```
+    /// let a = strideweave::Tensor::arange::<f32>(&"(2,2)".parse().unwrap());
+    /// let out = strideweave::Tensor::zeros::<f32>(&"(2,2)".parse().unwrap());
+    /// a.matmul_into(&a, &out).unwrap();
+    /// assert_eq!(out.to_vec::<f32>().unwrap(), [2.0, 3.0, 6.0, 11.0]);
+    /// ```
+    pub fn matmul_into(&self, other: &Tensor, out: &Tensor) -> Result<()> {
+        matmul(self, other, "matmul_into", Dest::Into(out)).map(|_| ())
+    }
+}
+
+fn matmul(a: &Tensor, b: &Tensor, op: &'static str, dest: Dest<'_>) -> Result<Option<Tensor>> {
+    check_pair(op, a, b)?;
+    for (what, t) in [
+        ("top-level modes (rows, columns) of the left operand", a),
+        ("top-level modes (rows, columns) of the right operand", b),
+    ] {
+        if t.rank() != 2 {
+            return Err(Error::RankMismatch {
+                op,
+                what,
+                expected: 2,
+                found: t.rank(),
             });
         }
-        let shape = Shape::new(IntTuple::tuple([
-            a0.shape().as_int_tuple().clone(),
-            b1.shape().as_int_tuple().clone(),
-        ]))?;
-        let out = with_num!(self.dtype(), T => {
-            let v = read2(self, other, OP, |(x, ox, _), (y, oy, _)| {
-                product::<T>(
-                    Operand { data: x, offset: ox, rows: Axis::of(&a0), cols: Axis::of(&a1) },
-                    Operand { data: y, offset: oy, rows: Axis::of(&b0), cols: Axis::of(&b1) },
-                )
-            })?;
-            Tensor::from_vec(v, &shape)?
-        }, _ => unreachable!("checked"));
-        if !node::wants(&[self, other]) {
-            return Ok(out);
-        }
-        Ok(node::attach(out, OP, &[self, other], Box::new(MatmulRule)))
     }
+    let (a0, a1) = modes(a)?;
+    let (b0, b1) = modes(b)?;
+    if a1.shape() != b0.shape() {
+        return Err(Error::ShapeMismatch {
+            op,
+            expected: a1.shape().to_string(),
+            found: b0.shape().to_string(),
+            detail: "the left operand's column mode and the right operand's row mode must have equal shapes".into(),
+        });
+    }
+    let shape = Shape::new(IntTuple::tuple([
+        a0.shape().as_int_tuple().clone(),
+        b1.shape().as_int_tuple().clone(),
+    ]))?;
+    check_dest(op, dest, &[a, b], a.dtype(), &shape)?;
+    let values = with_num!(a.dtype(), T => {
+        T::dense(read2(a, b, op, |(x, ox, _), (y, oy, _)| {
+            product::<T>(
+                Operand { data: x, offset: ox, rows: Axis::of(&a0), cols: Axis::of(&a1) },
+                Operand { data: y, offset: oy, rows: Axis::of(&b0), cols: Axis::of(&b1) },
+            )
+        })?)
+    }, _ => unreachable!("checked"));
+    finish(op, dest, &[a, b], values, &shape, || Box::new(MatmulRule))
 }
 
 /// The two top-level modes of a rank-2 tensor's layout.

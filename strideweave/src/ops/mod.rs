@@ -8,6 +8,8 @@
 //! | `reduce` | `sum`, `sum_modes`, `mean` |
 //! | `matmul` | the product of two rank-2 tensors |
 //!
+//! Each has an `_into` form that writes into a caller's tensor (contracts C5): see `Dest`.
+//!
 //! Kernels read their operands where they lie, through their layouts (strided, reversed,
 //! broadcast: nothing is copied first), write compact first-mode-fastest results into fresh
 //! host carriers, and record their backward rule when an operand takes part in autograd.
@@ -53,4 +55,103 @@ pub(crate) fn check_pair(op: &'static str, a: &Tensor, b: &Tensor) -> Result<()>
 
 fn has_arithmetic(d: DType) -> bool {
     num::with_num!(d, T => { let _ = std::marker::PhantomData::<T>; true }, _ => false)
+}
+
+/// Where a kernel's result goes: a fresh compact tensor (recorded when an input takes part
+/// in autograd), or the elements of a caller's tensor (contracts C5; never recorded).
+#[derive(Clone, Copy)]
+pub(crate) enum Dest<'a> {
+    Fresh,
+    Into(&'a Tensor),
+}
+
+/// The checks on a destination, made before anything is computed or written: one
+/// subtensor, the result's dtype (`Type`) and shape (`Value`), an injective layout
+/// (`Value`), and no gradient silently lost (`Runtime`: with recording on, neither an
+/// input nor the destination may take part in autograd).
+pub(crate) fn check_dest(
+    op: &'static str,
+    dest: Dest<'_>,
+    inputs: &[&Tensor],
+    dtype: DType,
+    shape: &crate::layout::Shape,
+) -> Result<()> {
+    let Dest::Into(out) = dest else {
+        return Ok(());
+    };
+    out.require_single(op)?;
+    if out.dtype() != dtype {
+        return Err(Error::WrongType {
+            op,
+            expected: format!("a {dtype} destination (the result's dtype)"),
+            found: format!("a {} destination", out.dtype()),
+        });
+    }
+    if out.shape() != shape {
+        return Err(Error::ShapeMismatch {
+            op,
+            expected: shape.to_string(),
+            found: out.shape().to_string(),
+            detail: "the destination must have the result's shape".into(),
+        });
+    }
+    if !out.layout().is_injective() {
+        return Err(Error::NotInjective {
+            op,
+            layout: format!("{} (a destination must not alias)", out.layout()),
+        });
+    }
+    if crate::autograd::is_grad_enabled()
+        && (crate::autograd::participates(out)
+            || inputs.iter().any(|t| crate::autograd::participates(t)))
+    {
+        return Err(Error::Runtime {
+            op,
+            detail: "writing into a caller's tensor is not recorded, so with gradient recording on no input and no destination may require gradients; use the allocating form, or call it inside no_grad()".into(),
+        });
+    }
+    Ok(())
+}
+
+/// Delivers a kernel's `values` (first-mode-fastest over `shape`): a fresh compact tensor
+/// with `rule` recorded when an input takes part in autograd, or a write into the checked
+/// destination (one version increment).
+pub(crate) fn finish(
+    op: &'static str,
+    dest: Dest<'_>,
+    inputs: &[&Tensor],
+    values: num::Dense,
+    shape: &crate::layout::Shape,
+    rule: impl FnOnce() -> Box<dyn crate::autograd::node::Rule>,
+) -> Result<Option<Tensor>> {
+    match dest {
+        Dest::Fresh => {
+            let out = num::with_num!(values.dtype(),
+                T => Tensor::from_vec(<T as num::Num>::undense(values).expect("its own dtype"), shape)?,
+                _ => unreachable!("arithmetic dtypes"));
+            if !crate::autograd::node::wants(inputs) {
+                return Ok(Some(out));
+            }
+            Ok(Some(crate::autograd::node::attach(out, op, inputs, rule())))
+        }
+        Dest::Into(out) => {
+            num::with_num!(values.dtype(), T => {
+                let v = <T as num::Num>::undense(values).expect("its own dtype");
+                let (o, l) = (out.offset() as i64, out.layout());
+                out.carrier().write(|x: &mut [T]| {
+                    let mut k = 0;
+                    strided::walk1(l, o, |i| {
+                        x[i] = v[k];
+                        k += 1;
+                    });
+                })?;
+            }, _ => unreachable!("arithmetic dtypes"));
+            Ok(None)
+        }
+    }
+}
+
+/// The tensor of an allocating form.
+pub(crate) fn fresh(r: Result<Option<Tensor>>) -> Result<Tensor> {
+    r.map(|t| t.expect("an allocating form returns its result"))
 }

@@ -1,12 +1,12 @@
 //! Sums and means.
 
-use crate::autograd::node::{self, Cotangents, Rule};
+use crate::autograd::node::{Cotangents, Rule};
 use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::layout::{IntTuple, Layout, Shape};
-use crate::ops::check_operand;
 use crate::ops::num::{Dense, Num, with_num};
 use crate::ops::strided::{read, walk1, walk2};
+use crate::ops::{Dest, check_dest, check_operand, finish, fresh};
 use crate::tensor::Tensor;
 
 /// The shape `1`: one leaf of extent one, the shape of a scalar loss.
@@ -24,7 +24,7 @@ impl Tensor {
     /// assert_eq!((s.layout().to_string(), s.to_vec::<f64>().unwrap()), ("1:1".to_string(), vec![15.0]));
     /// ```
     pub fn sum(&self) -> Result<Tensor> {
-        total(self, "sum", false)
+        fresh(total(self, "sum", false, Dest::Fresh))
     }
 
     /// The mean of every element, as a tensor of shape `1`.
@@ -34,7 +34,31 @@ impl Tensor {
     /// assert_eq!(t.mean().unwrap().to_vec::<f64>().unwrap(), [2.5]);
     /// ```
     pub fn mean(&self) -> Result<Tensor> {
-        total(self, "mean", true)
+        fresh(total(self, "mean", true, Dest::Fresh))
+    }
+
+    /// [`sum`](Self::sum) into `out`, a tensor of shape `1` (contracts C5; see
+    /// [`add_into`](Self::add_into) for the rules of a destination).
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::arange::<f64>(&"(2,3)".parse().unwrap());
+    /// let out = strideweave::Tensor::zeros::<f64>(&"1".parse().unwrap());
+    /// t.sum_into(&out).unwrap();
+    /// assert_eq!(out.to_vec::<f64>().unwrap(), [15.0]);
+    /// ```
+    pub fn sum_into(&self, out: &Tensor) -> Result<()> {
+        total(self, "sum_into", false, Dest::Into(out)).map(|_| ())
+    }
+
+    /// [`mean`](Self::mean) into `out`, a tensor of shape `1` (see
+    /// [`add_into`](Self::add_into)).
+    pub fn mean_into(&self, out: &Tensor) -> Result<()> {
+        total(self, "mean_into", true, Dest::Into(out)).map(|_| ())
+    }
+
+    /// [`sum_modes`](Self::sum_modes) into `out` (see [`add_into`](Self::add_into)).
+    pub fn sum_modes_into(&self, modes: &[usize], out: &Tensor) -> Result<()> {
+        sum_modes(self, modes, "sum_modes_into", Dest::Into(out)).map(|_| ())
     }
 
     /// Sums over the listed top-level modes (each a whole mode, nested or not). The result
@@ -48,51 +72,53 @@ impl Tensor {
     /// assert!(t.sum_modes(&[2]).is_err());
     /// ```
     pub fn sum_modes(&self, modes: &[usize]) -> Result<Tensor> {
-        const OP: &str = "sum_modes";
-        check_operand(OP, self)?;
-        let rank = self.rank();
-        let mut summed = vec![false; rank];
-        for &m in modes {
-            if m >= rank {
-                return Err(Error::OutOfDomain {
-                    op: OP,
-                    what: "mode index",
-                    value: m as i64,
-                    place: format!("the {rank} top-level modes of shape {}", self.shape()),
-                    bound: rank as i64,
-                });
-            }
-            if std::mem::replace(&mut summed[m], true) {
-                return Err(Error::InvalidAxes {
-                    op: OP,
-                    detail: format!("mode {m} is listed twice in {modes:?}"),
-                });
-            }
-        }
-        let kept: Vec<usize> = (0..rank).filter(|&m| !summed[m]).collect();
-        if kept.is_empty() {
-            return total(self, OP, false);
-        }
-        let out_shape = Layout::compact(self.shape()).select(&kept)?.shape().clone();
-        let gather = gather_layout(self.shape(), &summed, &out_shape);
-        let out = with_num!(self.dtype(), T => {
-            let v = read(self, OP, |x: &[T], o, l| {
-                let mut acc = vec![T::zero(); out_shape.size()];
-                walk2((l, o), (&gather, 0), |i, j| acc[j] += x[i]);
-                acc
-            })?;
-            Tensor::from_vec(v, &out_shape)?
-        }, _ => unreachable!("checked"));
-        if !node::wants(&[self]) {
-            return Ok(out);
-        }
-        Ok(node::attach(
-            out,
-            OP,
-            &[self],
-            Box::new(SumModes { gather }),
-        ))
+        fresh(sum_modes(self, modes, "sum_modes", Dest::Fresh))
     }
+}
+
+fn sum_modes(
+    t: &Tensor,
+    modes: &[usize],
+    op: &'static str,
+    dest: Dest<'_>,
+) -> Result<Option<Tensor>> {
+    check_operand(op, t)?;
+    let rank = t.rank();
+    let mut summed = vec![false; rank];
+    for &m in modes {
+        if m >= rank {
+            return Err(Error::OutOfDomain {
+                op,
+                what: "mode index",
+                value: m as i64,
+                place: format!("the {rank} top-level modes of shape {}", t.shape()),
+                bound: rank as i64,
+            });
+        }
+        if std::mem::replace(&mut summed[m], true) {
+            return Err(Error::InvalidAxes {
+                op,
+                detail: format!("mode {m} is listed twice in {modes:?}"),
+            });
+        }
+    }
+    let kept: Vec<usize> = (0..rank).filter(|&m| !summed[m]).collect();
+    if kept.is_empty() {
+        return total(t, op, false, dest);
+    }
+    let out_shape = Layout::compact(t.shape()).select(&kept)?.shape().clone();
+    check_dest(op, dest, &[t], t.dtype(), &out_shape)?;
+    let gather = gather_layout(t.shape(), &summed, &out_shape);
+    let values = with_num!(t.dtype(), T => {
+        T::dense(read(t, op, |x: &[T], o, l| {
+            let mut acc = vec![T::zero(); out_shape.size()];
+            walk2((l, o), (&gather, 0), |i, j| acc[j] += x[i]);
+            acc
+        })?)
+    }, _ => unreachable!("checked"));
+    finish(op, dest, &[t], values, &out_shape, || {
+        Box::new(SumModes { gather })
+    })
 }
 
 /// The layout over `shape` that sends each coordinate to the ordinal of its image in the
@@ -117,22 +143,22 @@ fn gather_layout(shape: &Shape, summed: &[bool], out: &Shape) -> Layout {
     )
 }
 
-fn total(t: &Tensor, op: &'static str, mean: bool) -> Result<Tensor> {
+fn total(t: &Tensor, op: &'static str, mean: bool, dest: Dest<'_>) -> Result<Option<Tensor>> {
     check_operand(op, t)?;
+    let shape = unit_shape();
+    check_dest(op, dest, &[t], t.dtype(), &shape)?;
     let n = t.size();
-    let out = with_num!(t.dtype(), T => {
+    let values = with_num!(t.dtype(), T => {
         let s = read(t, op, |x: &[T], o, l| {
             let mut acc = T::zero();
             walk1(l, o, |i| acc += x[i]);
             acc
         })?;
-        let s = if mean { s / T::from_f64(n as f64) } else { s };
-        Tensor::from_vec(vec![s], &unit_shape())?
+        T::dense(vec![if mean { s / T::from_f64(n as f64) } else { s }])
     }, _ => unreachable!("checked"));
-    if !node::wants(&[t]) {
-        return Ok(out);
-    }
-    Ok(node::attach(out, op, &[t], Box::new(Total { n, mean })))
+    finish(op, dest, &[t], values, &shape, || {
+        Box::new(Total { n, mean })
+    })
 }
 
 /// Backward of `sum`/`mean`: the one cotangent value (over `n` for a mean) everywhere.

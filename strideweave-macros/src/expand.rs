@@ -193,7 +193,7 @@ pub fn pattern_call(
                 impl<S: #p::ShapeInfo> #p::Check<S> for __StrideWeavePattern {
                     const CHECK: #p::Witness<S> = #check;
                 }
-                #p::apply::<__StrideWeavePattern, _>(#binding, #witness)
+                #p::PatternView::<__StrideWeavePattern>::apply(#binding, #witness)
             }
         }
     }

@@ -238,8 +238,14 @@ impl Target for &Tensor {
 #[diagnostic::do_not_recommend]
 impl<T: Element, S: StaticShape, P: PatternSpec> PatternView<P> for StaticTensor<T, S> {
     type Output = StaticTensor<T, Rearranged<S, P>>;
-    fn apply(self, check: Witness<S>) -> Self::Output {
-        (&self).apply(check)
+    fn apply(self, _: Witness<S>) -> Self::Output {
+        // Generic code per call stays this small (no helper calls, each of which would be one
+        // more instantiation per call); the work is in `checked_view`.
+        let result: &'static Option<(ShapeCode, Plan)> = const { &Compiled::<S, P>::RESULT };
+        StaticTensor {
+            tensor: checked_view(&self.tensor, P::PATTERN.op, result),
+            marker: PhantomData,
+        }
     }
 }
 
@@ -247,9 +253,11 @@ impl<T: Element, S: StaticShape, P: PatternSpec> PatternView<P> for StaticTensor
 impl<T: Element, S: StaticShape, P: PatternSpec> PatternView<P> for &StaticTensor<T, S> {
     type Output = StaticTensor<T, Rearranged<S, P>>;
     fn apply(self, _: Witness<S>) -> Self::Output {
-        // Generic code per call stays this small; the work is in `checked_view`.
         let result: &'static Option<(ShapeCode, Plan)> = const { &Compiled::<S, P>::RESULT };
-        StaticTensor::wrap(checked_view(self.as_dynamic(), P::PATTERN.op, result))
+        StaticTensor {
+            tensor: checked_view(&self.tensor, P::PATTERN.op, result),
+            marker: PhantomData,
+        }
     }
 }
 

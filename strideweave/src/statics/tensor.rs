@@ -31,8 +31,8 @@ use crate::tensor::Tensor;
 /// assert_eq!(back.to_vec().unwrap()[..5], [0.0, 1.0, 2.0, 3.0, 4.0]);
 /// ```
 pub struct StaticTensor<T: Element, S: StaticShape> {
-    tensor: Tensor,
-    marker: PhantomData<fn() -> (T, S)>,
+    pub(super) tensor: Tensor,
+    pub(super) marker: PhantomData<fn() -> (T, S)>,
 }
 
 impl<T: Element, S: StaticShape> Clone for StaticTensor<T, S> {
@@ -61,14 +61,6 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// Wraps a tensor known to have dtype `T` and shape `S`.
     pub(crate) fn new_unchecked(tensor: Tensor) -> Self {
         debug_assert!(tensor.dtype() == T::DTYPE && S::SHAPE.to_shape() == *tensor.shape());
-        StaticTensor {
-            tensor,
-            marker: PhantomData,
-        }
-    }
-
-    /// Wraps a tensor whose shape a compile-time check guarantees (no runtime comparison).
-    pub(crate) fn wrap(tensor: Tensor) -> Self {
         StaticTensor {
             tensor,
             marker: PhantomData,

@@ -35,9 +35,11 @@ pub(crate) const POP: u8 = 2;
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ShapeCode {
-    toks: [u8; MAX_TOKENS],
-    ntoks: u8,
-    extents: [i64; MAX_LEAVES],
+    // Read directly (not through accessors) by the compile-time fast path, where every
+    // function call costs the interpreter a scan of the callee's body.
+    pub(in crate::statics) toks: [u8; MAX_TOKENS],
+    pub(in crate::statics) ntoks: u8,
+    pub(in crate::statics) extents: [i64; MAX_LEAVES],
     nleaves: u8,
     int_root: bool,
     poisoned: bool,

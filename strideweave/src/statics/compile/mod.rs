@@ -11,6 +11,7 @@
 //! message is built at most once per check.
 #![allow(clippy::result_large_err, clippy::large_enum_variant)]
 
+mod fast;
 mod output;
 mod split;
 #[cfg(test)]
@@ -199,6 +200,18 @@ struct Compiler<'a> {
 ///   ^^^");
 /// ```
 pub const fn compile(src: &ShapeCode, p: &PatternCode) -> Outcome {
+    if !src.is_poisoned()
+        && let Some((shape, plan)) = fast::plan(src, p)
+    {
+        return Outcome::Ok(shape, plan);
+    }
+    explain(src, p)
+}
+
+/// [`compile`]'s checked path: every rule in order, with a message for the first mistake.
+/// Slow under the compiler's interpreter (see `fast`), so it runs only when the fast path
+/// has found something wrong.
+pub(crate) const fn explain(src: &ShapeCode, p: &PatternCode) -> Outcome {
     if let Err(m) = keywords(p) {
         return Outcome::Err(m);
     }

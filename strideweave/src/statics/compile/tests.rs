@@ -9,7 +9,7 @@ use strideweave_syntax::{
     Pattern, PatternKind, Term, check_keywords, check_pattern, parse_pattern, term_path,
 };
 
-use super::{Outcome, compile};
+use super::{Outcome, compile, explain, fast};
 use crate::layout::Layout;
 use crate::statics::code::ShapeCode;
 use crate::statics::pattern::{Keyword, Op, PatternCode, Tok};
@@ -350,6 +350,15 @@ fn check(seed: u64) -> Option<bool> {
     }
     let p = code(&case.pattern, &pattern, case.kind, &case.sizes);
     let src = ShapeCode::from_shape(layout.shape()).unwrap();
+    // The fast path succeeds exactly when the checked path does, with the same result.
+    match (fast::plan(&src, &p), explain(&src, &p)) {
+        (Some((s, plan)), Outcome::Ok(s2, plan2)) => {
+            assert!(s == s2 && plan == plan2, "{what}: the fast path differs")
+        }
+        (None, Outcome::Err(_)) => {}
+        (Some(_), _) => panic!("{what}: the fast path accepts a mistake"),
+        (None, _) => panic!("{what}: the fast path gives up on a valid case"),
+    }
     match (runtime, compile(&src, &p)) {
         (Ok(expected), Outcome::Ok(shape, plan)) => {
             let got = crate::layout::__private::layout(

@@ -1,0 +1,372 @@
+//! The fast path of [`compile`](super::compile): the result of a valid rearrangement, or
+//! `None` at the first sign of a mistake, with no message (the slow path, [`explain`], then
+//! finds the mistake and words it).
+//!
+//! It exists for the compiler's sake. Rustc evaluates `const fn`s with an interpreter whose
+//! cost is per MIR statement and, above all, per call: entering a function scans the
+//! callee's whole body. The checked path (`explain`) is written for its messages — many small
+//! helpers, each carrying message code — and costs about a millisecond per macro call; this
+//! one is a single loop nest over the tokens with two tiny helpers, and reads the fields of
+//! [`ShapeCode`] and [`PatternCode`] directly.
+//!
+//! Contract, checked by the differential test in `tests.rs`: `plan(s, p)` is `Some(r)`
+//! exactly when `explain(s, p)` is `Outcome::Ok(r)` (for a pattern that passed the macros'
+//! pattern-only checks and a source that is not poisoned).
+//!
+//! [`explain`]: super::explain
+
+use super::{NO_SOURCE, Plan};
+use crate::statics::code::{LEAF, MAX_LEAVES, MAX_TOKENS, POP, PUSH, ShapeCode};
+use crate::statics::pattern::{Op, PatternCode, TokKind};
+
+/// The most symbols a pattern may have on the fast path.
+const MAX_SYMBOLS: usize = 32;
+/// The deepest nesting of a shape (each level takes a `(` and a `)` token).
+const MAX_DEPTH: usize = MAX_TOKENS / 2 + 1;
+
+/// What a symbol names: nothing yet, a source node (copied whole), a factor of a split leaf,
+/// or a new (`repeat`) stride-0 mode.
+const UNSET: u8 = 0;
+const NODE: u8 = 1;
+const FACTOR: u8 = 2;
+const NEW: u8 = 3;
+
+/// The token after the node that starts at token `t`, and the node's number of leaves.
+const fn skip(toks: &[u8; MAX_TOKENS], t: usize) -> (usize, usize) {
+    if toks[t] == LEAF {
+        return (t + 1, 1);
+    }
+    let (mut depth, mut leaves, mut i) = (0usize, 0usize, t);
+    loop {
+        match toks[i] {
+            LEAF => leaves += 1,
+            PUSH => depth += 1,
+            _ => {
+                depth -= 1;
+                if depth == 0 {
+                    return (i + 1, leaves);
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// The product of `n` extents from leaf `l0` (it fits: the whole shape's size does).
+const fn product(extents: &[i64; MAX_LEAVES], l0: usize, n: usize) -> i64 {
+    let (mut p, mut k) = (1i64, 0);
+    while k < n {
+        p *= extents[l0 + k];
+        k += 1;
+    }
+    p
+}
+
+/// The result's shape and plan when `p` applies to `src`; `None` for any mistake (and for
+/// patterns beyond this path's limits, which the slow path handles).
+pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode, Plan)> {
+    let (toks, extents) = (&src.toks, &src.extents);
+    let (left, right) = (p.left, p.right);
+    if p.names.len() > MAX_SYMBOLS {
+        return None;
+    }
+    // Keyword extents by symbol (0: none given).
+    let mut given = [0i64; MAX_SYMBOLS];
+    let mut i = 0;
+    while i < p.keywords.len() {
+        let k = &p.keywords[i];
+        if k.value == 0 || k.value > i64::MAX as usize {
+            return None;
+        }
+        given[k.sym as usize] = k.value as i64;
+        i += 1;
+    }
+    // The symbols of each side, as bit sets.
+    let (mut on_left, mut on_right) = (0u32, 0u32);
+    i = 0;
+    while i < left.len() {
+        if matches!(left[i].kind, TokKind::Symbol) {
+            on_left |= 1 << left[i].sym;
+        }
+        i += 1;
+    }
+    i = 0;
+    while i < right.len() {
+        if matches!(right[i].kind, TokKind::Symbol) {
+            on_right |= 1 << right[i].sym;
+        }
+        i += 1;
+    }
+    // How many top-level modes `...` captures: the source's rank less the named terms.
+    let (mut rank, mut t) = (0usize, 0usize);
+    while t < src.ntoks as usize {
+        t = skip(toks, t).0;
+        rank += 1;
+    }
+    let (mut named, mut ellipsis) = (0usize, false);
+    i = 0;
+    while i < left.len() {
+        match left[i].kind {
+            TokKind::Ellipsis => ellipsis = true,
+            _ => named += 1,
+        }
+        i = match left[i].kind {
+            TokKind::Open => left[i].close as usize + 1,
+            _ => i + 1,
+        };
+    }
+    if ellipsis && named > rank {
+        return None;
+    }
+    let captured = rank.saturating_sub(named);
+
+    // What each symbol names: its kind, a source node (tokens t0..t1, first leaf l0) or a
+    // factor (extent, source leaf l0, stride multiplier).
+    let mut kind = [UNSET; MAX_SYMBOLS];
+    let mut node_t0 = [0usize; MAX_SYMBOLS];
+    let mut node_t1 = [0usize; MAX_SYMBOLS];
+    let mut leaf0 = [0usize; MAX_SYMBOLS];
+    let mut extent = [0i64; MAX_SYMBOLS];
+    let mut mult = [0i64; MAX_SYMBOLS];
+    // The tokens and first leaf that `...` captures.
+    let (mut ell_t0, mut ell_t1, mut ell_l0) = (0usize, 0usize, 0usize);
+
+    // Match the left side: a stack of source nodes being walked (next token, end, next leaf).
+    let mut cur = [0usize; MAX_DEPTH];
+    let mut end = [0usize; MAX_DEPTH];
+    let mut leaf = [0usize; MAX_DEPTH];
+    end[0] = src.ntoks as usize;
+    let mut d = 0;
+    i = 0;
+    while i < left.len() {
+        let term = &left[i];
+        if matches!(term.kind, TokKind::Close) {
+            if cur[d] != end[d] {
+                return None; // fewer members than children
+            }
+            d -= 1;
+            i += 1;
+            continue;
+        }
+        if matches!(term.kind, TokKind::Ellipsis) {
+            if d != 0 {
+                return None;
+            }
+            ell_t0 = cur[0];
+            ell_l0 = leaf[0];
+            let mut k = 0;
+            while k < captured {
+                let (t1, n) = skip(toks, cur[0]);
+                cur[0] = t1;
+                leaf[0] += n;
+                k += 1;
+            }
+            ell_t1 = cur[0];
+            i += 1;
+            continue;
+        }
+        // A symbol, `1` or a group: the next source node.
+        if cur[d] >= end[d] {
+            return None; // more terms than modes
+        }
+        let (t0, l0) = (cur[d], leaf[d]);
+        let (t1, n) = skip(toks, t0);
+        cur[d] = t1;
+        leaf[d] = l0 + n;
+        match term.kind {
+            TokKind::Symbol => {
+                let s = term.sym as usize;
+                let size = product(extents, l0, n);
+                if (given[s] != 0 && given[s] != size) || (on_right & (1 << s) == 0 && size != 1) {
+                    return None;
+                }
+                kind[s] = NODE;
+                node_t0[s] = t0;
+                node_t1[s] = t1;
+                leaf0[s] = l0;
+                i += 1;
+            }
+            TokKind::Unit => {
+                if product(extents, l0, n) != 1 {
+                    return None;
+                }
+                i += 1;
+            }
+            _ if toks[t0] != LEAF => {
+                // A group on a nested mode: its members match the mode's children.
+                d += 1;
+                if d == MAX_DEPTH {
+                    return None;
+                }
+                cur[d] = t0 + 1;
+                end[d] = t1 - 1;
+                leaf[d] = l0;
+                i += 1;
+            }
+            _ => {
+                // A group on a leaf: split it, at most one factor without a keyword.
+                let close = term.close as usize;
+                let whole = extents[l0];
+                let (mut known, mut unknown) = (1i64, usize::MAX);
+                let mut j = i + 1;
+                while j < close {
+                    match left[j].kind {
+                        TokKind::Unit => {}
+                        TokKind::Symbol => {
+                            let s = left[j].sym as usize;
+                            if given[s] == 0 {
+                                if unknown != usize::MAX {
+                                    return None;
+                                }
+                                unknown = s;
+                            } else {
+                                known = match known.checked_mul(given[s]) {
+                                    Some(k) => k,
+                                    None => return None,
+                                };
+                            }
+                        }
+                        // A nested group's tokens: its members are factors too.
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                let inferred = if unknown == usize::MAX {
+                    if known != whole {
+                        return None;
+                    }
+                    1
+                } else {
+                    if whole % known != 0 {
+                        return None;
+                    }
+                    whole / known
+                };
+                // The factors, first fastest.
+                let mut prefix = 1i64;
+                j = i + 1;
+                while j < close {
+                    if matches!(left[j].kind, TokKind::Symbol) {
+                        let s = left[j].sym as usize;
+                        let e = if given[s] == 0 { inferred } else { given[s] };
+                        if on_right & (1 << s) == 0 && e != 1 {
+                            return None;
+                        }
+                        kind[s] = FACTOR;
+                        extent[s] = e;
+                        mult[s] = prefix;
+                        leaf0[s] = l0;
+                        prefix *= e;
+                    }
+                    j += 1;
+                }
+                i = close + 1;
+            }
+        }
+    }
+    if d != 0 || cur[0] != end[0] {
+        return None; // fewer terms than modes
+    }
+
+    // New symbols on the right: `repeat`'s stride-0 modes, of their keyword extents.
+    let new = on_right & !on_left;
+    if new != 0 {
+        if !matches!(p.op, Op::Repeat) {
+            return None;
+        }
+        let mut total = src.size();
+        let mut s = 0;
+        while s < MAX_SYMBOLS {
+            if new & (1 << s) != 0 {
+                if given[s] == 0 {
+                    return None;
+                }
+                total = match total.checked_mul(given[s]) {
+                    Some(t) => t,
+                    None => return None,
+                };
+                kind[s] = NEW;
+                extent[s] = given[s];
+            }
+            s += 1;
+        }
+    }
+
+    // Build the result from the right side.
+    let mut out = [LEAF; MAX_TOKENS];
+    let mut nt = 0usize;
+    let mut out_extents = [0i64; MAX_LEAVES];
+    let mut source = [NO_SOURCE; MAX_LEAVES];
+    let mut multiplier = [0i64; MAX_LEAVES];
+    let mut nl = 0usize;
+    i = 0;
+    while i < right.len() {
+        let term = &right[i];
+        i += 1;
+        // Either one token (`(`, `)`, or a leaf of `extent`, `source`, `multiplier`), or a
+        // copy of the source's tokens t0..t1 from leaf l0.
+        let (mut tok, mut e, mut from, mut m) = (LEAF, 1i64, NO_SOURCE, 0i64);
+        let (mut t0, mut t1, mut l0) = (0usize, 0usize, 0usize);
+        match term.kind {
+            TokKind::Open => tok = PUSH,
+            TokKind::Close => tok = POP,
+            TokKind::Unit => {}
+            TokKind::Ellipsis => {
+                (t0, t1, l0) = (ell_t0, ell_t1, ell_l0);
+                if !ellipsis {
+                    return None;
+                }
+            }
+            TokKind::Symbol => {
+                let s = term.sym as usize;
+                match kind[s] {
+                    NODE => (t0, t1, l0) = (node_t0[s], node_t1[s], leaf0[s]),
+                    FACTOR => (e, from, m) = (extent[s], leaf0[s] as u8, mult[s]),
+                    NEW => e = extent[s],
+                    _ => return None,
+                }
+            }
+        }
+        if t1 == t0 && !matches!(term.kind, TokKind::Ellipsis) {
+            // One token.
+            if nt == MAX_TOKENS || (tok == LEAF && nl == MAX_LEAVES) {
+                return None;
+            }
+            out[nt] = tok;
+            nt += 1;
+            if tok == LEAF {
+                out_extents[nl] = e;
+                source[nl] = from;
+                multiplier[nl] = m;
+                nl += 1;
+            }
+            continue;
+        }
+        // A copy of source tokens.
+        let mut t = t0;
+        let mut l = l0;
+        while t < t1 {
+            if nt == MAX_TOKENS || (toks[t] == LEAF && nl == MAX_LEAVES) {
+                return None;
+            }
+            out[nt] = toks[t];
+            nt += 1;
+            if toks[t] == LEAF {
+                out_extents[nl] = extents[l];
+                source[nl] = l as u8;
+                multiplier[nl] = 1;
+                nl += 1;
+                l += 1;
+            }
+            t += 1;
+        }
+    }
+    Some((
+        ShapeCode::from_raw(out, nt, out_extents, nl),
+        Plan {
+            source,
+            multiplier,
+            len: nl,
+        },
+    ))
+}

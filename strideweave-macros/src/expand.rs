@@ -3,7 +3,7 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{quote, quote_spanned};
-use strideweave_syntax::{Term, term_path};
+use strideweave_syntax::Term;
 
 use crate::ast::{Checked, PatternCall, Profile};
 
@@ -103,26 +103,21 @@ pub fn shape_type_error(e: &syn::Error) -> TokenStream {
 pub fn pattern_call(
     call: &PatternCall,
     pattern: &strideweave_syntax::Pattern<std::ops::Range<usize>>,
-) -> TokenStream {
+) -> syn::Result<TokenStream> {
     let text = call.pattern.text();
     let col = |at: usize| text.get(..at).map_or(0, |s| s.chars().count()) as u32;
-    // Every symbol, left first, in order of appearance.
-    let mut names: Vec<String> = Vec::new();
-    for side in [&pattern.left, &pattern.right] {
-        collect_names(&side.terms, &mut names);
-    }
-    let sym = |name: &str| names.iter().position(|n| n == name).expect("collected") as u16;
-    let mut left = Vec::new();
-    flatten(&pattern.left.terms, &mut Vec::new(), &col, &sym, &mut left);
-    let mut right = Vec::new();
-    flatten(
-        &pattern.right.terms,
-        &mut Vec::new(),
-        &col,
-        &sym,
-        &mut right,
-    );
-    let (l0, l1) = (col(pattern.left.span.start), col(pattern.left.span.end));
+    let encoded = strideweave_syntax::encode_pattern(text, pattern).map_err(|m| {
+        syn::Error::new(call.pattern.span_at(&(0..0)), format!("{}: {m}", call.mac))
+    })?;
+    let sym = |name: &str| encoded.symbol(name).expect("collected");
+    let side = |s: &strideweave_syntax::EncodedSide| {
+        let toks = Literal::byte_string(&s.toks);
+        let strings = &s.strings;
+        quote!(::strideweave::__private::Side { toks: #toks, strings: #strings })
+    };
+    let (left, right) = (side(&encoded.left), side(&encoded.right));
+    let names = &encoded.names;
+    let (l0, l1) = (encoded.left_span.0 as u32, encoded.left_span.1 as u32);
     let p = quote!(::strideweave::__private);
     let keywords: Vec<TokenStream> = call
         .keywords
@@ -145,7 +140,9 @@ pub fn pattern_call(
         .into_iter()
         .next()
         .map_or_else(proc_macro2::Span::call_site, |t| t.span());
-    let target = quote_spanned!(on_tensor=> ::strideweave::__private::target(#tensor));
+    // The tensor goes to the dispatch call as it is (and a call on something else is one
+    // error, at the tensor): a helper that first checked it to be a tensor would be one more
+    // generic instantiation, compiled once per call.
     let at = call.pattern.span_at(&pattern.left.span);
     // The token form checks term by term, each check spanned at its term, so that a shape
     // mistake is reported at the exact term; the last check catches the rest.
@@ -172,19 +169,21 @@ pub fn pattern_call(
     } else {
         quote!({ #(#term_checks)* #last })
     };
-    let binding = proc_macro2::Ident::new("__strideweave_tensor", proc_macro2::Span::mixed_site());
     let witness =
         quote_spanned!(at=> <__StrideWeavePattern as ::strideweave::__private::Check<_>>::CHECK);
-    quote! {
-        match #target {
-            #binding => {
+    let apply = quote_spanned!(on_tensor=>
+        ::strideweave::__private::PatternView::<__StrideWeavePattern>::apply(#tensor, #witness)
+    );
+    Ok(quote! {
+        {
+            {
                 struct __StrideWeavePattern;
                 impl #p::PatternSpec for __StrideWeavePattern {
                     const PATTERN: #p::PatternCode = #p::PatternCode {
                         op: #op,
                         text: #text,
-                        left: &[#(#left),*],
-                        right: &[#(#right),*],
+                        left: #left,
+                        right: #right,
                         left_span: (#l0, #l1),
                         names: &[#(#names),*],
                         keywords: &[#(#keywords),*],
@@ -193,10 +192,10 @@ pub fn pattern_call(
                 impl<S: #p::ShapeInfo> #p::Check<S> for __StrideWeavePattern {
                     const CHECK: #p::Witness<S> = #check;
                 }
-                #p::PatternView::<__StrideWeavePattern>::apply(#binding, #witness)
+                #apply
             }
         }
-    }
+    })
 }
 
 fn term_ranges(terms: &[Term<std::ops::Range<usize>>], out: &mut Vec<std::ops::Range<usize>>) {
@@ -205,51 +204,6 @@ fn term_ranges(terms: &[Term<std::ops::Range<usize>>], out: &mut Vec<std::ops::R
         if let Term::Group(m, _) = t {
             term_ranges(m, out);
         }
-    }
-}
-
-fn collect_names(terms: &[Term<std::ops::Range<usize>>], out: &mut Vec<String>) {
-    for t in terms {
-        match t {
-            Term::Symbol(n, _) if !out.contains(n) => out.push(n.clone()),
-            Term::Group(m, _) => collect_names(m, out),
-            _ => {}
-        }
-    }
-}
-
-/// A side's terms as `Tok` constructor calls, groups as `(` … `)` with the index of the `)`.
-fn flatten(
-    terms: &[Term<std::ops::Range<usize>>],
-    path: &mut Vec<usize>,
-    col: &dyn Fn(usize) -> u32,
-    sym: &dyn Fn(&str) -> u16,
-    out: &mut Vec<TokenStream>,
-) {
-    let p = quote!(::strideweave::__private);
-    for (i, t) in terms.iter().enumerate() {
-        path.push(i);
-        let at = term_path(path);
-        let r = t.span();
-        let (start, end) = (col(r.start), col(r.end));
-        match t {
-            Term::Symbol(name, _) => {
-                let id = sym(name);
-                out.push(quote!(#p::Tok::symbol(#id, #start, #end, #at, #name)));
-            }
-            Term::Unit(_) => out.push(quote!(#p::Tok::unit(#start, #end, #at))),
-            Term::Ellipsis(_) => out.push(quote!(#p::Tok::ellipsis(#start, #end, #at))),
-            Term::Group(members, _) => {
-                let open = out.len();
-                out.push(TokenStream::new());
-                flatten(members, path, col, sym, out);
-                let close = out.len() as u16;
-                out.push(quote!(#p::Tok::close()));
-                let text = t.to_string();
-                out[open] = quote!(#p::Tok::open(#close, #start, #end, #at, #text));
-            }
-        }
-        path.pop();
     }
 }
 

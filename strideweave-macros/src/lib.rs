@@ -304,8 +304,8 @@ fn pattern_macro(
         Ok(call) => call,
         Err((e, tensor)) => return expand::pattern_error(&e, tensor.as_ref()).into(),
     };
-    match validate::pattern(&call) {
-        Ok(pattern) => expand::pattern_call(&call, &pattern),
+    match validate::pattern(&call).and_then(|pattern| expand::pattern_call(&call, &pattern)) {
+        Ok(expansion) => expansion,
         Err(e) => expand::pattern_error(&e, Some(&call.tensor)),
     }
     .into()

@@ -15,11 +15,17 @@
 #![deny(missing_docs)]
 
 mod check;
+mod encode;
 mod notation;
 mod pattern;
 mod tuple;
 
 pub use check::{NotationError, check_congruent, check_extents};
+pub use encode::{
+    EncodedPattern, EncodedSide, F_CLOSE, F_END, F_KIND, F_PATH, F_PATH_LEN, F_START, F_SYM,
+    F_TEXT, F_TEXT_LEN, FIELDS, K_CLOSE, K_ELLIPSIS, K_OPEN, K_SYMBOL, K_UNIT, RECORD,
+    encode_pattern,
+};
 pub use notation::{parse_int_tuple, parse_layout, parse_shape, parse_stride};
 pub use pattern::{
     KeywordValue, Pattern, PatternKind, PatternSymbols, Side, SideName, Term, check_keywords,

@@ -11,7 +11,8 @@
 use std::marker::PhantomData;
 
 use super::code::{ShapeCode, StaticShape};
-use super::compile::{Outcome, Plan, check_pattern, compile};
+use super::compile::{Outcome, Plan, check_pattern, compile, message};
+use super::msg::Msg;
 use super::pattern::PatternCode;
 use super::tensor::StaticTensor;
 use crate::dtype::Element;
@@ -70,20 +71,21 @@ impl<S: ShapeInfo, P: PatternSpec> Compiled<S, P> {
         None => check_pattern(&P::PATTERN),
     };
 
-    /// The result's shape and plan, without the room for a message (what the static path
-    /// keeps in the binary).
-    pub const RESULT: Option<(ShapeCode, Plan)> = match Self::OUTCOME {
-        Outcome::Ok(s, p) => Some((s, p)),
-        _ => None,
-    };
+    /// The message of the mistake (when [`OUTCOME`](Compiled::OUTCOME) is `Err`).
+    pub const fn message() -> Msg {
+        match S::INFO {
+            Some(s) => message(Some(&s), &P::PATTERN),
+            None => message(None, &P::PATTERN),
+        }
+    }
 }
 
 /// Runs the check of `P` on `S`: a failure panics with the message, which in const context
 /// is a compile error at the caller's (`#[track_caller]`) location.
 #[track_caller]
 pub const fn check<S: ShapeInfo, P: PatternSpec>() -> Witness<S> {
-    if let Outcome::Err(m) = &Compiled::<S, P>::OUTCOME {
-        fail(m.as_str());
+    if let Outcome::Err = Compiled::<S, P>::OUTCOME {
+        fail(Compiled::<S, P>::message().as_str());
     }
     Witness(PhantomData)
 }
@@ -93,10 +95,11 @@ pub const fn check<S: ShapeInfo, P: PatternSpec>() -> Witness<S> {
 /// points at the exact term.
 #[track_caller]
 pub const fn check_at<S: ShapeInfo, P: PatternSpec>(column: u32) {
-    if let Outcome::Err(m) = &Compiled::<S, P>::OUTCOME
-        && m.anchor() == column
-    {
-        fail(m.as_str());
+    if let Outcome::Err = Compiled::<S, P>::OUTCOME {
+        let m = Compiled::<S, P>::message();
+        if m.anchor() == column {
+            fail(m.as_str());
+        }
     }
 }
 
@@ -128,15 +131,8 @@ impl<S: StaticShape, P: PatternSpec> StaticShape for Rearranged<S, P> {
     label = "not a tensor"
 )]
 pub trait Target: Sized {
-    /// The shape as the compiler sees it.
-    type Shape: ShapeInfo;
     /// The placeholder result after a pattern that did not compile.
     type Poisoned;
-    /// `Self`, through a projection: when the tensor is not a `Target`, the type of
-    /// [`target`]'s result is an error, which silences every later complaint about it.
-    type Me;
-    /// `self`.
-    fn me(self) -> Self::Me;
     /// The placeholder (never run: the program does not compile).
     fn poisoned(self) -> Self::Poisoned;
 }
@@ -146,7 +142,9 @@ pub trait Target: Sized {
     message = "`rearrange!` and `repeat!` take a `Tensor` or a `StaticTensor` (or a reference to one), not `{Self}`",
     label = "not a tensor"
 )]
-pub trait PatternView<P: PatternSpec>: Target {
+pub trait PatternView<P: PatternSpec>: Sized {
+    /// The shape as the compiler sees it.
+    type Shape: ShapeInfo;
     /// `StaticTensor<T, Rearranged<S, P>>` for a static tensor, `Result<Tensor>` for a
     /// dynamic one.
     type Output;
@@ -157,25 +155,10 @@ pub trait PatternView<P: PatternSpec>: Target {
 /// The placeholder for a call whose tensor could not be read.
 #[diagnostic::do_not_recommend]
 impl Target for Dynamic {
-    type Shape = Dynamic;
     type Poisoned = Result<Tensor>;
-    type Me = Self;
-    fn me(self) -> Self {
-        self
-    }
     fn poisoned(self) -> Self::Poisoned {
         Ok(Tensor::scalar(0u8))
     }
-}
-
-/// The tensor given to the macro, checked to be one (a single error otherwise).
-pub fn target<X: Target>(x: X) -> X::Me {
-    x.me()
-}
-
-/// Applies pattern `P` to `x` (what an expansion calls).
-pub fn apply<P: PatternSpec, X: PatternView<P>>(x: X, check: Witness<X::Shape>) -> X::Output {
-    x.apply(check)
 }
 
 /// The placeholder of an expansion whose pattern did not compile.
@@ -185,12 +168,7 @@ pub fn poisoned<X: Target>(x: X) -> X::Poisoned {
 
 #[diagnostic::do_not_recommend]
 impl<T: Element, S: StaticShape> Target for StaticTensor<T, S> {
-    type Shape = S;
     type Poisoned = StaticTensor<T, Poisoned>;
-    type Me = Self;
-    fn me(self) -> Self {
-        self
-    }
     fn poisoned(self) -> Self::Poisoned {
         StaticTensor::new_unchecked(self.into_dynamic())
     }
@@ -198,12 +176,7 @@ impl<T: Element, S: StaticShape> Target for StaticTensor<T, S> {
 
 #[diagnostic::do_not_recommend]
 impl<T: Element, S: StaticShape> Target for &StaticTensor<T, S> {
-    type Shape = S;
     type Poisoned = StaticTensor<T, Poisoned>;
-    type Me = Self;
-    fn me(self) -> Self {
-        self
-    }
     fn poisoned(self) -> Self::Poisoned {
         StaticTensor::new_unchecked(self.as_dynamic().clone())
     }
@@ -211,12 +184,7 @@ impl<T: Element, S: StaticShape> Target for &StaticTensor<T, S> {
 
 #[diagnostic::do_not_recommend]
 impl Target for Tensor {
-    type Shape = Dynamic;
     type Poisoned = Result<Tensor>;
-    type Me = Self;
-    fn me(self) -> Self {
-        self
-    }
     fn poisoned(self) -> Self::Poisoned {
         Ok(self)
     }
@@ -224,12 +192,7 @@ impl Target for Tensor {
 
 #[diagnostic::do_not_recommend]
 impl Target for &Tensor {
-    type Shape = Dynamic;
     type Poisoned = Result<Tensor>;
-    type Me = Self;
-    fn me(self) -> Self {
-        self
-    }
     fn poisoned(self) -> Self::Poisoned {
         Ok(self.clone())
     }
@@ -237,13 +200,15 @@ impl Target for &Tensor {
 
 #[diagnostic::do_not_recommend]
 impl<T: Element, S: StaticShape, P: PatternSpec> PatternView<P> for StaticTensor<T, S> {
+    type Shape = S;
     type Output = StaticTensor<T, Rearranged<S, P>>;
     fn apply(self, _: Witness<S>) -> Self::Output {
-        // Generic code per call stays this small (no helper calls, each of which would be one
-        // more instantiation per call); the work is in `checked_view`.
-        let result: &'static Option<(ShapeCode, Plan)> = const { &Compiled::<S, P>::RESULT };
+        // Generic code per call stays this small: no helper calls (each would be one more
+        // instantiation per call) and one constant (each costs the compiler an evaluation and
+        // an allocation per call); the work is in `checked_view`.
+        let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
         StaticTensor {
-            tensor: checked_view(&self.tensor, P::PATTERN.op, result),
+            tensor: checked_view(&self.tensor, outcome),
             marker: PhantomData,
         }
     }
@@ -251,11 +216,12 @@ impl<T: Element, S: StaticShape, P: PatternSpec> PatternView<P> for StaticTensor
 
 #[diagnostic::do_not_recommend]
 impl<T: Element, S: StaticShape, P: PatternSpec> PatternView<P> for &StaticTensor<T, S> {
+    type Shape = S;
     type Output = StaticTensor<T, Rearranged<S, P>>;
     fn apply(self, _: Witness<S>) -> Self::Output {
-        let result: &'static Option<(ShapeCode, Plan)> = const { &Compiled::<S, P>::RESULT };
+        let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
         StaticTensor {
-            tensor: checked_view(&self.tensor, P::PATTERN.op, result),
+            tensor: checked_view(&self.tensor, outcome),
             marker: PhantomData,
         }
     }
@@ -263,6 +229,7 @@ impl<T: Element, S: StaticShape, P: PatternSpec> PatternView<P> for &StaticTenso
 
 #[diagnostic::do_not_recommend]
 impl<P: PatternSpec> PatternView<P> for Tensor {
+    type Shape = Dynamic;
     type Output = Result<Tensor>;
     fn apply(self, _: Witness<Dynamic>) -> Self::Output {
         dynamic(&self, &P::PATTERN)
@@ -271,6 +238,7 @@ impl<P: PatternSpec> PatternView<P> for Tensor {
 
 #[diagnostic::do_not_recommend]
 impl<P: PatternSpec> PatternView<P> for &Tensor {
+    type Shape = Dynamic;
     type Output = Result<Tensor>;
     fn apply(self, _: Witness<Dynamic>) -> Self::Output {
         dynamic(self, &P::PATTERN)
@@ -303,28 +271,26 @@ pub fn dynamic(t: &Tensor, p: &PatternCode) -> Result<Tensor> {
         });
     };
     match compile(&code, p) {
-        Outcome::Ok(shape, plan) => view(t, op, &shape, &plan),
-        Outcome::Err(m) => Err(Error::InvalidRearrange {
+        Outcome::Ok(shape, plan) => view(t, &shape, &plan),
+        _ => Err(Error::InvalidRearrange {
             op,
-            detail: m.detail().to_string(),
+            detail: message(Some(&code), p).detail().to_string(),
         }),
-        Outcome::Unchecked | Outcome::Poisoned => unreachable!("the source shape is known"),
     }
 }
 
 /// The static path: the view of a rearrangement the compiler has checked.
-fn checked_view(t: &Tensor, op: super::pattern::Op, result: &Option<(ShapeCode, Plan)>) -> Tensor {
-    let Some((shape, plan)) = result else {
+fn checked_view(t: &Tensor, outcome: &Outcome) -> Tensor {
+    let Outcome::Ok(shape, plan) = outcome else {
         unreachable!("the compiler checked this rearrangement")
     };
-    view(t, op.name(), shape, plan)
-        .expect("a checked rearrangement of a one-subtensor tensor is a valid view")
+    view(t, shape, plan).expect("a checked rearrangement of a one-subtensor tensor is a valid view")
 }
 
 /// The view whose layout has shape `shape` and the strides `plan` takes from the source.
-fn view(t: &Tensor, op: &'static str, shape: &ShapeCode, plan: &Plan) -> Result<Tensor> {
+fn view(t: &Tensor, shape: &ShapeCode, plan: &Plan) -> Result<Tensor> {
     let profile = shape.profile();
-    t.leading_view(op, |l: &Layout| {
+    t.leading_view(plan.op.name(), |l: &Layout| {
         Ok(crate::layout::__private::layout(
             &profile,
             shape.extents(),

@@ -26,11 +26,11 @@ pub use tensor::StaticTensor;
 
 /// What macro expansions call. Not part of the public API.
 pub mod __private {
-    pub use super::compile::{NO_SOURCE, Outcome, Plan, check_pattern, compile};
+    pub use super::compile::{NO_SOURCE, Outcome, Plan, check_pattern, compile, message};
     pub use super::dispatch::{
         Check, Compiled, Dynamic, PatternSpec, PatternView, Poisoned, ShapeInfo, Target, Witness,
-        apply, check, check_at, dynamic, poisoned, target,
+        check, check_at, dynamic, poisoned,
     };
     pub use super::msg::Msg;
-    pub use super::pattern::{Keyword, Op, PatternCode, Tok, TokKind, extent};
+    pub use super::pattern::{Keyword, Op, PatternCode, Side, Tok, TokKind, extent};
 }

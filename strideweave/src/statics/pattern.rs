@@ -1,6 +1,11 @@
 //! A rearrangement pattern as constant data: what `rearrange!` and `repeat!` emit after
 //! parsing and checking the pattern at compile time, so nothing is parsed at run time.
 
+use strideweave_syntax::{
+    F_CLOSE, F_END, F_KIND, F_PATH, F_PATH_LEN, F_START, F_SYM, F_TEXT, F_TEXT_LEN, K_CLOSE,
+    K_OPEN, K_SYMBOL, K_UNIT, RECORD,
+};
+
 /// Which macro a pattern belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
@@ -59,71 +64,7 @@ pub struct Tok {
 }
 
 impl Tok {
-    /// A symbol.
-    pub const fn symbol(
-        sym: u16,
-        start: u32,
-        end: u32,
-        path: &'static str,
-        text: &'static str,
-    ) -> Tok {
-        Tok {
-            kind: TokKind::Symbol,
-            sym,
-            close: 0,
-            start,
-            end,
-            path,
-            text,
-        }
-    }
-
-    /// `1`.
-    pub const fn unit(start: u32, end: u32, path: &'static str) -> Tok {
-        Tok {
-            kind: TokKind::Unit,
-            sym: 0,
-            close: 0,
-            start,
-            end,
-            path,
-            text: "1",
-        }
-    }
-
-    /// `...`.
-    pub const fn ellipsis(start: u32, end: u32, path: &'static str) -> Tok {
-        Tok {
-            kind: TokKind::Ellipsis,
-            sym: 0,
-            close: 0,
-            start,
-            end,
-            path,
-            text: "...",
-        }
-    }
-
-    /// `(`, whose `)` is token `close` of the side.
-    pub const fn open(
-        close: u16,
-        start: u32,
-        end: u32,
-        path: &'static str,
-        text: &'static str,
-    ) -> Tok {
-        Tok {
-            kind: TokKind::Open,
-            sym: 0,
-            close,
-            start,
-            end,
-            path,
-            text,
-        }
-    }
-
-    /// `)`.
+    /// The `)` of a group (and a placeholder where no token applies).
     pub const fn close() -> Tok {
         Tok {
             kind: TokKind::Close,
@@ -137,6 +78,98 @@ impl Tok {
     }
 }
 
+/// One side of a pattern as the macros emit it: the tokens as fixed-width records in a byte
+/// string and the texts messages quote in a string (the encoding of
+/// `strideweave_syntax::encode_pattern`). Read token `i` with [`get`](Side::get), or one of
+/// its fields with the cheaper [`kind`](Side::kind), [`sym`](Side::sym) and
+/// [`close`](Side::close).
+///
+/// ```
+/// use strideweave::__private::{Side, TokKind};
+/// let text = "(h w) c -> c h w";
+/// let e = strideweave_syntax::encode_pattern(text, &strideweave_syntax::parse_pattern(text).unwrap()).unwrap();
+/// let left = Side {
+///     toks: Box::leak(e.left.toks.into_boxed_slice()),
+///     strings: Box::leak(e.left.strings.into_boxed_str()),
+/// };
+/// assert_eq!(left.len(), 5);
+/// assert_eq!(left.kind(0), TokKind::Open);
+/// assert_eq!(left.close(0), 3);
+/// let w = left.get(2);
+/// assert_eq!((w.kind, w.sym, w.start, w.end, w.path, w.text), (TokKind::Symbol, 1, 3, 4, "0.1", "w"));
+/// assert_eq!(left.get(0).text, "(h w)");
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Side {
+    /// The records.
+    pub toks: &'static [u8],
+    /// The paths and texts the records point into.
+    pub strings: &'static str,
+}
+
+impl Side {
+    /// The number of tokens.
+    ///
+    /// ```
+    /// assert_eq!(strideweave::__private::Side { toks: &[], strings: "" }.len(), 0);
+    /// ```
+    pub const fn len(&self) -> usize {
+        self.toks.len() / RECORD
+    }
+
+    /// Whether the side has no tokens.
+    ///
+    /// ```
+    /// assert!(strideweave::__private::Side { toks: &[], strings: "" }.is_empty());
+    /// ```
+    pub const fn is_empty(&self) -> bool {
+        self.toks.is_empty()
+    }
+
+    const fn field(&self, i: usize, f: usize) -> usize {
+        let at = i * RECORD + 2 * f;
+        self.toks[at] as usize | (self.toks[at + 1] as usize) << 8
+    }
+
+    const fn string(&self, offset: usize, len: usize) -> &'static str {
+        self.strings.split_at(offset).1.split_at(len).0
+    }
+
+    /// The kind of token `i`.
+    pub const fn kind(&self, i: usize) -> TokKind {
+        match self.field(i, F_KIND) as u16 {
+            K_SYMBOL => TokKind::Symbol,
+            K_UNIT => TokKind::Unit,
+            K_OPEN => TokKind::Open,
+            K_CLOSE => TokKind::Close,
+            _ => TokKind::Ellipsis,
+        }
+    }
+
+    /// The symbol index of token `i` (0 unless it is a symbol).
+    pub const fn sym(&self, i: usize) -> usize {
+        self.field(i, F_SYM)
+    }
+
+    /// For a `(` at `i`, the index of its `)`; else `i`.
+    pub const fn close(&self, i: usize) -> usize {
+        self.field(i, F_CLOSE)
+    }
+
+    /// Token `i`, decoded.
+    pub const fn get(&self, i: usize) -> Tok {
+        Tok {
+            kind: self.kind(i),
+            sym: self.field(i, F_SYM) as u16,
+            close: self.field(i, F_CLOSE) as u16,
+            start: self.field(i, F_START) as u32,
+            end: self.field(i, F_END) as u32,
+            path: self.string(self.field(i, F_PATH), self.field(i, F_PATH_LEN)),
+            text: self.string(self.field(i, F_TEXT), self.field(i, F_TEXT_LEN)),
+        }
+    }
+}
+
 /// A keyword argument: `h = 4` gives symbol `h` the extent 4.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Keyword {
@@ -146,21 +179,27 @@ pub struct Keyword {
     pub value: usize,
 }
 
-/// A pattern parsed and checked at compile time, with its keywords.
+/// A pattern parsed and checked at compile time, with its keywords, as `rearrange!` and
+/// `repeat!` emit it (see [`Side`]).
 ///
 /// ```
-/// use strideweave::__private::{Op, PatternCode, Tok};
-/// // "a b -> b a"
+/// use strideweave::__private::{Op, PatternCode, Side};
+/// // "a -> a 1"
 /// const P: PatternCode = PatternCode {
 ///     op: Op::Rearrange,
-///     text: "a b -> b a",
-///     left: &[Tok::symbol(0, 0, 1, "0", "a"), Tok::symbol(1, 2, 3, "1", "b")],
-///     right: &[Tok::symbol(1, 7, 8, "0", "b"), Tok::symbol(0, 9, 10, "1", "a")],
-///     left_span: (0, 3),
-///     names: &["a", "b"],
+///     text: "a -> a 1",
+///     left: Side { toks: b"\0\0\0\0\0\0\0\0\x01\0\0\0\x01\0\x01\0\x01\0", strings: "0a" },
+///     right: Side {
+///         toks: b"\0\0\0\0\0\0\x05\0\x06\0\0\0\x01\0\x01\0\x01\0\
+///                 \x01\0\0\0\x01\0\x07\0\x08\0\x02\0\x01\0\x03\0\x01\0",
+///         strings: "0a11",
+///     },
+///     left_span: (0, 1),
+///     names: &["a"],
 ///     keywords: &[],
 /// };
 /// assert_eq!(P.op.name(), "rearrange!");
+/// assert_eq!((P.right.len(), P.right.get(1).text, P.right.get(1).start), (2, "1", 7));
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct PatternCode {
@@ -169,9 +208,9 @@ pub struct PatternCode {
     /// The pattern as written (quoted in messages).
     pub text: &'static str,
     /// The left side's tokens.
-    pub left: &'static [Tok],
+    pub left: Side,
     /// The right side's tokens.
-    pub right: &'static [Tok],
+    pub right: Side,
     /// The columns of the left side's text.
     pub left_span: (u32, u32),
     /// The symbols' names.

@@ -60,7 +60,8 @@ impl<T: Element, S: StaticShape> fmt::Debug for StaticTensor<T, S> {
 impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// Wraps a tensor known to have dtype `T` and shape `S`.
     pub(crate) fn new_unchecked(tensor: Tensor) -> Self {
-        debug_assert!(tensor.dtype() == T::DTYPE && S::SHAPE.to_shape() == *tensor.shape());
+        // No debug assertion here: this is instantiated once per static shape, and every line
+        // of it costs compile time in each user's crate (the callers build the right shape).
         StaticTensor {
             tensor,
             marker: PhantomData,
@@ -109,7 +110,10 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// assert_eq!(t.to_vec().unwrap(), [0, 1, 2, 3]);
     /// ```
     pub fn arange() -> Self {
-        Self::new_unchecked(Tensor::arange::<T>(&S::SHAPE.to_shape()))
+        StaticTensor {
+            tensor: Tensor::arange::<T>(&S::SHAPE.to_shape()),
+            marker: PhantomData,
+        }
     }
 
     /// A compact tensor of zeros.
@@ -120,7 +124,10 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// assert_eq!(t.to_vec().unwrap(), [0.0; 3]);
     /// ```
     pub fn zeros() -> Self {
-        Self::new_unchecked(Tensor::zeros::<T>(&S::SHAPE.to_shape()))
+        StaticTensor {
+            tensor: Tensor::zeros::<T>(&S::SHAPE.to_shape()),
+            marker: PhantomData,
+        }
     }
 
     /// Checks that `tensor` has dtype `T` and shape `S` (at the root an integer `n` and the

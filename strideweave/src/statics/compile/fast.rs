@@ -10,14 +10,17 @@
 //! [`ShapeCode`] and [`PatternCode`] directly.
 //!
 //! Contract, checked by the differential test in `tests.rs`: `plan(s, p)` is `Some(r)`
-//! exactly when `explain(s, p)` is `Outcome::Ok(r)` (for a pattern that passed the macros'
+//! exactly when `explain(s, p)` is `Checked::Ok(r)` (for a pattern that passed the macros'
 //! pattern-only checks and a source that is not poisoned).
 //!
 //! [`explain`]: super::explain
 
 use super::{NO_SOURCE, Plan};
 use crate::statics::code::{LEAF, MAX_LEAVES, MAX_TOKENS, POP, PUSH, ShapeCode};
-use crate::statics::pattern::{Op, PatternCode, TokKind};
+use crate::statics::pattern::{Op, PatternCode};
+use strideweave_syntax::{
+    F_CLOSE, F_KIND, F_SYM, K_CLOSE, K_ELLIPSIS, K_OPEN, K_SYMBOL, K_UNIT, RECORD,
+};
 
 /// The most symbols a pattern may have on the fast path.
 const MAX_SYMBOLS: usize = 32;
@@ -31,36 +34,65 @@ const NODE: u8 = 1;
 const FACTOR: u8 = 2;
 const NEW: u8 = 3;
 
-/// The token after the node that starts at token `t`, and the node's number of leaves.
-const fn skip(toks: &[u8; MAX_TOKENS], t: usize) -> (usize, usize) {
-    if toks[t] == LEAF {
-        return (t + 1, 1);
-    }
-    let (mut depth, mut leaves, mut i) = (0usize, 0usize, t);
-    loop {
-        match toks[i] {
-            LEAF => leaves += 1,
-            PUSH => depth += 1,
-            _ => {
-                depth -= 1;
+// The helpers are macros, expanded in place: a call would cost the interpreter a scan of
+// the callee's body each time.
+
+/// Field `f` (`F_*`) of token `i` of a side.
+macro_rules! field {
+    ($side:expr, $i:expr, $f:expr) => {{
+        let at = $i * RECORD + 2 * $f;
+        $side.toks[at] as usize | ($side.toks[at + 1] as usize) << 8
+    }};
+}
+
+/// The kind of token `i` of a side (`SYMBOL`, `UNIT`, …).
+macro_rules! kind {
+    ($side:expr, $i:expr) => {
+        $side.toks[$i * RECORD + 2 * F_KIND] as usize
+    };
+}
+
+/// The token after the node that starts at token `$t` of `$toks`, and the node's number of
+/// leaves.
+macro_rules! skip {
+    ($toks:expr, $t:expr) => {{
+        let t = $t;
+        if $toks[t] == LEAF {
+            (t + 1, 1)
+        } else {
+            let (mut depth, mut leaves, mut i) = (0usize, 0usize, t);
+            loop {
+                match $toks[i] {
+                    LEAF => leaves += 1,
+                    PUSH => depth += 1,
+                    _ => depth -= 1,
+                }
+                i += 1;
                 if depth == 0 {
-                    return (i + 1, leaves);
+                    break (i, leaves);
                 }
             }
         }
-        i += 1;
-    }
+    }};
 }
 
-/// The product of `n` extents from leaf `l0` (it fits: the whole shape's size does).
-const fn product(extents: &[i64; MAX_LEAVES], l0: usize, n: usize) -> i64 {
-    let (mut p, mut k) = (1i64, 0);
-    while k < n {
-        p *= extents[l0 + k];
-        k += 1;
-    }
-    p
+/// The product of `$n` extents from leaf `$l0` (it fits: the whole shape's size does).
+macro_rules! product {
+    ($extents:expr, $l0:expr, $n:expr) => {{
+        let (mut p, mut k) = (1i64, 0);
+        while k < $n {
+            p *= $extents[$l0 + k];
+            k += 1;
+        }
+        p
+    }};
 }
+
+const SYMBOL: usize = K_SYMBOL as usize;
+const UNIT: usize = K_UNIT as usize;
+const OPEN: usize = K_OPEN as usize;
+const CLOSE: usize = K_CLOSE as usize;
+const ELLIPSIS: usize = K_ELLIPSIS as usize;
 
 /// The result's shape and plan when `p` applies to `src`; `None` for any mistake (and for
 /// patterns beyond this path's limits, which the slow path handles).
@@ -85,33 +117,33 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
     let (mut on_left, mut on_right) = (0u32, 0u32);
     i = 0;
     while i < left.len() {
-        if matches!(left[i].kind, TokKind::Symbol) {
-            on_left |= 1 << left[i].sym;
+        if kind!(left, i) == SYMBOL {
+            on_left |= 1 << field!(left, i, F_SYM);
         }
         i += 1;
     }
     i = 0;
     while i < right.len() {
-        if matches!(right[i].kind, TokKind::Symbol) {
-            on_right |= 1 << right[i].sym;
+        if kind!(right, i) == SYMBOL {
+            on_right |= 1 << field!(right, i, F_SYM);
         }
         i += 1;
     }
     // How many top-level modes `...` captures: the source's rank less the named terms.
     let (mut rank, mut t) = (0usize, 0usize);
     while t < src.ntoks as usize {
-        t = skip(toks, t).0;
+        t = skip!(toks, t).0;
         rank += 1;
     }
     let (mut named, mut ellipsis) = (0usize, false);
     i = 0;
     while i < left.len() {
-        match left[i].kind {
-            TokKind::Ellipsis => ellipsis = true,
+        match kind!(left, i) {
+            ELLIPSIS => ellipsis = true,
             _ => named += 1,
         }
-        i = match left[i].kind {
-            TokKind::Open => left[i].close as usize + 1,
+        i = match kind!(left, i) {
+            OPEN => field!(left, i, F_CLOSE) + 1,
             _ => i + 1,
         };
     }
@@ -139,8 +171,8 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
     let mut d = 0;
     i = 0;
     while i < left.len() {
-        let term = &left[i];
-        if matches!(term.kind, TokKind::Close) {
+        let term = kind!(left, i);
+        if term == CLOSE {
             if cur[d] != end[d] {
                 return None; // fewer members than children
             }
@@ -148,7 +180,7 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
             i += 1;
             continue;
         }
-        if matches!(term.kind, TokKind::Ellipsis) {
+        if term == ELLIPSIS {
             if d != 0 {
                 return None;
             }
@@ -156,7 +188,7 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
             ell_l0 = leaf[0];
             let mut k = 0;
             while k < captured {
-                let (t1, n) = skip(toks, cur[0]);
+                let (t1, n) = skip!(toks, cur[0]);
                 cur[0] = t1;
                 leaf[0] += n;
                 k += 1;
@@ -170,13 +202,13 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
             return None; // more terms than modes
         }
         let (t0, l0) = (cur[d], leaf[d]);
-        let (t1, n) = skip(toks, t0);
+        let (t1, n) = skip!(toks, t0);
         cur[d] = t1;
         leaf[d] = l0 + n;
-        match term.kind {
-            TokKind::Symbol => {
-                let s = term.sym as usize;
-                let size = product(extents, l0, n);
+        match term {
+            SYMBOL => {
+                let s = field!(left, i, F_SYM);
+                let size = product!(extents, l0, n);
                 if (given[s] != 0 && given[s] != size) || (on_right & (1 << s) == 0 && size != 1) {
                     return None;
                 }
@@ -186,8 +218,8 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
                 leaf0[s] = l0;
                 i += 1;
             }
-            TokKind::Unit => {
-                if product(extents, l0, n) != 1 {
+            UNIT => {
+                if product!(extents, l0, n) != 1 {
                     return None;
                 }
                 i += 1;
@@ -205,15 +237,15 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
             }
             _ => {
                 // A group on a leaf: split it, at most one factor without a keyword.
-                let close = term.close as usize;
+                let close = field!(left, i, F_CLOSE);
                 let whole = extents[l0];
                 let (mut known, mut unknown) = (1i64, usize::MAX);
                 let mut j = i + 1;
                 while j < close {
-                    match left[j].kind {
-                        TokKind::Unit => {}
-                        TokKind::Symbol => {
-                            let s = left[j].sym as usize;
+                    match kind!(left, j) {
+                        UNIT => {}
+                        SYMBOL => {
+                            let s = field!(left, j, F_SYM);
                             if given[s] == 0 {
                                 if unknown != usize::MAX {
                                     return None;
@@ -246,8 +278,8 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
                 let mut prefix = 1i64;
                 j = i + 1;
                 while j < close {
-                    if matches!(left[j].kind, TokKind::Symbol) {
-                        let s = left[j].sym as usize;
+                    if kind!(left, j) == SYMBOL {
+                        let s = field!(left, j, F_SYM);
                         let e = if given[s] == 0 { inferred } else { given[s] };
                         if on_right & (1 << s) == 0 && e != 1 {
                             return None;
@@ -301,24 +333,25 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
     let mut nl = 0usize;
     i = 0;
     while i < right.len() {
-        let term = &right[i];
+        let term = kind!(right, i);
         i += 1;
         // Either one token (`(`, `)`, or a leaf of `extent`, `source`, `multiplier`), or a
         // copy of the source's tokens t0..t1 from leaf l0.
         let (mut tok, mut e, mut from, mut m) = (LEAF, 1i64, NO_SOURCE, 0i64);
         let (mut t0, mut t1, mut l0) = (0usize, 0usize, 0usize);
-        match term.kind {
-            TokKind::Open => tok = PUSH,
-            TokKind::Close => tok = POP,
-            TokKind::Unit => {}
-            TokKind::Ellipsis => {
+        match term {
+            OPEN => tok = PUSH,
+            CLOSE => tok = POP,
+            UNIT => {}
+            ELLIPSIS => {
                 (t0, t1, l0) = (ell_t0, ell_t1, ell_l0);
                 if !ellipsis {
                     return None;
                 }
             }
-            TokKind::Symbol => {
-                let s = term.sym as usize;
+            _ => {
+                // A symbol.
+                let s = field!(right, i - 1, F_SYM);
                 match kind[s] {
                     NODE => (t0, t1, l0) = (node_t0[s], node_t1[s], leaf0[s]),
                     FACTOR => (e, from, m) = (extent[s], leaf0[s] as u8, mult[s]),
@@ -327,7 +360,7 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
                 }
             }
         }
-        if t1 == t0 && !matches!(term.kind, TokKind::Ellipsis) {
+        if t1 == t0 && term != ELLIPSIS {
             // One token.
             if nt == MAX_TOKENS || (tok == LEAF && nl == MAX_LEAVES) {
                 return None;
@@ -367,6 +400,7 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
             source,
             multiplier,
             len: nl,
+            op: p.op,
         },
     ))
 }

@@ -19,7 +19,7 @@ mod tests;
 
 use super::code::{LEAF, MAX_LEAVES, MAX_TOKENS, ShapeCode};
 use super::msg::{Msg, leaves_in, node_end};
-use super::pattern::{PatternCode, Tok, TokKind};
+use super::pattern::{Op, PatternCode, Side, Tok, TokKind};
 use output::{new_symbols, omitted, place};
 use split::split;
 
@@ -34,6 +34,8 @@ pub struct Plan {
     source: [u8; MAX_LEAVES],
     multiplier: [i64; MAX_LEAVES],
     len: usize,
+    /// The macro, named in the view's errors.
+    pub(crate) op: Op,
 }
 
 impl Plan {
@@ -51,8 +53,9 @@ impl Plan {
     }
 }
 
-/// What [`compile`] decides.
-#[derive(Clone, Copy)]
+/// What [`compile`] decides. A failure carries no message (it would add a kilobyte to every
+/// result the compiler keeps); [`message`] words it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// The result's shape and plan.
     Ok(ShapeCode, Plan),
@@ -60,7 +63,15 @@ pub enum Outcome {
     Unchecked,
     /// The source is the result of an earlier failed check: accepted silently.
     Poisoned,
-    /// The first mistake's message.
+    /// A mistake: [`message`] says which.
+    Err,
+}
+
+/// What the checked path ([`explain`]) decides: an [`Outcome`] with the message of a failure.
+#[derive(Clone, Copy)]
+pub(crate) enum Checked {
+    Ok(ShapeCode, Plan),
+    Poisoned,
     Err(Msg),
 }
 
@@ -180,21 +191,27 @@ struct Compiler<'a> {
 ///
 /// ```
 /// use strideweave::{StaticShape, shape_t};
-/// use strideweave::__private::{Op, Outcome, PatternCode, Tok, compile};
-/// // "a b -> b a"
-/// const P: PatternCode = PatternCode {
+/// use strideweave::__private::{Op, Outcome, PatternCode, Side, compile, message};
+/// use strideweave_syntax::{EncodedSide, encode_pattern, parse_pattern};
+/// // What `rearrange!(t, "a b -> b a")` emits, built at run time.
+/// let text = "a b -> b a";
+/// let e = encode_pattern(text, &parse_pattern(text).unwrap()).unwrap();
+/// let side = |s: EncodedSide| Side { toks: s.toks.leak(), strings: s.strings.leak() };
+/// let p = PatternCode {
 ///     op: Op::Rearrange,
-///     text: "a b -> b a",
-///     left: &[Tok::symbol(0, 0, 1, "0", "a"), Tok::symbol(1, 2, 3, "1", "b")],
-///     right: &[Tok::symbol(1, 7, 8, "0", "b"), Tok::symbol(0, 9, 10, "1", "a")],
+///     text,
+///     left: side(e.left),
+///     right: side(e.right),
 ///     left_span: (0, 3),
 ///     names: &["a", "b"],
 ///     keywords: &[],
 /// };
-/// let Outcome::Ok(s, _) = compile(&<shape_t!(2, 3)>::SHAPE, &P) else { panic!() };
+/// let p = &p;
+/// let Outcome::Ok(s, _) = compile(&<shape_t!(2, 3)>::SHAPE, p) else { panic!() };
 /// assert_eq!(s.to_string(), "(3,2)");
-/// let Outcome::Err(m) = compile(&<shape_t!(2, 3, 4)>::SHAPE, &P) else { panic!() };
-/// assert_eq!(m.as_str(), "\
+/// let s3 = <shape_t!(2, 3, 4)>::SHAPE;
+/// assert_eq!(compile(&s3, p), Outcome::Err);
+/// assert_eq!(message(Some(&s3), p).as_str(), "\
 /// rearrange!: the left side has 2 terms but the source has 3 top-level modes (shape (2,3,4))
 ///   a b -> b a
 ///   ^^^");
@@ -205,18 +222,42 @@ pub const fn compile(src: &ShapeCode, p: &PatternCode) -> Outcome {
     {
         return Outcome::Ok(shape, plan);
     }
-    explain(src, p)
+    match explain(src, p) {
+        Checked::Ok(shape, plan) => Outcome::Ok(shape, plan),
+        Checked::Poisoned => Outcome::Poisoned,
+        Checked::Err(_) => Outcome::Err,
+    }
+}
+
+/// The message of the mistake that made [`compile`] (for `Some(src)`) or [`check_pattern`]
+/// (for `None`) fail; a note that there is none otherwise.
+pub const fn message(src: Option<&ShapeCode>, p: &PatternCode) -> Msg {
+    let checked = match src {
+        Some(src) => explain(src, p),
+        None => match keywords(p) {
+            Err(m) => Checked::Err(m),
+            Ok(()) => Checked::Poisoned,
+        },
+    };
+    match checked {
+        Checked::Err(m) => m,
+        _ => {
+            let mut m = begin(p);
+            m.str("no mistake");
+            m
+        }
+    }
 }
 
 /// [`compile`]'s checked path: every rule in order, with a message for the first mistake.
 /// Slow under the compiler's interpreter (see `fast`), so it runs only when the fast path
 /// has found something wrong.
-pub(crate) const fn explain(src: &ShapeCode, p: &PatternCode) -> Outcome {
+pub(crate) const fn explain(src: &ShapeCode, p: &PatternCode) -> Checked {
     if let Err(m) = keywords(p) {
-        return Outcome::Err(m);
+        return Checked::Err(m);
     }
     if src.is_poisoned() {
-        return Outcome::Poisoned;
+        return Checked::Poisoned;
     }
     let mut c = Compiler {
         src,
@@ -225,13 +266,13 @@ pub(crate) const fn explain(src: &ShapeCode, p: &PatternCode) -> Outcome {
         nparts: 0,
     };
     match run(&mut c) {
-        Ok((s, plan)) => Outcome::Ok(s, plan),
+        Ok((s, plan)) => Checked::Ok(s, plan),
         Err(mut m) => {
             if !m.names_shape() {
                 m.str("\n  the tensor's shape is ");
                 m.shape(src);
             }
-            Outcome::Err(m)
+            Checked::Err(m)
         }
     }
 }
@@ -240,7 +281,7 @@ pub(crate) const fn explain(src: &ShapeCode, p: &PatternCode) -> Outcome {
 /// is known only at run time).
 pub const fn check_pattern(p: &PatternCode) -> Outcome {
     match keywords(p) {
-        Err(m) => Outcome::Err(m),
+        Err(_) => Outcome::Err,
         Ok(()) => Outcome::Unchecked,
     }
 }
@@ -298,25 +339,25 @@ const fn keyword(p: &PatternCode, sym: u16) -> Option<i64> {
 const fn find_symbol(p: &PatternCode, sym: u16) -> (&'static str, Tok) {
     let mut i = 0;
     while i < p.left.len() {
-        if matches!(p.left[i].kind, TokKind::Symbol) && p.left[i].sym == sym {
-            return ("left", p.left[i]);
+        if matches!(p.left.get(i).kind, TokKind::Symbol) && p.left.get(i).sym == sym {
+            return ("left", p.left.get(i));
         }
         i += 1;
     }
     let mut i = 0;
     while i < p.right.len() {
-        if matches!(p.right[i].kind, TokKind::Symbol) && p.right[i].sym == sym {
-            return ("right", p.right[i]);
+        if matches!(p.right.get(i).kind, TokKind::Symbol) && p.right.get(i).sym == sym {
+            return ("right", p.right.get(i));
         }
         i += 1;
     }
     ("right", Tok::close())
 }
 
-const fn on_side(toks: &[Tok], sym: u16) -> bool {
+const fn on_side(toks: Side, sym: u16) -> bool {
     let mut i = 0;
     while i < toks.len() {
-        if matches!(toks[i].kind, TokKind::Symbol) && toks[i].sym == sym {
+        if matches!(toks.get(i).kind, TokKind::Symbol) && toks.get(i).sym == sym {
             return true;
         }
         i += 1;
@@ -366,9 +407,9 @@ const fn keywords(p: &PatternCode) -> Result<(), Msg> {
 }
 
 /// The index of the term after the one at `i`.
-const fn next_term(toks: &[Tok], i: usize) -> usize {
-    match toks[i].kind {
-        TokKind::Open => toks[i].close as usize + 1,
+const fn next_term(toks: Side, i: usize) -> usize {
+    match toks.get(i).kind {
+        TokKind::Open => toks.get(i).close as usize + 1,
         _ => i + 1,
     }
 }
@@ -468,11 +509,11 @@ const fn match_left(c: &mut Compiler<'_>) -> Result<(), Msg> {
     let mut i = 0;
     let mut past_rank = p.left_span.0;
     while i < toks.len() {
-        if matches!(toks[i].kind, TokKind::Ellipsis) {
+        if matches!(toks.get(i).kind, TokKind::Ellipsis) {
             ellipsis = true;
         } else {
             if named == rank {
-                past_rank = toks[i].start;
+                past_rank = toks.get(i).start;
             }
             named += 1;
         }
@@ -511,7 +552,7 @@ const fn match_left(c: &mut Compiler<'_>) -> Result<(), Msg> {
     let mut at_mode = 0;
     let mut i = 0;
     while i < toks.len() {
-        if matches!(toks[i].kind, TokKind::Ellipsis) {
+        if matches!(toks.get(i).kind, TokKind::Ellipsis) {
             let mut k = 0;
             while k < captured {
                 tri!(push(
@@ -537,7 +578,7 @@ const fn match_left(c: &mut Compiler<'_>) -> Result<(), Msg> {
 /// Matches the left term at token `i` against the source node `n` at mode path `mp`.
 const fn match_term(c: &mut Compiler<'_>, i: usize, n: Node, mp: Path) -> Result<(), Msg> {
     let (src, p) = (c.src, c.p);
-    let t = p.left[i];
+    let t = p.left.get(i);
     match t.kind {
         TokKind::Symbol => {
             let size = node_size(src, n);

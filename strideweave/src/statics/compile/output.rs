@@ -27,7 +27,7 @@ pub(super) const fn omitted(c: &Compiler<'_>) -> Result<(), Msg> {
     let (src, p) = (c.src, c.p);
     let mut i = 0;
     while i < p.left.len() {
-        let t = p.left[i];
+        let t = p.left.get(i);
         if matches!(t.kind, TokKind::Symbol)
             && !on_side(p.right, t.sym)
             && let Some(part) = part_of(c, t.sym)
@@ -70,7 +70,7 @@ pub(super) const fn new_symbols(c: &mut Compiler<'_>) -> Result<(), Msg> {
     let mut total = c.src.size();
     let mut i = 0;
     while i < p.right.len() {
-        let t = p.right[i];
+        let t = p.right.get(i);
         if matches!(t.kind, TokKind::Symbol) && !on_side(p.left, t.sym) {
             // The macro requires a keyword for every new symbol.
             let extent = match keyword(p, t.sym) {
@@ -167,12 +167,13 @@ pub(super) const fn place(c: &Compiler<'_>) -> Result<(ShapeCode, Plan), Msg> {
             source: [NO_SOURCE; MAX_LEAVES],
             multiplier: [0; MAX_LEAVES],
             len: 0,
+            op: p.op,
         },
         full: false,
     };
     let mut i = 0;
     while i < p.right.len() {
-        let t = p.right[i];
+        let t = p.right.get(i);
         match t.kind {
             TokKind::Symbol => {
                 if let Some(part) = part_of(c, t.sym) {

@@ -20,7 +20,7 @@ const fn split_place(m: &mut Msg, mp: &Path, group: &Tok) {
 /// Splits the leaf `n` by the left group at token `gi`.
 pub(super) const fn split(c: &mut Compiler<'_>, gi: usize, n: Node, mp: Path) -> Result<(), Msg> {
     let (src, p) = (c.src, c.p);
-    let group = p.left[gi];
+    let group = p.left.get(gi);
     let extent = src.extent(n.l0 as usize);
     let close = group.close as usize;
     let mut unknown = [0u16; MAX_PARTS];
@@ -30,7 +30,7 @@ pub(super) const fn split(c: &mut Compiler<'_>, gi: usize, n: Node, mp: Path) ->
     let mut known: Option<i64> = Some(1);
     let mut j = gi + 1;
     while j < close {
-        let t = p.left[j];
+        let t = p.left.get(j);
         if matches!(t.kind, TokKind::Symbol) {
             match keyword(p, t.sym) {
                 Some(k) => {
@@ -103,7 +103,7 @@ pub(super) const fn split(c: &mut Compiler<'_>, gi: usize, n: Node, mp: Path) ->
                 m.str(if k + 1 == nunknown { " and " } else { ", " });
             }
             m.str("`");
-            m.str(p.names[p.left[unknown[k] as usize].sym as usize]);
+            m.str(p.names[p.left.get(unknown[k] as usize).sym as usize]);
             m.str("`");
             k += 1;
         }
@@ -115,7 +115,7 @@ pub(super) const fn split(c: &mut Compiler<'_>, gi: usize, n: Node, mp: Path) ->
     let mut prefix = 1i64;
     let mut j = gi + 1;
     while j < close {
-        let t = p.left[j];
+        let t = p.left.get(j);
         let e = match t.kind {
             TokKind::Symbol => match keyword(p, t.sym) {
                 Some(k) => k,
@@ -166,7 +166,7 @@ const fn write_given(m: &mut Msg, p: &PatternCode, given: &[u16], n: usize) {
         if k > 0 {
             m.str(if k + 1 == n { " and " } else { ", " });
         }
-        let sym = p.left[given[k] as usize].sym;
+        let sym = p.left.get(given[k] as usize).sym;
         m.str(p.names[sym as usize]);
         m.str(" = ");
         m.int(match keyword(p, sym) {

@@ -6,13 +6,13 @@ use std::ops::Range;
 
 use proptest::prelude::*;
 use strideweave_syntax::{
-    Pattern, PatternKind, Term, check_keywords, check_pattern, parse_pattern, term_path,
+    EncodedSide, Pattern, PatternKind, check_keywords, check_pattern, encode_pattern, parse_pattern,
 };
 
-use super::{Outcome, compile, explain, fast};
+use super::{Checked, Outcome, compile, explain, fast, message};
 use crate::layout::Layout;
 use crate::statics::code::ShapeCode;
-use crate::statics::pattern::{Keyword, Op, PatternCode, Tok};
+use crate::statics::pattern::{Keyword, Op, PatternCode, Side};
 
 /// A tiny deterministic generator (xorshift), so that one seed is one case.
 struct Gen(u64);
@@ -249,56 +249,15 @@ fn code(
     kind: PatternKind,
     sizes: &[(String, usize)],
 ) -> PatternCode {
-    fn names(terms: &[Term<Range<usize>>], out: &mut Vec<String>) {
-        for t in terms {
-            match t {
-                Term::Symbol(n, _) if !out.contains(n) => out.push(n.clone()),
-                Term::Group(m, _) => names(m, out),
-                _ => {}
-            }
-        }
-    }
-    fn flatten(
-        terms: &[Term<Range<usize>>],
-        path: &mut Vec<usize>,
-        names: &[String],
-        out: &mut Vec<Tok>,
-    ) {
-        for (i, t) in terms.iter().enumerate() {
-            path.push(i);
-            let at = leak(term_path(path));
-            let r = t.span();
-            let (s, e) = (r.start as u32, r.end as u32);
-            match t {
-                Term::Symbol(n, _) => {
-                    let id = names.iter().position(|x| x == n).unwrap() as u16;
-                    out.push(Tok::symbol(id, s, e, at, leak(n.clone())));
-                }
-                Term::Unit(_) => out.push(Tok::unit(s, e, at)),
-                Term::Ellipsis(_) => out.push(Tok::ellipsis(s, e, at)),
-                Term::Group(m, _) => {
-                    let open = out.len();
-                    out.push(Tok::close());
-                    flatten(m, path, names, out);
-                    let close = out.len() as u16;
-                    out.push(Tok::close());
-                    out[open] = Tok::open(close, s, e, at, leak(t.to_string()));
-                }
-            }
-            path.pop();
-        }
-    }
-    let mut all = Vec::new();
-    names(&p.left.terms, &mut all);
-    names(&p.right.terms, &mut all);
-    let mut left = Vec::new();
-    flatten(&p.left.terms, &mut Vec::new(), &all, &mut left);
-    let mut right = Vec::new();
-    flatten(&p.right.terms, &mut Vec::new(), &all, &mut right);
+    let e = encode_pattern(text, p).unwrap();
+    let side = |s: EncodedSide| Side {
+        toks: Box::leak(s.toks.into_boxed_slice()),
+        strings: leak(s.strings),
+    };
     let keywords: Vec<Keyword> = sizes
         .iter()
         .map(|(n, v)| Keyword {
-            sym: all.iter().position(|x| x == n).unwrap() as u16,
+            sym: e.symbol(n).unwrap(),
             value: *v,
         })
         .collect();
@@ -309,11 +268,12 @@ fn code(
             Op::Rearrange
         },
         text: leak(text.to_string()),
-        left: Box::leak(left.into_boxed_slice()),
-        right: Box::leak(right.into_boxed_slice()),
-        left_span: (p.left.span.start as u32, p.left.span.end as u32),
+        left_span: (e.left_span.0 as u32, e.left_span.1 as u32),
+        left: side(e.left),
+        right: side(e.right),
         names: Box::leak(
-            all.into_iter()
+            e.names
+                .into_iter()
                 .map(leak)
                 .collect::<Vec<_>>()
                 .into_boxed_slice(),
@@ -352,10 +312,10 @@ fn check(seed: u64) -> Option<bool> {
     let src = ShapeCode::from_shape(layout.shape()).unwrap();
     // The fast path succeeds exactly when the checked path does, with the same result.
     match (fast::plan(&src, &p), explain(&src, &p)) {
-        (Some((s, plan)), Outcome::Ok(s2, plan2)) => {
+        (Some((s, plan)), Checked::Ok(s2, plan2)) => {
             assert!(s == s2 && plan == plan2, "{what}: the fast path differs")
         }
-        (None, Outcome::Err(_)) => {}
+        (None, Checked::Err(_)) => {}
         (Some(_), _) => panic!("{what}: the fast path accepts a mistake"),
         (None, _) => panic!("{what}: the fast path gives up on a valid case"),
     }
@@ -370,7 +330,8 @@ fn check(seed: u64) -> Option<bool> {
             assert_eq!(got, expected, "{what}");
             Some(true)
         }
-        (Err(e), Outcome::Err(m)) => {
+        (Err(e), Outcome::Err) => {
+            let m = message(Some(&src), &p);
             let runtime = e.to_string();
             let runtime = runtime.split_once(": ").unwrap().1;
             let ours = m.detail();
@@ -386,9 +347,9 @@ fn check(seed: u64) -> Option<bool> {
             }
             Some(false)
         }
-        (Ok(l), Outcome::Err(m)) => panic!(
+        (Ok(l), Outcome::Err) => panic!(
             "{what}: the runtime gives {l}, compile says\n{}",
-            m.as_str()
+            message(Some(&src), &p).as_str()
         ),
         (Err(e), _) => panic!("{what}: the runtime says {e}, compile accepts"),
         (Ok(_), _) => panic!("{what}: unexpected outcome"),

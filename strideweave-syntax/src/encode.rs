@@ -1,0 +1,238 @@
+//! A checked pattern as the compact data that `rearrange!` and `repeat!` emit: each side's
+//! tokens as fixed-width records in one byte string, and the texts that messages quote in one
+//! string. One literal per side instead of a constructor call per token keeps the expansion
+//! small, which is most of what a macro call costs the compiler.
+//!
+//! Record `i` of a side is [`RECORD`] bytes from `i * RECORD`: [`FIELDS`] little-endian `u16`
+//! fields, in the order of the `F_*` constants. The runtime (`strideweave::__private::Side`)
+//! decodes with the same constants.
+
+use std::ops::Range;
+
+use crate::pattern::{Pattern, Term, term_path};
+
+/// The fields of a record, in order: the token's kind (`K_*`), its symbol's index among the
+/// pattern's names, for `(` the index of its `)` (else the token's own index), the first and
+/// end columns (in characters) of the term in the pattern, and the byte offset and length in
+/// the side's string of the term's dotted path (`1.0`) and of its text with single spaces.
+pub const F_KIND: usize = 0;
+/// See [`F_KIND`].
+pub const F_SYM: usize = 1;
+/// See [`F_KIND`].
+pub const F_CLOSE: usize = 2;
+/// See [`F_KIND`].
+pub const F_START: usize = 3;
+/// See [`F_KIND`].
+pub const F_END: usize = 4;
+/// See [`F_KIND`].
+pub const F_PATH: usize = 5;
+/// See [`F_KIND`].
+pub const F_PATH_LEN: usize = 6;
+/// See [`F_KIND`].
+pub const F_TEXT: usize = 7;
+/// See [`F_KIND`].
+pub const F_TEXT_LEN: usize = 8;
+/// The number of `u16` fields in a record.
+pub const FIELDS: usize = 9;
+/// The bytes of a record.
+pub const RECORD: usize = 2 * FIELDS;
+
+/// Token kind: a symbol.
+pub const K_SYMBOL: u16 = 0;
+/// Token kind: `1`.
+pub const K_UNIT: u16 = 1;
+/// Token kind: `(`.
+pub const K_OPEN: u16 = 2;
+/// Token kind: `)`.
+pub const K_CLOSE: u16 = 3;
+/// Token kind: `...`.
+pub const K_ELLIPSIS: u16 = 4;
+
+/// One side, encoded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EncodedSide {
+    /// The records.
+    pub toks: Vec<u8>,
+    /// The paths and texts the records point into.
+    pub strings: String,
+}
+
+/// A pattern, encoded (see the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodedPattern {
+    /// Every symbol once, left first, in order of appearance; records refer to them by index.
+    pub names: Vec<String>,
+    /// The left side.
+    pub left: EncodedSide,
+    /// The right side.
+    pub right: EncodedSide,
+    /// The columns (in characters) of the left side's text.
+    pub left_span: (u16, u16),
+}
+
+impl EncodedPattern {
+    /// The index of a symbol among [`names`](EncodedPattern::names).
+    ///
+    /// ```
+    /// let p = strideweave_syntax::parse_pattern("(h w) c -> c h w").unwrap();
+    /// let e = strideweave_syntax::encode_pattern("(h w) c -> c h w", &p).unwrap();
+    /// assert_eq!(e.symbol("c"), Some(2));
+    /// ```
+    pub fn symbol(&self, name: &str) -> Option<u16> {
+        self.names.iter().position(|n| n == name).map(|i| i as u16)
+    }
+}
+
+/// Encodes a parsed pattern (byte spans into `text`). Fails only beyond the encoding's
+/// limits: 65,535 characters of pattern text or of a side's paths and texts, 65,535 tokens
+/// or symbols.
+///
+/// ```
+/// use strideweave_syntax::{RECORD, encode_pattern, parse_pattern};
+/// let text = "(h w) c -> h w c";
+/// let e = encode_pattern(text, &parse_pattern(text).unwrap()).unwrap();
+/// assert_eq!(e.names, ["h", "w", "c"]);
+/// assert_eq!(e.left.toks.len(), 5 * RECORD); // ( h w ) c
+/// assert_eq!(e.left.strings, "0(h w)0.0h0.1w1c");
+/// assert_eq!(e.left_span, (0, 7));
+/// ```
+pub fn encode_pattern(text: &str, p: &Pattern<Range<usize>>) -> Result<EncodedPattern, String> {
+    let col = |at: usize| text.get(..at).map_or(0, |s| s.chars().count());
+    let mut names = Vec::new();
+    for side in [&p.left, &p.right] {
+        collect_names(&side.terms, &mut names);
+    }
+    let narrow = |v: usize, what: &str| {
+        u16::try_from(v).map_err(|_| {
+            format!("the pattern has more {what} than the macros handle (at most 65535)")
+        })
+    };
+    let mut sides = [EncodedSide::default(), EncodedSide::default()];
+    for (side, out) in [&p.left, &p.right].into_iter().zip(&mut sides) {
+        let mut records: Vec<[usize; FIELDS]> = Vec::new();
+        flatten(
+            &side.terms,
+            &mut Vec::new(),
+            &names,
+            &col,
+            &mut records,
+            &mut out.strings,
+        );
+        for r in records {
+            for v in r {
+                out.toks
+                    .extend_from_slice(&narrow(v, "characters or tokens")?.to_le_bytes());
+            }
+        }
+    }
+    narrow(names.len(), "symbols")?;
+    let [left, right] = sides;
+    Ok(EncodedPattern {
+        names,
+        left,
+        right,
+        left_span: (
+            narrow(col(p.left.span.start), "characters")?,
+            narrow(col(p.left.span.end), "characters")?,
+        ),
+    })
+}
+
+fn collect_names(terms: &[Term<Range<usize>>], out: &mut Vec<String>) {
+    for t in terms {
+        match t {
+            Term::Symbol(n, _) if !out.contains(n) => out.push(n.clone()),
+            Term::Group(m, _) => collect_names(m, out),
+            _ => {}
+        }
+    }
+}
+
+/// A side's terms as records, a group as `(`, its members, `)`.
+fn flatten(
+    terms: &[Term<Range<usize>>],
+    path: &mut Vec<usize>,
+    names: &[String],
+    col: &dyn Fn(usize) -> usize,
+    out: &mut Vec<[usize; FIELDS]>,
+    strings: &mut String,
+) {
+    for (i, t) in terms.iter().enumerate() {
+        path.push(i);
+        let mut r = [0; FIELDS];
+        r[F_START] = col(t.span().start);
+        r[F_END] = col(t.span().end);
+        r[F_PATH] = strings.len();
+        strings.push_str(&term_path(path));
+        r[F_PATH_LEN] = strings.len() - r[F_PATH];
+        r[F_TEXT] = strings.len();
+        strings.push_str(&t.to_string());
+        r[F_TEXT_LEN] = strings.len() - r[F_TEXT];
+        let at = out.len();
+        r[F_CLOSE] = at;
+        match t {
+            Term::Symbol(name, _) => {
+                r[F_KIND] = K_SYMBOL as usize;
+                r[F_SYM] = names.iter().position(|n| n == name).unwrap_or(0);
+                out.push(r);
+            }
+            Term::Unit(_) => {
+                r[F_KIND] = K_UNIT as usize;
+                out.push(r);
+            }
+            Term::Ellipsis(_) => {
+                r[F_KIND] = K_ELLIPSIS as usize;
+                out.push(r);
+            }
+            Term::Group(members, _) => {
+                r[F_KIND] = K_OPEN as usize;
+                out.push(r);
+                flatten(members, path, names, col, out, strings);
+                let mut close = [0; FIELDS];
+                close[F_KIND] = K_CLOSE as usize;
+                close[F_CLOSE] = out.len();
+                out[at][F_CLOSE] = out.len();
+                out.push(close);
+            }
+        }
+        path.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_pattern;
+
+    fn field(side: &EncodedSide, i: usize, f: usize) -> u16 {
+        let at = i * RECORD + 2 * f;
+        u16::from_le_bytes([side.toks[at], side.toks[at + 1]])
+    }
+
+    #[test]
+    fn records_hold_kinds_symbols_groups_columns_and_texts() {
+        let text = "b ... (h x2) -> 1 (x2 h) b ...";
+        let e = encode_pattern(text, &parse_pattern(text).unwrap()).unwrap();
+        assert_eq!(e.names, ["b", "h", "x2"]);
+        let l = &e.left;
+        let kinds: Vec<u16> = (0..l.toks.len() / RECORD)
+            .map(|i| field(l, i, F_KIND))
+            .collect();
+        assert_eq!(
+            kinds,
+            [K_SYMBOL, K_ELLIPSIS, K_OPEN, K_SYMBOL, K_SYMBOL, K_CLOSE]
+        );
+        assert_eq!(field(l, 2, F_CLOSE), 5);
+        assert_eq!(field(l, 4, F_SYM), 2);
+        assert_eq!((field(l, 4, F_START), field(l, 4, F_END)), (9, 11));
+        let s = |i: usize, off: usize, len: usize| {
+            let a = field(l, i, off) as usize;
+            l.strings[a..a + field(l, i, len) as usize].to_string()
+        };
+        assert_eq!(s(2, F_PATH, F_PATH_LEN), "2");
+        assert_eq!(s(2, F_TEXT, F_TEXT_LEN), "(h x2)");
+        assert_eq!(s(4, F_PATH, F_PATH_LEN), "2.1");
+        assert_eq!(field(&e.right, 0, F_KIND), K_UNIT);
+        assert_eq!(e.left_span, (0, 12));
+    }
+}

@@ -9,6 +9,8 @@
 #                static shape types costs by itself: construction, `layout()`, drop glue)
 #   runtime_200  the same 200 calls through the runtime API, `Tensor::rearrange`
 #   chain_N      N chained `rearrange!` calls on one static tensor, for N = 10, 50, 100, 200
+#   chain_200_cast  chain_200 with a `cast` to the named start shape every 48 calls (each
+#                result type nests its source's; a cast starts the nesting afresh)
 # builds the dependencies once (debug, shared target directory), then for each binary touches
 # its source and rebuilds only it (non-incremental), three times, and prints the best
 # wall-clock and CPU build times and the milliseconds per call above the baseline.
@@ -110,6 +112,20 @@ gen_chain() { # n -> source: a cycle of four patterns that returns to the start 
     echo "}"
 }
 
+gen_chain_cast() { # chain_200, cast back to the start shape every 48 calls (it returns every 12)
+    local patterns=("a b c -> b c a" "a b c -> (a b) c" "(a b) c -> c a b" "c a b -> a b c")
+    echo "use strideweave::*;"
+    echo "fn main() {"
+    echo "    let x0 = StaticTensor::<f32, shape_t!(2, 3, 4)>::zeros();"
+    for i in $(seq 1 200); do
+        local cast=""
+        ((i % 48 == 0)) && cast=".cast::<shape_t!(2, 3, 4)>()"
+        echo "    let x$i = rearrange!(x$((i - 1)), \"${patterns[$(((i - 1) % 4))]}\")$cast;"
+    done
+    echo "    println!(\"{}\", x200.layout());"
+    echo "}"
+}
+
 gen_baseline() {
     echo "use strideweave::*;"
     echo "fn main() {"
@@ -124,6 +140,7 @@ gen_independent runtime >"$dir/src/bin/runtime_200.rs"
 gen_independent tensors >"$dir/src/bin/tensors_200.rs"
 chains=(10 50 100 200)
 for n in "${chains[@]}"; do gen_chain "$n" >"$dir/src/bin/chain_$n.rs"; done
+gen_chain_cast >"$dir/src/bin/chain_200_cast.rs"
 
 cd "$dir"
 echo "building the dependencies (debug) in $dir ..." >&2
@@ -159,6 +176,7 @@ row tensors_200 200
 row static_200 200
 row runtime_200 200
 for n in "${chains[@]}"; do row "chain_$n" "$n"; done
+row chain_200_cast 200
 printf 'the 200 static calls alone (static_200 - tensors_200): %.2f ms of CPU per call\n' \
     "$(echo "($cpu_static_200 - $cpu_tensors_200) * 1000 / 200" | bc -l)"
 echo "(rustc $(rustc --version | cut -d' ' -f2), $(nproc) cores, debug, best of $runs rebuilds;" \
@@ -200,6 +218,7 @@ WRAPPER
     irow static_200 200
     irow runtime_200 200
     for n in "${chains[@]}"; do irow "chain_$n" "$n"; done
+    irow chain_200_cast 200
     printf 'the 200 static calls alone (static_200 - tensors_200): %.2f M instructions per call\n' \
         "$(echo "($ir_static_200 - $ir_tensors_200) / 1000000 / 200" | bc -l)"
 fi

@@ -21,7 +21,14 @@ fn named(t: &StaticTensor<f32, shape_t!(12, 5)>) -> StaticTensor<f32, shape_t!(5
     rearrange!(t, "a b -> b a").try_cast().unwrap()
 }
 
+// `cast` checks the shapes at compile time (and starts a chain's type nesting afresh).
+fn named_checked(t: &StaticTensor<f32, shape_t!(12, 5)>) -> StaticTensor<f32, shape_t!(5, 12)> {
+    rearrange!(t, "a b -> b a").cast()
+}
+
 fn main() {
+    let t = StaticTensor::<f32, shape_t!(12, 5)>::arange();
+    assert_eq!(named_checked(&t).to_vec().unwrap(), named(&t).to_vec().unwrap());
     // Static: the result's type carries its shape; no `Result`.
     let t = StaticTensor::<f32, shape_t!(12, 5)>::arange();
     let v = rearrange!(&t, "(h w) c -> c h w", h = H);

@@ -62,7 +62,7 @@ pub trait Check<S> {
 }
 
 /// The outcome of pattern `P` on shape `S`, computed once per pair.
-pub struct Compiled<S, P>(PhantomData<fn() -> (S, P)>);
+pub struct Compiled<S, P>(PhantomData<S>, PhantomData<P>);
 
 impl<S: ShapeInfo, P: PatternSpec> Compiled<S, P> {
     /// The outcome.
@@ -119,7 +119,7 @@ const fn fail(message: &str) -> ! {
 /// let t = StaticTensor::<f32, shape_t!(2, 3)>::zeros();
 /// assert_eq!(shape_of(&rearrange!(t, "a b -> b 1 a")), "(3,1,2)");
 /// ```
-pub struct Rearranged<S, P>(PhantomData<fn() -> (S, P)>);
+pub struct Rearranged<S, P>(PhantomData<S>, PhantomData<P>);
 
 impl<S: StaticShape, P: PatternSpec> StaticShape for Rearranged<S, P> {
     const SHAPE: ShapeCode = Compiled::<S, P>::OUTCOME.shape();

@@ -221,6 +221,30 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
         self.tensor.to_vec::<T>()
     }
 
+    /// The same tensor with another static shape `S2` that denotes the same shape, checked
+    /// at compile time: a mismatch is a build error (like `rearrange!`'s static checks, it is
+    /// reported by `cargo build`, not by `cargo check`).
+    ///
+    /// Use it to name a result's shape in a signature, and to cut long chains of
+    /// `rearrange!`: each result's type nests its source's, and the compiler's work on a
+    /// chain grows faster than its length; a cast starts the nesting afresh.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, rearrange, shape_t};
+    /// type Hwc = shape_t!(4, 3, 5);
+    /// fn split(t: StaticTensor<f32, shape_t!(12, 5)>) -> StaticTensor<f32, Hwc> {
+    ///     rearrange!(t, "(h w) c -> h w c", h = 4).cast()
+    /// }
+    /// assert_eq!(split(StaticTensor::arange()).layout().to_string(), "(4,3,5):(1,4,12)");
+    /// ```
+    pub fn cast<S2: StaticShape>(self) -> StaticTensor<T, S2> {
+        const { check_cast(&S::SHAPE, &S2::SHAPE) };
+        StaticTensor {
+            tensor: self.tensor,
+            marker: PhantomData,
+        }
+    }
+
     /// The same tensor with another static shape `S2` that denotes the same shape (for
     /// example a named type for a result of `rearrange!`); checked at run time.
     ///
@@ -252,4 +276,17 @@ impl<T: Element, S: StaticShape> TryFrom<Tensor> for StaticTensor<T, S> {
     fn try_from(t: Tensor) -> Result<Self> {
         StaticTensor::try_from_dynamic(t)
     }
+}
+
+/// `StaticTensor::cast`'s compile-time check: the two static shapes must agree.
+const fn check_cast(from: &ShapeCode, to: &ShapeCode) {
+    if from.is_poisoned() || to.is_poisoned() || from.same_shape(to) {
+        return;
+    }
+    let mut m = super::msg::Msg::new();
+    m.str("StaticTensor::cast: the tensor's static shape ");
+    m.shape(from);
+    m.str(" differs from the shape cast to, ");
+    m.shape(to);
+    panic!("{}", m.as_str());
 }

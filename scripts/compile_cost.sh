@@ -162,13 +162,13 @@ best() { # bin -> "wall cpu"
 }
 
 read -r base_wall base_cpu <<<"$(best baseline)"
-printf '%-12s %6s %9s %9s %14s %13s\n' "binary" "calls" "wall (s)" "cpu (s)" "wall ms/call" "cpu ms/call"
-printf '%-12s %6s %9.2f %9.2f %14s %13s\n' baseline 0 "$base_wall" "$base_cpu" "-" "-"
+printf '%-15s %6s %9s %9s %14s %13s\n' "binary" "calls" "wall (s)" "cpu (s)" "wall ms/call" "cpu ms/call"
+printf '%-15s %6s %9.2f %9.2f %14s %13s\n' baseline 0 "$base_wall" "$base_cpu" "-" "-"
 row() { # bin calls
     local wall cpu
     read -r wall cpu <<<"$(best "$1")"
     eval "cpu_$1=$cpu"
-    printf '%-12s %6d %9.2f %9.2f %14.2f %13.2f\n' "$1" "$2" "$wall" "$cpu" \
+    printf '%-15s %6d %9.2f %9.2f %14.2f %13.2f\n' "$1" "$2" "$wall" "$cpu" \
         "$(echo "($wall - $base_wall) * 1000 / $2" | bc -l)" \
         "$(echo "($cpu - $base_cpu) * 1000 / $2" | bc -l)"
 }
@@ -205,13 +205,13 @@ WRAPPER
     }
     echo
     base_ir=$(count baseline)
-    printf '%-12s %6s %16s %12s\n' "binary" "calls" "instructions (M)" "M per call"
-    printf '%-12s %6s %16.0f %12s\n' baseline 0 "$(echo "$base_ir / 1000000" | bc -l)" "-"
+    printf '%-15s %6s %16s %12s\n' "binary" "calls" "instructions (M)" "M per call"
+    printf '%-15s %6s %16.0f %12s\n' baseline 0 "$(echo "$base_ir / 1000000" | bc -l)" "-"
     irow() { # bin calls
         local ir
         ir=$(count "$1")
         eval "ir_$1=$ir"
-        printf '%-12s %6d %16.0f %12.2f\n' "$1" "$2" "$(echo "$ir / 1000000" | bc -l)" \
+        printf '%-15s %6d %16.0f %12.2f\n' "$1" "$2" "$(echo "$ir / 1000000" | bc -l)" \
             "$(echo "($ir - $base_ir) / 1000000 / $2" | bc -l)"
     }
     irow tensors_200 200

@@ -34,7 +34,23 @@ pub use dtype::{Complex32, Complex64, DType, Element, Scalar};
 pub use error::{Error, ErrorKind, Result};
 pub use layout::{IntTuple, Key, Layout, ProfileToken, Shape, Sliced, Stride, Tiler, Tree};
 pub use repr::{Representation, Snapshot, Subtensor};
-pub use statics::{Leaf, MAX_LEAVES, MAX_TOKENS, Rearranged, ShapeCode, StaticShape, StaticTensor};
+pub use statics::{Leaf, MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape, StaticTensor};
+
+/// The static shape of a rearrangement's result: `S` rearranged by `P` (`rearrange!` and
+/// `repeat!` alike).
+///
+/// ```
+/// use strideweave::{StaticShape, StaticTensor, rearrange, shape_t};
+/// fn shape_of<S: StaticShape>(_: &StaticTensor<f32, S>) -> String {
+///     S::SHAPE.to_string()
+/// }
+/// let t = StaticTensor::<f32, shape_t!(2, 3)>::zeros();
+/// assert_eq!(shape_of(&rearrange!(t, "a b -> b 1 a")), "(3,1,2)");
+/// ```
+///
+/// Defined at the crate root: its path is part of every debuginfo and symbol name of a chain
+/// of results, which nest it once per call.
+pub struct Rearranged<S, P>(std::marker::PhantomData<S>, std::marker::PhantomData<P>);
 pub use strideweave_macros::{layout, rearrange, repeat, s, shape, shape_t};
 pub use tensor::{Indexed, Tensor};
 

@@ -15,6 +15,7 @@ use super::compile::{Outcome, Plan, check_pattern, compile, message};
 use super::msg::Msg;
 use super::pattern::PatternCode;
 use super::tensor::StaticTensor;
+use crate::Rearranged;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::layout::Layout;
@@ -107,19 +108,6 @@ pub const fn check_at<S: ShapeInfo, P: PatternSpec>(column: u32) {
 const fn fail(message: &str) -> ! {
     panic!("{}", message)
 }
-
-/// The static shape of a rearrangement's result: `S` rearranged by `P` (`rearrange!` and
-/// `repeat!` alike).
-///
-/// ```
-/// use strideweave::{StaticShape, StaticTensor, rearrange, shape_t};
-/// fn shape_of<S: StaticShape>(_: &StaticTensor<f32, S>) -> String {
-///     S::SHAPE.to_string()
-/// }
-/// let t = StaticTensor::<f32, shape_t!(2, 3)>::zeros();
-/// assert_eq!(shape_of(&rearrange!(t, "a b -> b 1 a")), "(3,1,2)");
-/// ```
-pub struct Rearranged<S, P>(PhantomData<S>, PhantomData<P>);
 
 impl<S: StaticShape, P: PatternSpec> StaticShape for Rearranged<S, P> {
     const SHAPE: ShapeCode = Compiled::<S, P>::OUTCOME.shape();

@@ -21,7 +21,6 @@ mod pattern;
 mod tensor;
 
 pub use code::{Leaf, MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape};
-pub use dispatch::Rearranged;
 pub use tensor::StaticTensor;
 
 /// What macro expansions call. Not part of the public API.

@@ -1,16 +1,10 @@
 //! Helpers shared by the autograd tests.
 
-use strideweave::{Carrier, Layout, Shape, Tensor};
+use strideweave::{Carrier, Tensor};
 
-pub fn l(text: &str) -> Layout {
-    text.parse()
-        .unwrap_or_else(|e| panic!("bad test layout {text}: {e}"))
-}
-
-pub fn s(text: &str) -> Shape {
-    text.parse()
-        .unwrap_or_else(|e| panic!("bad test shape {text}: {e}"))
-}
+#[path = "../common/notation.rs"]
+mod notation;
+pub use notation::{l, s};
 
 /// An f64 tensor with `layout` at `offset` over a carrier holding `10 + i` at index `i`.
 pub fn tensor(layout: &str, offset: usize) -> Tensor {

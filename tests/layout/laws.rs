@@ -4,34 +4,7 @@
 use proptest::prelude::*;
 use strideweave::{Layout, Shape};
 
-use crate::support::{eval_extended, indices};
-
-/// A random hierarchical layout: 0–4 top-level modes, each a leaf or a tuple of 1–3 leaves,
-/// extents 1–5, strides from `stride`.
-fn layout_with(stride: impl Strategy<Value = i64> + Clone) -> impl Strategy<Value = Layout> {
-    let leaf = (1i64..=5, stride);
-    let mode = prop_oneof![
-        3 => leaf.clone().prop_map(|p| vec![p]).prop_map(|v| (false, v)),
-        1 => prop::collection::vec(leaf, 1..=3).prop_map(|v| (true, v)),
-    ];
-    prop::collection::vec(mode, 0..=4).prop_map(|modes| {
-        let (mut sh, mut st) = (vec![], vec![]);
-        for (nested, leaves) in modes {
-            let s: Vec<String> = leaves.iter().map(|p| p.0.to_string()).collect();
-            let d: Vec<String> = leaves.iter().map(|p| p.1.to_string()).collect();
-            if nested {
-                sh.push(format!("({})", s.join(",")));
-                st.push(format!("({})", d.join(",")));
-            } else {
-                sh.push(s[0].clone());
-                st.push(d[0].clone());
-            }
-        }
-        format!("({}):({})", sh.join(","), st.join(","))
-            .parse()
-            .unwrap()
-    })
-}
+use crate::support::{eval_extended, indices, layout_with};
 
 fn non_negative() -> impl Strategy<Value = Layout> {
     layout_with(0i64..=24)

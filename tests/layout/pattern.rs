@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use strideweave::{Error, ErrorKind, Layout, Shape};
 
-use crate::support::{indices, l, s};
+use crate::support::{indices, l, layout_with, s};
 
 fn rearrange(layout: &str, pattern: &str, sizes: &[(&str, usize)]) -> String {
     l(layout)
@@ -612,29 +612,9 @@ fn repeat_follows_rearrange_rules_otherwise() {
 
 // ---- properties -------------------------------------------------------------------------
 
-/// A random hierarchical layout: 0–4 top-level modes, each a leaf or a tuple of 1–3 leaves,
-/// extents 1–5, strides −12..=12.
+/// A random hierarchical layout with strides −12..=12 (see `support::layout_with`).
 fn small_layout() -> impl Strategy<Value = Layout> {
-    let leaf = (1i64..=5, -12i64..=12);
-    let mode = prop_oneof![
-        3 => leaf.clone().prop_map(|p| (false, vec![p])),
-        1 => prop::collection::vec(leaf, 1..=3).prop_map(|v| (true, v)),
-    ];
-    prop::collection::vec(mode, 0..=4).prop_map(|modes| {
-        let (mut sh, mut st) = (vec![], vec![]);
-        for (nested, leaves) in modes {
-            let s: Vec<String> = leaves.iter().map(|p| p.0.to_string()).collect();
-            let d: Vec<String> = leaves.iter().map(|p| p.1.to_string()).collect();
-            if nested {
-                sh.push(format!("({})", s.join(",")));
-                st.push(format!("({})", d.join(",")));
-            } else {
-                sh.push(s[0].clone());
-                st.push(d[0].clone());
-            }
-        }
-        l(&format!("({}):({})", sh.join(","), st.join(",")))
-    })
+    layout_with(-12i64..=12)
 }
 
 fn layout_and_order() -> impl Strategy<Value = (Layout, Vec<usize>)> {

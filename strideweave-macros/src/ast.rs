@@ -137,6 +137,9 @@ pub struct PatternCall {
     pub kind: strideweave_syntax::PatternKind,
     /// The tensor expression, as written.
     pub tensor: TokenStream,
+    /// The static shape written after the tensor (`t: shape_t!(10, 4)`): the check is then
+    /// also an item-level constant, which `cargo check` evaluates.
+    pub shape: Option<TokenStream>,
     /// The pattern.
     pub pattern: PatternSource,
     /// The keyword extents, in order.

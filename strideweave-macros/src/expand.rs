@@ -169,8 +169,20 @@ pub fn pattern_call(
     } else {
         quote!({ #(#term_checks)* #last })
     };
-    let witness =
-        quote_spanned!(at=> <__StrideWeavePattern as ::strideweave::__private::Check<_>>::CHECK);
+    // With a shape written after the tensor, the check is also an item-level constant, which
+    // `cargo check` (and so rust-analyzer) evaluates; the dispatch call then requires the
+    // tensor to have that shape.
+    let (witness, check_item) = match &call.shape {
+        Some(shape) => (
+            quote_spanned!(at=> <__StrideWeavePattern as ::strideweave::__private::Check<#shape>>::CHECK),
+            quote_spanned!(at=> const _: ::strideweave::__private::Witness<#shape> =
+                <__StrideWeavePattern as ::strideweave::__private::Check<#shape>>::CHECK;),
+        ),
+        None => (
+            quote_spanned!(at=> <__StrideWeavePattern as ::strideweave::__private::Check<_>>::CHECK),
+            TokenStream::new(),
+        ),
+    };
     let apply = quote_spanned!(on_tensor=>
         ::strideweave::__private::PatternView::<__StrideWeavePattern>::apply(#tensor, #witness)
     );
@@ -192,6 +204,7 @@ pub fn pattern_call(
                 impl<S: #p::ShapeInfo> #p::Check<S> for __StrideWeavePattern {
                     const CHECK: #p::Witness<S> = #check;
                 }
+                #check_item
                 #apply
             }
         }

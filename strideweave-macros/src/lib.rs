@@ -176,7 +176,10 @@ pub fn shape_t(input: TokenStream) -> TokenStream {
 ///   arity, each split (divisibility, at most one unknown extent), each keyword assertion,
 ///   `1` on the left and omitted symbols against `S`, and reports a mistake at this line.
 ///   These checks run when the code is built (`cargo build`, `cargo test`), not under
-///   `cargo check`.
+///   `cargo check` — unless the tensor's static shape is written after it,
+///   `rearrange!(t: shape_t!(12, 5), …)`: the check is then also an item-level constant,
+///   which `cargo check` (and rust-analyzer) evaluate. The shape must be the tensor's shape
+///   type (a result of `rearrange!` is a `Rearranged<…>`: `cast` it first).
 /// * For a `Tensor` it returns `Result<Tensor>` and checks the same rules at run time,
 ///   with the same message text; nothing is parsed at run time.
 ///
@@ -191,6 +194,8 @@ pub fn shape_t(input: TokenStream) -> TokenStream {
 /// assert_eq!(v.layout().to_string(), "(5,4,3):(12,1,4)");
 /// let back = rearrange!(v, "c h w -> (h w) c"); // chained: still checked
 /// assert_eq!(back.shape(), &shape!((4, 3), 5));
+/// let w = rearrange!(&t: shape_t!(12, 5), "(h w) c -> w h c", h = 4); // seen by `cargo check`
+/// assert_eq!(w.shape(), &shape!(3, 4, 5));
 ///
 /// let d = Tensor::arange::<f32>(&shape!(10, 4));
 /// let err = rearrange!(&d, "(h w) c -> h w c", h = 3).unwrap_err();

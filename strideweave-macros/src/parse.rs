@@ -103,6 +103,13 @@ pub fn pattern_call(
         }
         let tensor: syn::Expr = s.parse()?;
         read = Some(quote::ToTokens::to_token_stream(&tensor));
+        let shape = if s.peek(syn::Token![:]) {
+            s.parse::<syn::Token![:]>()?;
+            let ty: syn::Type = s.parse()?;
+            Some(quote::ToTokens::to_token_stream(&ty))
+        } else {
+            None
+        };
         if !s.peek(syn::Token![,]) {
             let message = |what: String| {
                 format!(
@@ -136,6 +143,7 @@ pub fn pattern_call(
             mac,
             kind,
             tensor: quote::ToTokens::to_token_stream(&tensor),
+            shape,
             pattern,
             keywords,
         })

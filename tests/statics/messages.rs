@@ -59,6 +59,10 @@ fn cases() -> Vec<(&'static str, Result<Tensor>)> {
             rearrange!(&t(&shape!(10, 4)), "(h w) c -> h w c", h = 3),
         ),
         (
+            "static_annotated_split",
+            rearrange!(&t(&shape!(10, 4)), "(h w) c -> h w c", h = 3),
+        ),
+        (
             "static_split_two_unknowns",
             rearrange!(&t(&shape!(12, 4)), "(h w) c -> h w c"),
         ),

@@ -26,9 +26,17 @@ fn named_checked(t: &StaticTensor<f32, shape_t!(12, 5)>) -> StaticTensor<f32, sh
     rearrange!(t, "a b -> b a").cast()
 }
 
+// The tensor's shape written after it: the check is then an item-level constant too, which
+// `cargo check` evaluates.
+fn annotated(t: &StaticTensor<f32, shape_t!(12, 5)>) -> StaticTensor<f32, impl StaticShape> {
+    let hwc = rearrange!(t: shape_t!(12, 5), "(h w) c -> h w c", h = H);
+    repeat!(hwc.cast::<shape_t!(4, 3, 5)>(): shape_t!(4, 3, 5), (h) w c -> (h 1) w c r, r = 2)
+}
+
 fn main() {
     let t = StaticTensor::<f32, shape_t!(12, 5)>::arange();
     assert_eq!(named_checked(&t).to_vec().unwrap(), named(&t).to_vec().unwrap());
+    assert_eq!(shape_of(&annotated(&t)), "((4,1),3,5,2)");
     // Static: the result's type carries its shape; no `Result`.
     let t = StaticTensor::<f32, shape_t!(12, 5)>::arange();
     let v = rearrange!(&t, "(h w) c -> c h w", h = H);

@@ -2,14 +2,14 @@
 //!
 //! | module | what it holds |
 //! | --- | --- |
-//! | `mod` | the per-tensor state ([`Meta`]), the thread-local recording switch, [`no_grad`], [`grad`] |
+//! | `mod` | the per-tensor state (`Meta`), the thread-local recording switch, [`no_grad`], [`grad`] |
 //! | `node` | recorded operations: saved inputs, their RT007 snapshots, a backward rule |
 //! | `view` | the one backward rule of every view (a scatter-add through an ordinal map) |
 //! | `engine` | the traversal: validate everything, propagate in topological order, commit |
 //! | `buffer` | cotangent checks and gradient buffers (injective layouts, RT017 sums) |
 //! | `tensor` | the `Tensor` methods: `backward`, `grad`, `set_requires_grad`, … |
 //!
-//! A recorded operation is a [`node`] attached to its result when the result is created; the
+//! A recorded operation is a `node` attached to its result when the result is created; the
 //! node keeps its inputs (and so the graph behind them) alive until a backward releases it.
 //! Cotangents travel as dense vectors in the first-mode-fastest order of their tensor's
 //! shape; layouts matter only where a cotangent enters (a caller's `gradient`) and where a

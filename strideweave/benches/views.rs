@@ -11,15 +11,17 @@
 //! ndarray, each library's native compact order. Arguments (keys, orders, shapes, trees) are
 //! built once outside the loop and passed through `black_box`. For ndarray, taking the view
 //! handle (`.view()`) is part of the op, as cloning into a new `Tensor` handle is for
-//! StrideWeave. Rearrangement is measured in both StrideWeave forms: the tree
-//! (`rearrange_tree`) and the einops-style pattern (`rearrange`, parsed on every call).
+//! StrideWeave. Rearrangement is measured in four StrideWeave forms: the tree
+//! (`rearrange_tree`), the einops-style pattern (`Tensor::rearrange`, parsed on every call),
+//! and `rearrange!` on a `Tensor` (checked at run time, parsed at compile time) and on a
+//! `StaticTensor` (checked at compile time).
 //!
 //! The `AllocProfiler` global allocator makes divan report allocations per op (the target
 //! for StrideWeave is one: the new `Tensor` handle's `Arc`).
 
 use divan::{AllocProfiler, Bencher, black_box};
 use ndarray::{Array4, ArrayD, ArrayViewD, Axis, IxDyn, SliceInfoElem, s};
-use strideweave::{Key, Shape, Tensor, Tree};
+use strideweave::{Key, Shape, StaticTensor, Tensor, Tree, rearrange, shape_t};
 
 #[global_allocator]
 static ALLOC: AllocProfiler = AllocProfiler::system();
@@ -241,6 +243,18 @@ mod rearrange_permute {
     }
 
     #[divan::bench]
+    fn strideweave_macro_dynamic(b: Bencher) {
+        let t = sw_source();
+        b.bench(|| rearrange!(black_box(&t), "a b c d -> d b a c").unwrap());
+    }
+
+    #[divan::bench]
+    fn strideweave_macro_static(b: Bencher) {
+        let t = StaticTensor::<f32, shape_t!(8, 16, 32, 64)>::arange();
+        b.bench(|| rearrange!(black_box(&t), "a b c d -> d b a c"));
+    }
+
+    #[divan::bench]
     fn ndarray_dyn(b: Bencher) {
         let a = nd_dyn_source();
         b.bench(|| {
@@ -291,6 +305,18 @@ mod rearrange_group {
                 .rearrange(black_box("a b c d -> a (b c) d"), black_box(&[]))
                 .unwrap()
         });
+    }
+
+    #[divan::bench]
+    fn strideweave_macro_dynamic(b: Bencher) {
+        let t = sw_source();
+        b.bench(|| rearrange!(black_box(&t), "a b c d -> a (b c) d").unwrap());
+    }
+
+    #[divan::bench]
+    fn strideweave_macro_static(b: Bencher) {
+        let t = StaticTensor::<f32, shape_t!(8, 16, 32, 64)>::arange();
+        b.bench(|| rearrange!(black_box(&t), "a b c d -> a (b c) d"));
     }
 
     #[divan::bench]

@@ -260,14 +260,25 @@ impl ShapeCode {
 
     /// The profile tokens of the root's contents.
     pub(crate) fn profile(&self) -> Vec<ProfileToken> {
-        self.toks[..self.ntoks as usize]
-            .iter()
-            .map(|&t| match t {
+        let mut out = [ProfileToken::Leaf; MAX_TOKENS];
+        self.profile_into(&mut out).to_vec()
+    }
+
+    /// [`profile`](ShapeCode::profile) without an allocation: written into `out`, returned
+    /// as the filled prefix.
+    pub(crate) fn profile_into<'o>(
+        &self,
+        out: &'o mut [ProfileToken; MAX_TOKENS],
+    ) -> &'o [ProfileToken] {
+        let n = self.ntoks as usize;
+        for (o, &t) in out.iter_mut().zip(&self.toks[..n]) {
+            *o = match t {
                 LEAF => ProfileToken::Leaf,
                 PUSH => ProfileToken::Push,
                 _ => ProfileToken::Pop,
-            })
-            .collect()
+            };
+        }
+        &out[..n]
     }
 
     /// The code of a runtime shape, or `None` when it exceeds the capacity.

@@ -10,7 +10,7 @@
 
 use std::marker::PhantomData;
 
-use super::code::{ShapeCode, StaticShape};
+use super::code::{MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape};
 use super::compile::{Outcome, Plan, check_pattern, compile, message};
 use super::msg::Msg;
 use super::pattern::PatternCode;
@@ -18,7 +18,7 @@ use super::tensor::StaticTensor;
 use crate::Rearranged;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
-use crate::layout::Layout;
+use crate::layout::{Layout, ProfileToken};
 use crate::tensor::Tensor;
 
 /// A pattern as a type: the block-local type of one macro call.
@@ -277,12 +277,15 @@ fn checked_view(t: &Tensor, outcome: &Outcome) -> Tensor {
 
 /// The view whose layout has shape `shape` and the strides `plan` takes from the source.
 fn view(t: &Tensor, shape: &ShapeCode, plan: &Plan) -> Result<Tensor> {
-    let profile = shape.profile();
+    // On the stack: the handle's `Arc` stays the view's one allocation.
+    let mut tokens = [ProfileToken::Leaf; MAX_TOKENS];
+    let profile = shape.profile_into(&mut tokens);
     t.leading_view(plan.op.name(), |l: &Layout| {
+        let mut strides = [0; MAX_LEAVES];
         Ok(crate::layout::__private::layout(
-            &profile,
+            profile,
             shape.extents(),
-            &plan.strides(l.stride().values()),
+            plan.strides_into(l.stride().values(), &mut strides),
             false,
         ))
     })

@@ -42,14 +42,26 @@ impl Plan {
     /// The result's strides from the source's. A product that overflows can only belong to
     /// an extent-one leaf after a split, whose stride is immaterial (contracts D5): it is 0.
     pub fn strides(&self, source: &[i64]) -> Vec<i64> {
-        (0..self.len)
-            .map(|k| match self.source[k] {
+        let mut out = [0; MAX_LEAVES];
+        self.strides_into(source, &mut out).to_vec()
+    }
+
+    /// [`strides`](Plan::strides) without an allocation: written into `out`, returned as
+    /// the filled prefix.
+    pub(crate) fn strides_into<'o>(
+        &self,
+        source: &[i64],
+        out: &'o mut [i64; MAX_LEAVES],
+    ) -> &'o [i64] {
+        for (k, o) in out.iter_mut().enumerate().take(self.len) {
+            *o = match self.source[k] {
                 NO_SOURCE => 0,
                 s => source[s as usize]
                     .checked_mul(self.multiplier[k])
                     .unwrap_or(0),
-            })
-            .collect()
+            };
+        }
+        &out[..self.len]
     }
 }
 

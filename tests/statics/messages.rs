@@ -63,6 +63,10 @@ fn cases() -> Vec<(&'static str, Result<Tensor>)> {
             rearrange!(&t(&shape!(10, 4)), "(h w) c -> h w c", h = 3),
         ),
         (
+            "static_annotated_token_repeat",
+            repeat!(&t(&shape!(2, 3)), "a b 1 -> a b r", r = 2),
+        ),
+        (
             "static_split_two_unknowns",
             rearrange!(&t(&shape!(12, 4)), "(h w) c -> h w c"),
         ),

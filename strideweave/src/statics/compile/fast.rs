@@ -6,8 +6,8 @@
 //! cost is per MIR statement and, above all, per call: entering a function scans the
 //! callee's whole body. The checked path (`explain`) is written for its messages — many small
 //! helpers, each carrying message code — and costs about a millisecond per macro call; this
-//! one is a single loop nest over the tokens with two tiny helpers, and reads the fields of
-//! [`ShapeCode`] and [`PatternCode`] directly.
+//! one is a single loop nest over the tokens whose helpers are macros, and it reads the
+//! fields of [`ShapeCode`] and the byte records of [`PatternCode`] in place.
 //!
 //! Contract, checked by the differential test in `tests.rs`: `plan(s, p)` is `Some(r)`
 //! exactly when `explain(s, p)` is `Checked::Ok(r)` (for a pattern that passed the macros'
@@ -99,6 +99,7 @@ const ELLIPSIS: usize = K_ELLIPSIS as usize;
 pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode, Plan)> {
     let (toks, extents) = (&src.toks, &src.extents);
     let (left, right) = (p.left, p.right);
+    let (nleft, nright) = (left.toks.len() / RECORD, right.toks.len() / RECORD);
     if p.names.len() > MAX_SYMBOLS {
         return None;
     }
@@ -116,14 +117,14 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
     // The symbols of each side, as bit sets.
     let (mut on_left, mut on_right) = (0u32, 0u32);
     i = 0;
-    while i < left.len() {
+    while i < nleft {
         if kind!(left, i) == SYMBOL {
             on_left |= 1 << field!(left, i, F_SYM);
         }
         i += 1;
     }
     i = 0;
-    while i < right.len() {
+    while i < nright {
         if kind!(right, i) == SYMBOL {
             on_right |= 1 << field!(right, i, F_SYM);
         }
@@ -137,7 +138,7 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
     }
     let (mut named, mut ellipsis) = (0usize, false);
     i = 0;
-    while i < left.len() {
+    while i < nleft {
         match kind!(left, i) {
             ELLIPSIS => ellipsis = true,
             _ => named += 1,
@@ -170,7 +171,7 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
     end[0] = src.ntoks as usize;
     let mut d = 0;
     i = 0;
-    while i < left.len() {
+    while i < nleft {
         let term = kind!(left, i);
         if term == CLOSE {
             if cur[d] != end[d] {
@@ -332,7 +333,7 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
     let mut multiplier = [0i64; MAX_LEAVES];
     let mut nl = 0usize;
     i = 0;
-    while i < right.len() {
+    while i < nright {
         let term = kind!(right, i);
         i += 1;
         // Either one token (`(`, `)`, or a leaf of `extent`, `source`, `multiplier`), or a

@@ -40,9 +40,9 @@ pub struct ShapeCode {
     pub(in crate::statics) toks: [u8; MAX_TOKENS],
     pub(in crate::statics) ntoks: u8,
     pub(in crate::statics) extents: [i64; MAX_LEAVES],
-    nleaves: u8,
-    int_root: bool,
-    poisoned: bool,
+    pub(in crate::statics) nleaves: u8,
+    pub(in crate::statics) int_root: bool,
+    pub(in crate::statics) poisoned: bool,
 }
 
 impl ShapeCode {

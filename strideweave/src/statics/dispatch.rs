@@ -110,7 +110,10 @@ const fn fail(message: &str) -> ! {
 }
 
 impl<S: StaticShape, P: PatternSpec> StaticShape for Rearranged<S, P> {
-    const SHAPE: ShapeCode = Compiled::<S, P>::OUTCOME.shape();
+    const SHAPE: ShapeCode = match Compiled::<S, P>::OUTCOME {
+        Outcome::Ok(shape, _) => shape,
+        _ => ShapeCode::POISONED,
+    };
 }
 
 /// What `rearrange!` and `repeat!` accept: `Tensor`, `StaticTensor` and references to them.

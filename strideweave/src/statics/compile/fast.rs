@@ -396,7 +396,14 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
         }
     }
     Some((
-        ShapeCode::from_raw(out, nt, out_extents, nl),
+        ShapeCode {
+            toks: out,
+            ntoks: nt as u8,
+            extents: out_extents,
+            nleaves: nl as u8,
+            int_root: false,
+            poisoned: false,
+        },
         Plan {
             source,
             multiplier,

@@ -229,7 +229,8 @@ struct Compiler<'a> {
 ///   ^^^");
 /// ```
 pub const fn compile(src: &ShapeCode, p: &PatternCode) -> Outcome {
-    if !src.is_poisoned()
+    // Fields, not accessors, on the compiler's hot path (see `fast`).
+    if !src.poisoned
         && let Some((shape, plan)) = fast::plan(src, p)
     {
         return Outcome::Ok(shape, plan);

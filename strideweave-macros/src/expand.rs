@@ -190,7 +190,7 @@ pub fn pattern_call(
         {
             {
                 struct __StrideWeavePattern;
-                impl #p::PatternSpec for __StrideWeavePattern {
+                impl<S: #p::ShapeInfo> #p::Check<S> for __StrideWeavePattern {
                     const PATTERN: #p::PatternCode = #p::PatternCode {
                         op: #op,
                         text: #text,
@@ -200,8 +200,6 @@ pub fn pattern_call(
                         names: &[#(#names),*],
                         keywords: &[#(#keywords),*],
                     };
-                }
-                impl<S: #p::ShapeInfo> #p::Check<S> for __StrideWeavePattern {
                     const CHECK: #p::Witness<S> = #check;
                 }
                 #check_item

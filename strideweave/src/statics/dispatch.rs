@@ -1,8 +1,9 @@
 //! What `rearrange!` and `repeat!` expand to call: the compile-time check, the dispatch on
 //! the tensor's type, and the two runtime paths.
 //!
-//! An expansion declares a block-local pattern type `P` ([`PatternSpec`]) and implements
-//! [`Check<S>`] for it in the caller's code, for every shape `S`; `Check::CHECK` calls
+//! An expansion declares a block-local pattern type `P` and implements [`Check<S>`] for it in
+//! the caller's code, for every shape `S` (one impl: the pattern as data, `PATTERN`, and its
+//! check, `CHECK`); `Check::CHECK` calls
 //! [`check`], a `#[track_caller]` const fn, with the tokens spanned at the user's pattern. The
 //! expansion passes `<P as Check<_>>::CHECK` to [`PatternView::apply`], whose signature ties
 //! `_` to the tensor's shape: the compiler evaluates the constant for that shape in the
@@ -20,12 +21,6 @@ use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::layout::{Layout, ProfileToken};
 use crate::tensor::Tensor;
-
-/// A pattern as a type: the block-local type of one macro call.
-pub trait PatternSpec: 'static {
-    /// The pattern.
-    const PATTERN: PatternCode;
-}
 
 /// The shape of a tensor as the compiler sees it: static, or known only at run time.
 pub trait ShapeInfo {
@@ -55,9 +50,11 @@ impl StaticShape for Poisoned {
 /// Proof that pattern `P` passed its check for shape `S`.
 pub struct Witness<S>(PhantomData<fn() -> S>);
 
-/// Implemented by each expansion's pattern type, in the caller's code, so that a failed
-/// check is reported there.
-pub trait Check<S> {
+/// Implemented by each expansion's block-local pattern type, in the caller's code, for every
+/// shape: the pattern as data, and its check, so that a failed check is reported there.
+pub trait Check<S>: 'static {
+    /// The pattern.
+    const PATTERN: PatternCode;
     /// Evaluating this constant runs the check.
     const CHECK: Witness<S>;
 }
@@ -65,18 +62,18 @@ pub trait Check<S> {
 /// The outcome of pattern `P` on shape `S`, computed once per pair.
 pub struct Compiled<S, P>(PhantomData<S>, PhantomData<P>);
 
-impl<S: ShapeInfo, P: PatternSpec> Compiled<S, P> {
+impl<S: ShapeInfo, P: Check<S>> Compiled<S, P> {
     /// The outcome.
     pub const OUTCOME: Outcome = match S::INFO {
-        Some(s) => compile(&s, &P::PATTERN),
-        None => check_pattern(&P::PATTERN),
+        Some(s) => compile(&s, &<P as Check<S>>::PATTERN),
+        None => check_pattern(&<P as Check<S>>::PATTERN),
     };
 
     /// The message of the mistake (when [`OUTCOME`](Compiled::OUTCOME) is `Err`).
     pub const fn message() -> Msg {
         match S::INFO {
-            Some(s) => message(Some(&s), &P::PATTERN),
-            None => message(None, &P::PATTERN),
+            Some(s) => message(Some(&s), &<P as Check<S>>::PATTERN),
+            None => message(None, &<P as Check<S>>::PATTERN),
         }
     }
 }
@@ -84,7 +81,7 @@ impl<S: ShapeInfo, P: PatternSpec> Compiled<S, P> {
 /// Runs the check of `P` on `S`: a failure panics with the message, which in const context
 /// is a compile error at the caller's (`#[track_caller]`) location.
 #[track_caller]
-pub const fn check<S: ShapeInfo, P: PatternSpec>() -> Witness<S> {
+pub const fn check<S: ShapeInfo, P: Check<S>>() -> Witness<S> {
     if let Outcome::Err = Compiled::<S, P>::OUTCOME {
         fail(Compiled::<S, P>::message().as_str());
     }
@@ -95,7 +92,7 @@ pub const fn check<S: ShapeInfo, P: PatternSpec>() -> Witness<S> {
 /// the token form calls it once per term, each call spanned at its term, so the error
 /// points at the exact term.
 #[track_caller]
-pub const fn check_at<S: ShapeInfo, P: PatternSpec>(column: u32) {
+pub const fn check_at<S: ShapeInfo, P: Check<S>>(column: u32) {
     if let Outcome::Err = Compiled::<S, P>::OUTCOME {
         let m = Compiled::<S, P>::message();
         if m.anchor() == column {
@@ -109,7 +106,7 @@ const fn fail(message: &str) -> ! {
     panic!("{}", message)
 }
 
-impl<S: StaticShape, P: PatternSpec> StaticShape for Rearranged<S, P> {
+impl<S: StaticShape, P: Check<S>> StaticShape for Rearranged<S, P> {
     const SHAPE: ShapeCode = match Compiled::<S, P>::OUTCOME {
         Outcome::Ok(shape, _) => shape,
         _ => ShapeCode::POISONED,
@@ -133,7 +130,7 @@ pub trait Target: Sized {
     message = "`rearrange!` and `repeat!` take a `Tensor` or a `StaticTensor` (or a reference to one), not `{Self}`",
     label = "not a tensor"
 )]
-pub trait PatternView<P: PatternSpec>: Sized {
+pub trait PatternView<P>: Sized {
     /// The shape as the compiler sees it.
     type Shape: ShapeInfo;
     /// `StaticTensor<T, Rearranged<S, P>>` for a static tensor, `Result<Tensor>` for a
@@ -190,7 +187,7 @@ impl Target for &Tensor {
 }
 
 #[diagnostic::do_not_recommend]
-impl<T: Element, S: StaticShape, P: PatternSpec> PatternView<P> for StaticTensor<T, S> {
+impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for StaticTensor<T, S> {
     type Shape = S;
     type Output = StaticTensor<T, Rearranged<S, P>>;
     fn apply(self, _: Witness<S>) -> Self::Output {
@@ -206,7 +203,7 @@ impl<T: Element, S: StaticShape, P: PatternSpec> PatternView<P> for StaticTensor
 }
 
 #[diagnostic::do_not_recommend]
-impl<T: Element, S: StaticShape, P: PatternSpec> PatternView<P> for &StaticTensor<T, S> {
+impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for &StaticTensor<T, S> {
     type Shape = S;
     type Output = StaticTensor<T, Rearranged<S, P>>;
     fn apply(self, _: Witness<S>) -> Self::Output {
@@ -219,20 +216,20 @@ impl<T: Element, S: StaticShape, P: PatternSpec> PatternView<P> for &StaticTenso
 }
 
 #[diagnostic::do_not_recommend]
-impl<P: PatternSpec> PatternView<P> for Tensor {
+impl<P: Check<Dynamic>> PatternView<P> for Tensor {
     type Shape = Dynamic;
     type Output = Result<Tensor>;
     fn apply(self, _: Witness<Dynamic>) -> Self::Output {
-        dynamic(&self, &P::PATTERN)
+        dynamic(&self, &<P as Check<Dynamic>>::PATTERN)
     }
 }
 
 #[diagnostic::do_not_recommend]
-impl<P: PatternSpec> PatternView<P> for &Tensor {
+impl<P: Check<Dynamic>> PatternView<P> for &Tensor {
     type Shape = Dynamic;
     type Output = Result<Tensor>;
     fn apply(self, _: Witness<Dynamic>) -> Self::Output {
-        dynamic(self, &P::PATTERN)
+        dynamic(self, &<P as Check<Dynamic>>::PATTERN)
     }
 }
 

@@ -27,8 +27,8 @@ pub use tensor::StaticTensor;
 pub mod __private {
     pub use super::compile::{NO_SOURCE, Outcome, Plan, check_pattern, compile, message};
     pub use super::dispatch::{
-        Check, Compiled, Dynamic, PatternSpec, PatternView, Poisoned, ShapeInfo, Target, Witness,
-        check, check_at, dynamic, poisoned,
+        Check, Compiled, Dynamic, PatternView, Poisoned, ShapeInfo, Target, Witness, check,
+        check_at, dynamic, poisoned,
     };
     pub use super::msg::Msg;
     pub use super::pattern::{Keyword, Op, PatternCode, Side, Tok, TokKind, extent};

@@ -106,41 +106,63 @@ impl ShapeCode {
         } else {
             self
         };
-        if child.poisoned {
-            c.poisoned = true;
+        c.push_mode(&child);
+        c.assert_size()
+    }
+
+    /// The tuple of `modes`, each an integer shape (a leaf) or a tuple (a nested mode): what
+    /// a tuple of [`StaticShape`] types denotes. One call where a chain of
+    /// [`with_mode`](ShapeCode::with_mode) would be one per mode (the compiler's interpreter
+    /// pays per call). Panics (a compile error in const context) beyond the capacity or when
+    /// the size overflows `i64`.
+    pub(crate) const fn tuple(modes: &[ShapeCode]) -> ShapeCode {
+        let mut c = ShapeCode::EMPTY;
+        let mut m = 0;
+        while m < modes.len() {
+            c.push_mode(&modes[m]);
+            m += 1;
         }
+        c.assert_size()
+    }
+
+    /// Appends `child` as the last top-level mode of this tuple-rooted code.
+    const fn push_mode(&mut self, child: &ShapeCode) {
+        self.poisoned |= child.poisoned;
         let nest = !child.int_root;
-        let add_toks = child.ntoks as usize + if nest { 2 } else { 0 };
         assert!(
-            c.ntoks as usize + add_toks <= MAX_TOKENS
-                && c.nleaves as usize + child.nleaves as usize <= MAX_LEAVES,
+            self.ntoks as usize + child.ntoks as usize + if nest { 2 } else { 0 } <= MAX_TOKENS
+                && self.nleaves as usize + child.nleaves as usize <= MAX_LEAVES,
             "a static shape holds at most 32 leaves and 64 profile tokens"
         );
         if nest {
-            c.toks[c.ntoks as usize] = PUSH;
-            c.ntoks += 1;
+            self.toks[self.ntoks as usize] = PUSH;
+            self.ntoks += 1;
         }
         let mut i = 0;
         while i < child.ntoks as usize {
-            c.toks[c.ntoks as usize] = child.toks[i];
-            c.ntoks += 1;
+            self.toks[self.ntoks as usize] = child.toks[i];
+            self.ntoks += 1;
             i += 1;
         }
         if nest {
-            c.toks[c.ntoks as usize] = POP;
-            c.ntoks += 1;
+            self.toks[self.ntoks as usize] = POP;
+            self.ntoks += 1;
         }
         let mut i = 0;
         while i < child.nleaves as usize {
-            c.extents[c.nleaves as usize] = child.extents[i];
-            c.nleaves += 1;
+            self.extents[self.nleaves as usize] = child.extents[i];
+            self.nleaves += 1;
             i += 1;
         }
+    }
+
+    /// `self`, after checking that its size fits in `i64`.
+    const fn assert_size(self) -> ShapeCode {
         assert!(
-            c.checked_size().is_some(),
+            self.checked_size().is_some(),
             "a static shape's size must fit in i64"
         );
-        c
+        self
     }
 
     /// The extents, depth-first.
@@ -403,7 +425,7 @@ impl StaticShape for () {
 macro_rules! tuple_shapes {
     ($(($($t:ident),+))+) => {$(
         impl<$($t: StaticShape),+> StaticShape for ($($t,)+) {
-            const SHAPE: ShapeCode = ShapeCode::EMPTY $(.with_mode($t::SHAPE))+;
+            const SHAPE: ShapeCode = ShapeCode::tuple(&[$($t::SHAPE),+]);
         }
     )+};
 }

@@ -309,18 +309,35 @@ fn last_span(e: &syn::Expr) -> Span {
         .map_or_else(Span::call_site, |t| t.span())
 }
 
+/// A literal expression, possibly negated or parenthesized (`4`, `-2`, `(3)`): whether it
+/// is negated, and the literal; `None` for any other expression.
+fn signed_literal(e: &syn::Expr) -> Option<(bool, &Lit)> {
+    match e {
+        syn::Expr::Lit(l) => Some((false, &l.lit)),
+        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => match &*u.expr {
+            syn::Expr::Lit(l) => Some((true, &l.lit)),
+            _ => None,
+        },
+        syn::Expr::Group(g) => signed_literal(&g.expr),
+        syn::Expr::Paren(p) => signed_literal(&p.expr),
+        _ => None,
+    }
+}
+
+/// The value of an integer literal with its sign, if it fits in `i64`.
+fn int_value(i: &syn::LitInt, negative: bool) -> Option<i64> {
+    i.base10_digits()
+        .parse::<i128>()
+        .ok()
+        .map(|v| if negative { -v } else { v })
+        .and_then(|v| i64::try_from(v).ok())
+}
+
 /// The value of an integer literal extent (`4`, `4usize`, `-2`); `None` for any other
 /// expression (a constant, checked by the compiler); an error for other literals.
 fn literal_extent(mac: &str, name: &syn::Ident, e: &syn::Expr) -> syn::Result<Option<i64>> {
-    let (negative, lit) = match e {
-        syn::Expr::Lit(l) => (false, &l.lit),
-        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => match &*u.expr {
-            syn::Expr::Lit(l) => (true, &l.lit),
-            _ => return Ok(None),
-        },
-        syn::Expr::Group(g) => return literal_extent(mac, name, &g.expr),
-        syn::Expr::Paren(p) => return literal_extent(mac, name, &p.expr),
-        _ => return Ok(None),
+    let Some((negative, lit)) = signed_literal(e) else {
+        return Ok(None);
     };
     let err = |message: String| Err(syn::Error::new_spanned(e, format!("{mac}: {message}")));
     match lit {
@@ -332,13 +349,7 @@ fn literal_extent(mac: &str, name: &syn::Ident, e: &syn::Expr) -> syn::Result<Op
                     i.base10_digits()
                 ));
             }
-            let v = i
-                .base10_digits()
-                .parse::<i128>()
-                .ok()
-                .map(|v| if negative { -v } else { v })
-                .and_then(|v| i64::try_from(v).ok());
-            match v {
+            match int_value(i, negative) {
                 Some(v) => Ok(Some(v)),
                 None => err(format!(
                     "keyword `{name} = {}{}` does not fit in i64",
@@ -578,33 +589,18 @@ fn bound(tokens: Vec<TokenTree>, what: &str) -> syn::Result<Bound> {
 /// The value of an integer literal (`4`, `-2`, `(3)`, `4usize`) and whether it has a suffix;
 /// `None` for any other expression; an error for a literal that is not an integer.
 fn integer_literal(e: &syn::Expr, what: &str, spans: &Spans) -> syn::Result<(Option<i64>, bool)> {
-    let (negative, lit) = match e {
-        syn::Expr::Lit(l) => (false, &l.lit),
-        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => match &*u.expr {
-            syn::Expr::Lit(l) => (true, &l.lit),
-            _ => return Ok((None, false)),
-        },
-        syn::Expr::Group(g) => return integer_literal(&g.expr, what, spans),
-        syn::Expr::Paren(p) => return integer_literal(&p.expr, what, spans),
-        _ => return Ok((None, false)),
+    let Some((negative, lit)) = signed_literal(e) else {
+        return Ok((None, false));
     };
     let sign = if negative { "-" } else { "" };
     match lit {
-        Lit::Int(i) => {
-            let v = i
-                .base10_digits()
-                .parse::<i128>()
-                .ok()
-                .map(|v| if negative { -v } else { v })
-                .and_then(|v| i64::try_from(v).ok());
-            match v {
-                Some(v) => Ok((Some(v), !i.suffix().is_empty())),
-                None => Err(spans.error(format!(
-                    "s!: {what} `{sign}{}` does not fit in i64",
-                    i.base10_digits()
-                ))),
-            }
-        }
+        Lit::Int(i) => match int_value(i, negative) {
+            Some(v) => Ok((Some(v), !i.suffix().is_empty())),
+            None => Err(spans.error(format!(
+                "s!: {what} `{sign}{}` does not fit in i64",
+                i.base10_digits()
+            ))),
+        },
         Lit::Float(f) => {
             Err(spans.error(format!("s!: {what} must be an integer, found `{sign}{f}`")))
         }

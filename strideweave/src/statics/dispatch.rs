@@ -193,7 +193,8 @@ impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for StaticTensor<T,
     fn apply(self, _: Witness<S>) -> Self::Output {
         // Generic code per call stays this small: no helper calls (each would be one more
         // instantiation per call) and one constant (each costs the compiler an evaluation and
-        // an allocation per call); the work is in `checked_view`.
+        // an allocation per call); the work is in `checked_view`. The by-reference impl below
+        // repeats these lines rather than sharing a generic helper, for the same reason.
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
         StaticTensor {
             tensor: checked_view(&self.tensor, outcome),

@@ -87,16 +87,6 @@ pub(crate) enum Checked {
     Err(Msg),
 }
 
-impl Outcome {
-    /// The result's shape; [`ShapeCode::POISONED`] unless the check passed.
-    pub const fn shape(&self) -> ShapeCode {
-        match self {
-            Outcome::Ok(s, _) => *s,
-            _ => ShapeCode::POISONED,
-        }
-    }
-}
-
 /// `?` for `const fn`s.
 macro_rules! tri {
     ($e:expr) => {
@@ -532,29 +522,22 @@ const fn match_left(c: &mut Compiler<'_>) -> Result<(), Msg> {
         }
         i = next_term(toks, i);
     }
-    if ellipsis && named > rank {
+    if (ellipsis && named > rank) || (!ellipsis && named != rank) {
         let mut m = begin(p);
         m.str("the left side has ");
         m.plural(named, "term");
-        m.str(" besides `...` but the source has only ");
+        m.str(if ellipsis {
+            " besides `...` but the source has only "
+        } else {
+            " but the source has "
+        });
         m.plural(rank, "top-level mode");
         m.str(" (shape ");
         m.shape(src);
         m.str(")");
         m.set_names_shape();
-        return Err(finish(m, p, p.left_span.0, p.left_span.1));
-    }
-    if !ellipsis && named != rank {
-        let mut m = begin(p);
-        m.str("the left side has ");
-        m.plural(named, "term");
-        m.str(" but the source has ");
-        m.plural(rank, "top-level mode");
-        m.str(" (shape ");
-        m.shape(src);
-        m.str(")");
-        m.set_names_shape();
-        let start = if named > rank {
+        // Too many terms: the carets start at the first term beyond the rank.
+        let start = if !ellipsis && named > rank {
             past_rank
         } else {
             p.left_span.0

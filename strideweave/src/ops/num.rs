@@ -59,6 +59,28 @@ pub(crate) trait Num:
     }
 }
 
+/// `Num`'s conversions between a value vector and [`Dense`] variant `$variant`, the same
+/// for every element type.
+macro_rules! dense_conversions {
+    ($variant:ident) => {
+        fn dense(v: Vec<Self>) -> Dense {
+            Dense::$variant(v)
+        }
+        fn undense(d: Dense) -> Option<Vec<Self>> {
+            match d {
+                Dense::$variant(v) => Some(v),
+                _ => None,
+            }
+        }
+        fn undense_ref(d: &Dense) -> Option<&[Self]> {
+            match d {
+                Dense::$variant(v) => Some(v),
+                _ => None,
+            }
+        }
+    };
+}
+
 macro_rules! num_real {
     ($t:ty, $variant:ident) => {
         impl Num for $t {
@@ -68,21 +90,7 @@ macro_rules! num_real {
             fn conj(self) -> Self {
                 self
             }
-            fn dense(v: Vec<Self>) -> Dense {
-                Dense::$variant(v)
-            }
-            fn undense(d: Dense) -> Option<Vec<Self>> {
-                match d {
-                    Dense::$variant(v) => Some(v),
-                    _ => None,
-                }
-            }
-            fn undense_ref(d: &Dense) -> Option<&[Self]> {
-                match d {
-                    Dense::$variant(v) => Some(v),
-                    _ => None,
-                }
-            }
+            dense_conversions!($variant);
             fn gemm(
                 dims: (usize, usize, usize),
                 a: (&[Self], i64, i64, i64),
@@ -109,21 +117,7 @@ macro_rules! num_complex {
             fn conj(self) -> Self {
                 <$t>::conj(&self)
             }
-            fn dense(v: Vec<Self>) -> Dense {
-                Dense::$variant(v)
-            }
-            fn undense(d: Dense) -> Option<Vec<Self>> {
-                match d {
-                    Dense::$variant(v) => Some(v),
-                    _ => None,
-                }
-            }
-            fn undense_ref(d: &Dense) -> Option<&[Self]> {
-                match d {
-                    Dense::$variant(v) => Some(v),
-                    _ => None,
-                }
-            }
+            dense_conversions!($variant);
         }
     };
 }
@@ -141,21 +135,7 @@ macro_rules! num_half {
             fn conj(self) -> Self {
                 self
             }
-            fn dense(v: Vec<Self>) -> Dense {
-                Dense::$variant(v)
-            }
-            fn undense(d: Dense) -> Option<Vec<Self>> {
-                match d {
-                    Dense::$variant(v) => Some(v),
-                    _ => None,
-                }
-            }
-            fn undense_ref(d: &Dense) -> Option<&[Self]> {
-                match d {
-                    Dense::$variant(v) => Some(v),
-                    _ => None,
-                }
-            }
+            dense_conversions!($variant);
         }
     };
 }

@@ -269,12 +269,12 @@ pub fn repeat(input: TokenStream) -> TokenStream {
 /// let t = Tensor::arange::<f32>(&shape!(5, 10));
 /// let keys = s![2, 1..9;2];
 /// assert_eq!(keys, [Key::Int(2), Key::slice(Some(1), Some(9), Some(2))]);
-/// let v = t.index(&keys).unwrap().view().unwrap();
+/// let v = t.slice(&keys).unwrap();
 /// assert_eq!(v.to_vec::<f32>().unwrap(), [7.0, 17.0, 27.0, 37.0]);
 ///
 /// // Negative bounds count from the end; bounds may be expressions, checked at run time.
 /// let last = 4;
-/// let v = t.index(&s![-2.., ..last]).unwrap().view().unwrap();
+/// let v = t.slice(&s![-2.., ..last]).unwrap();
 /// assert_eq!(v.shape(), &shape!(2, 4));
 /// assert_eq!(t.index(&s![.., 0..last;3]).unwrap_err().to_string(),
 ///     "index: slice 0:4:3 on mode 1 (extent 10): the interval width 4 is not a multiple of the step 3");

@@ -61,7 +61,7 @@ impl HostBuffer {
         each_buffer!(self, v => element_dtype(v))
     }
 
-    fn get(&self, i: usize) -> Scalar {
+    pub(crate) fn get(&self, i: usize) -> Scalar {
         each_buffer!(self, v => v[i].to_scalar())
     }
 

@@ -393,7 +393,7 @@ mod half_tests {
         let p = t.permute(&[1, 0]).unwrap();
         assert_eq!(p.get_ordinal(1).unwrap().to_f64(), 2.0);
         let b = Tensor::zeros::<half::bf16>(&"3".parse().unwrap());
-        b.set(2, 1.5).unwrap();
+        b.set_ordinal(2, 1.5).unwrap();
         assert_eq!(
             b.get_ordinal(2).unwrap(),
             Scalar::BF16(half::bf16::from_f64(1.5))

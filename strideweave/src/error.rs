@@ -84,12 +84,13 @@ pub enum Error {
         /// The exclusive upper bound.
         bound: i64,
     },
-    /// A number of modes, keys or entries that does not fit.
+    /// A number of modes, keys, elements or entries that does not fit (for example a data
+    /// vector whose length is not the size of the shape, in every constructor).
     #[error("{op}: expected {expected} {what}, found {found}")]
     RankMismatch {
         /// The operation.
         op: &'static str,
-        /// What is counted (`top-level modes`, `keys`, …).
+        /// What is counted (`top-level modes`, `keys`, `elements`, …).
         what: &'static str,
         /// The count required.
         expected: usize,

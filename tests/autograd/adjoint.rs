@@ -189,7 +189,7 @@ fn random_view(t: &Tensor, rng: &mut Rng) -> Option<(String, Tensor)> {
             (format!("reshape {target}"), t.reshape(&target))
         }
         3 => {
-            let d = rng.range(0, rank as i64) as isize;
+            let d = rng.range(0, rank as i64) as usize;
             (format!("unsqueeze {d}"), t.unsqueeze(d))
         }
         4 => {
@@ -197,7 +197,7 @@ fn random_view(t: &Tensor, rng: &mut Rng) -> Option<(String, Tensor)> {
                 .filter(|&i| modes[i].size() == 1 && modes[i].profile() == [ProfileToken::Leaf])
                 .collect();
             let &d = ones.get(rng.below(ones.len()))?;
-            (format!("squeeze {d}"), t.squeeze(d as isize))
+            (format!("squeeze {d}"), t.squeeze(d))
         }
         5 => {
             if rank == 0 {

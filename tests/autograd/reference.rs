@@ -92,11 +92,11 @@ fn step(op: &str, regs: &[Tensor], ins: &[usize], args: &Value) -> Tensor {
                     }
                 })
                 .collect();
-            a.index(&keys).unwrap().view().unwrap()
+            a.slice(&keys).unwrap()
         }
         "reshape" => a.reshape(&shape(&args["shape"])).unwrap(),
-        "unsqueeze" => a.unsqueeze(args["dim"].as_i64().unwrap() as isize).unwrap(),
-        "squeeze" => a.squeeze(args["dim"].as_i64().unwrap() as isize).unwrap(),
+        "unsqueeze" => a.unsqueeze(args["dim"].as_u64().unwrap() as usize).unwrap(),
+        "squeeze" => a.squeeze(args["dim"].as_u64().unwrap() as usize).unwrap(),
         "reverse" => a.reverse(args["mode"].as_u64().unwrap() as usize).unwrap(),
         "broadcast_to" => a.broadcast_to(&shape(&args["shape"])).unwrap(),
         "broadcast_in_dim" => {

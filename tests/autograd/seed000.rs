@@ -13,9 +13,7 @@ fn one_subtensor_view_backward_applies_the_inverse_logical_transformation() {
     // view's layout; backward returns nothing (`Ok(())`).
     let x = leaf("(2,3):(1,2)", 0);
     let one = x
-        .index(&[1.into(), Key::slice(Some(2), Some(3), None)])
-        .unwrap()
-        .view()
+        .slice(&[1.into(), Key::slice(Some(2), Some(3), None)])
         .unwrap();
     assert_eq!(one.layout(), &l("1:2"));
     assert_eq!(one.backward(None, false), Ok(()));
@@ -63,9 +61,7 @@ fn scatter_a_slice_cotangent() {
     // A positive-step slice of a (5,10) source: mode 0 = 2, mode 1 = 1:9:2.
     let x = leaf("(5,10):(1,5)", 0);
     let v = x
-        .index(&[2.into(), Key::slice(Some(1), Some(9), Some(2))])
-        .unwrap()
-        .view()
+        .slice(&[2.into(), Key::slice(Some(1), Some(9), Some(2))])
         .unwrap();
     assert_eq!(
         (v.layout().to_string(), v.offset()),
@@ -185,7 +181,7 @@ fn invert_a_structural_view() {
 fn reject_an_invalid_view_cotangent() {
     let x = leaf("(4,3):(1,4)", 0);
     // An injective view (layout 3:4) takes a cotangent with exactly its layout.
-    let injective = x.index(&[0.into(), Key::all()]).unwrap().view().unwrap();
+    let injective = x.slice(&[0.into(), Key::all()]).unwrap();
     let bad_layout = compact(vec![1.0; 3], "3");
     let err = injective.backward(Some(&bad_layout), true).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Value, "{err}");
@@ -205,7 +201,7 @@ fn reject_an_invalid_view_cotangent() {
     );
     // Another dtype is a TypeError.
     let f32s = Tensor::from_vec(vec![1.0f32; 3], &s("3")).unwrap();
-    let t = x.index(&[0.into(), Key::all()]).unwrap().view().unwrap();
+    let t = x.slice(&[0.into(), Key::all()]).unwrap();
     assert_eq!(
         t.backward(Some(&f32s), true).unwrap_err().kind(),
         ErrorKind::Type
@@ -222,7 +218,7 @@ fn reject_a_view_whose_source_was_mutated() {
     let x = leaf("(2,3):(1,2)", 0);
     let v = x.permute(&[1, 0]).unwrap();
     let c = cotangent_like(&v, |_| 1.0);
-    x.set(4, 99.0).unwrap(); // version 0 → 1
+    x.set_ordinal(4, 99.0).unwrap(); // version 0 → 1
     let err = v.backward(Some(&c), false).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Runtime);
     let msg = err.to_string();
@@ -257,9 +253,7 @@ fn no_grad_view_creation_detaches_the_view_from_its_source() {
     let x = leaf("(2,3):(1,2)", 0);
     let v = {
         let _g = no_grad();
-        x.index(&[Key::all(), Key::slice(Some(1), None, None)])
-            .unwrap()
-            .view()
+        x.slice(&[Key::all(), Key::slice(Some(1), None, None)])
             .unwrap()
     };
     assert!(v.is_leaf() && v.grad_op().is_none() && !v.requires_grad());

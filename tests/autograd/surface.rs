@@ -266,7 +266,7 @@ fn a_changed_saved_version_fails_before_any_grad_changes() {
     let a = leaf("2:1", 0);
     let b = leaf("2:1", 0);
     let y = a.mul(&b).unwrap().sum().unwrap();
-    b.set(0, 1.0).unwrap();
+    b.set_ordinal(0, 1.0).unwrap();
     let err = y.backward(None, false).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Runtime);
     let msg = err.to_string();
@@ -278,14 +278,9 @@ fn a_changed_saved_version_fails_before_any_grad_changes() {
     assert!(a.grad().is_none() && b.grad().is_none());
     // Through a view of the source, too.
     let x = leaf("(2,2):(1,2)", 0);
-    let z = x.index(&[Key::all(), 0.into()]).unwrap().view().unwrap();
+    let z = x.slice(&[Key::all(), 0.into()]).unwrap();
     let loss = z.mul(&z).unwrap().sum().unwrap();
-    x.index(&[Key::all(), 1.into()])
-        .unwrap()
-        .view()
-        .unwrap()
-        .fill(0.0)
-        .unwrap();
+    x.slice(&[Key::all(), 1.into()]).unwrap().fill(0.0).unwrap();
     assert_eq!(
         loss.backward(None, false).unwrap_err().kind(),
         ErrorKind::Runtime
@@ -364,11 +359,7 @@ fn arithmetic_records_its_backward_rules() {
     // A loss built only from views of one parameter carrier.
     let p = leaf("6:1", 0); // 10..16
     let w = p.reshape(&s("(2,3)")).unwrap(); // a 2×3 matrix
-    let bias = p
-        .index(&[Key::slice(Some(4), Some(6), None)])
-        .unwrap()
-        .view()
-        .unwrap();
+    let bias = p.slice(&[Key::slice(Some(4), Some(6), None)]).unwrap();
     let xs = compact(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "(3,2)");
     let out = w.matmul(&xs).unwrap(); // (2,2)
     let b = bias
@@ -453,9 +444,7 @@ fn view_chains_are_crossed_in_one_step_only_when_no_intermediate_is_needed() {
         let a = x.permute(&[1, 0]).unwrap(); // (3,2)
         let b = a.reverse(0).unwrap();
         let c = b
-            .index(&[Key::slice(Some(1), None, None), Key::all()])
-            .unwrap()
-            .view()
+            .slice(&[Key::slice(Some(1), None, None), Key::all()])
             .unwrap();
         let d = c.unsqueeze(0).unwrap().broadcast_to(&s("(2,2,2)")).unwrap();
         let w = compact((1..=8).map(f64::from).collect(), "(2,2,2)");

@@ -195,7 +195,7 @@ fn rt007_snapshot_lists_each_carrier_once_with_its_version() {
     assert_eq!(snap.entries().len(), 1);
     assert_eq!(snap.entries()[0].1, 1);
     assert!(snap.changed().is_none());
-    t.set(1, 2.0).unwrap();
+    t.set_ordinal(1, 2.0).unwrap();
     let (carrier, saved, now) = snap.changed().unwrap();
     assert!(Carrier::same(carrier, &c));
     assert_eq!((saved, now), (1, 2));
@@ -223,7 +223,7 @@ fn rt008_multi_subtensor_tensors_reject_every_other_operation_first() {
                 .unwrap_err()
                 .kind(),
         ),
-        ("set", b.set(0, 1.0).unwrap_err().kind()),
+        ("set_ordinal", b.set_ordinal(0, 1.0).unwrap_err().kind()),
         ("fill", b.fill(1.0).unwrap_err().kind()),
         ("to_vec", b.to_vec::<i8>().map(|_| ()).unwrap_err().kind()),
         (
@@ -237,7 +237,7 @@ fn rt008_multi_subtensor_tensors_reject_every_other_operation_first() {
     ] {
         assert_eq!(kind, ErrorKind::NotImplemented, "{op}");
     }
-    let msg = b.set(0, 1.0).unwrap_err().to_string();
+    let msg = b.set_ordinal(0, 1.0).unwrap_err().to_string();
     assert!(msg.contains("requires a one-subtensor Tensor"), "{msg}");
     assert!(before.changed().is_none());
     // The listed leading-level views accept it.

@@ -183,7 +183,7 @@ mod half_tests {
         let v: Vec<half::f16> = (0..6).map(|i| half::f16::from_f64(i as f64)).collect();
         let x = Tensor::from_vec(v, &"(2,3)".parse().unwrap()).unwrap();
         x.set_requires_grad(true).unwrap();
-        let row = x.index(&[1.into(), Key::all()]).unwrap().view().unwrap();
+        let row = x.slice(&[1.into(), Key::all()]).unwrap();
         row.mul(&row)
             .unwrap()
             .sum()

@@ -182,7 +182,7 @@ impl Tensor {
     /// use strideweave::{Key, Tensor};
     /// let x = Tensor::arange::<f64>(&"(2,3)".parse().unwrap());
     /// x.set_requires_grad(true).unwrap();
-    /// let row = x.index(&[1.into(), Key::all()]).unwrap().view().unwrap();
+    /// let row = x.slice(&[1.into(), Key::all()]).unwrap();
     /// row.mul(&row).unwrap().sum().unwrap().backward(None, false).unwrap();
     /// // d/dx of Σ x[1,j]²: 2·x at row 1, zero elsewhere.
     /// assert_eq!(x.grad().unwrap().to_vec::<f64>().unwrap(), [0.0, 2.0, 0.0, 6.0, 0.0, 10.0]);

@@ -49,15 +49,20 @@ impl Layout {
     /// assert!(err.to_string().contains("mode 1"));
     /// ```
     pub fn new(shape: Shape, stride: Stride) -> Result<Layout> {
+        Layout::new_as("Layout::new", shape, stride)
+    }
+
+    /// [`Layout::new`] reporting errors as `op`, the operation called.
+    pub(crate) fn new_as(op: &'static str, shape: Shape, stride: Stride) -> Result<Layout> {
         if shape.0.toks != stride.0.toks {
             return Err(Error::NotCongruent {
-                op: "Layout::new",
+                op,
                 detail: congruence_detail(&shape.0, &stride.0),
             });
         }
         let mut stride = stride;
         stride.0.int_root = shape.0.int_root;
-        Layout::checked("Layout::new", shape, stride)
+        Layout::checked(op, shape, stride)
     }
 
     /// Builds from parts with equal profiles, checking only the reach for overflow.
@@ -281,9 +286,13 @@ impl Layout {
     /// assert!(l.index(&[2].into()).is_err());
     /// ```
     pub fn index(&self, coord: &IntTuple) -> Result<i64> {
-        const OP: &str = "index";
+        self.index_as("index", coord)
+    }
+
+    /// [`index`](Self::index) reporting errors as `op`, the operation called.
+    pub(crate) fn index_as(&self, op: &'static str, coord: &IntTuple) -> Result<i64> {
         if let Some(i) = coord.as_int() {
-            return self.index_of_named(OP, "coordinate", i);
+            return self.index_of_named(op, "coordinate", i);
         }
         if coord.toks == self.shape.0.toks {
             // A natural coordinate (congruent with the shape): one pass over the leaves.
@@ -297,7 +306,7 @@ impl Layout {
             {
                 if !(0..e).contains(&c) {
                     return Err(Error::OutOfDomain {
-                        op: OP,
+                        op,
                         what: "coordinate",
                         value: c,
                         place: format!("mode {} of extent {e}", leaf_path(&self.shape.0.toks, k)),
@@ -314,7 +323,7 @@ impl Layout {
         let found = coords.count();
         if found != self.rank() {
             return Err(Error::RankMismatch {
-                op: OP,
+                op,
                 what: "top-level coordinates",
                 expected: self.rank(),
                 found,
@@ -326,7 +335,7 @@ impl Layout {
             .enumerate()
         {
             path.push(i);
-            total += node_index(c, s, d, &mut path)?;
+            total += node_index(op, c, s, d, &mut path)?;
             path.pop();
         }
         Ok(total)
@@ -342,6 +351,11 @@ impl Layout {
     /// ```
     pub fn index_of(&self, ordinal: i64) -> Result<i64> {
         self.index_of_named("index_of", "ordinal", ordinal)
+    }
+
+    /// [`index_of`](Self::index_of) reporting errors as `op`, the operation called.
+    pub(crate) fn index_of_as(&self, op: &'static str, ordinal: usize) -> Result<i64> {
+        self.index_of_named(op, "ordinal", i64::try_from(ordinal).unwrap_or(i64::MAX))
     }
 
     fn index_of_named(&self, op: &'static str, what: &'static str, ordinal: i64) -> Result<i64> {
@@ -487,14 +501,20 @@ fn sorted_stride_test(l: &Layout) -> Option<bool> {
 }
 
 /// The index contribution of coordinate node `c` against shape node `s`, stride node `d`.
-fn node_index(c: Node<'_>, s: Node<'_>, d: Node<'_>, path: &mut Path) -> Result<i64> {
+fn node_index(
+    op: &'static str,
+    c: Node<'_>,
+    s: Node<'_>,
+    d: Node<'_>,
+    path: &mut Path,
+) -> Result<i64> {
     match (c, s, d) {
         (Node::Leaf(mut c), s, d) => {
             let extents = s.leaves();
             let size: i64 = extents.iter().product();
             if !(0..size).contains(&c) {
                 return Err(Error::OutOfDomain {
-                    op: "index",
+                    op,
                     what: "coordinate",
                     value: c,
                     place: format!("mode {} of extent {size}", path_string(path)),
@@ -512,7 +532,7 @@ fn node_index(c: Node<'_>, s: Node<'_>, d: Node<'_>, path: &mut Path) -> Result<
             let (found, expected) = (cs.count(), ss.count());
             if found != expected {
                 return Err(Error::RankMismatch {
-                    op: "index",
+                    op,
                     what: "coordinates inside a nested mode",
                     expected,
                     found,
@@ -521,13 +541,13 @@ fn node_index(c: Node<'_>, s: Node<'_>, d: Node<'_>, path: &mut Path) -> Result<
             let mut total = 0;
             for (j, ((c, s), d)) in cs.zip(ss).zip(ds).enumerate() {
                 path.push(j);
-                total += node_index(c, s, d, path)?;
+                total += node_index(op, c, s, d, path)?;
                 path.pop();
             }
             Ok(total)
         }
         (Node::Tuple(cs), _, _) => Err(Error::NotCongruent {
-            op: "index",
+            op,
             detail: format!(
                 "coordinate {} is a tuple but mode {} is a leaf",
                 Node::Tuple(cs).to_int_tuple(),

@@ -236,9 +236,13 @@ impl Layout {
     /// assert!(err.to_string().contains("profile"));
     /// ```
     pub fn broadcast_to(&self, target: &Shape) -> Result<Layout> {
-        const OP: &str = "broadcast_to";
+        self.broadcast_to_as("broadcast_to", target)
+    }
+
+    /// [`broadcast_to`](Self::broadcast_to) reporting errors as `op`, the operation called.
+    pub(crate) fn broadcast_to_as(&self, op: &'static str, target: &Shape) -> Result<Layout> {
         let fail = |detail: String| Error::InvalidBroadcast {
-            op: OP,
+            op,
             from: self.shape.to_string(),
             to: target.to_string(),
             detail,

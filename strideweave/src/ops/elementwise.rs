@@ -176,7 +176,7 @@ impl Tensor {
     ///
     /// ```
     /// let w = strideweave::Tensor::zeros::<f64>(&"(2,2)".parse().unwrap());
-    /// let col = w.index(&[strideweave::Key::all(), 1.into()]).unwrap().view().unwrap();
+    /// let col = w.slice(&[strideweave::Key::all(), 1.into()]).unwrap();
     /// col.copy_from(&strideweave::Tensor::arange::<f64>(&"2".parse().unwrap()).add_scalar(1.0).unwrap()).unwrap();
     /// assert_eq!((w.to_vec::<f64>().unwrap(), w.carrier().version()), (vec![0.0, 0.0, 1.0, 2.0], 1));
     /// ```

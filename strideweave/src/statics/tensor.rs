@@ -4,9 +4,11 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use super::code::{ShapeCode, StaticShape};
-use crate::dtype::Element;
+use crate::carrier::Carrier;
+use crate::dtype::{DType, Element, Scalar};
 use crate::error::{Error, Result};
-use crate::layout::{Layout, Shape};
+use crate::layout::{IntTuple, Layout, Shape};
+use crate::repr::{Representation, Snapshot};
 use crate::tensor::Tensor;
 
 /// A [`Tensor`] of element type `T` whose shape is the static shape `S` (see
@@ -90,16 +92,8 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// );
     /// ```
     pub fn from_vec(data: Vec<T>) -> Result<Self> {
-        let shape = S::SHAPE.to_shape();
-        if data.len() != shape.size() {
-            return Err(Error::RankMismatch {
-                op: "StaticTensor::from_vec",
-                what: "elements",
-                expected: shape.size(),
-                found: data.len(),
-            });
-        }
-        Tensor::from_vec(data, &shape).map(Self::new_unchecked)
+        let layout = Layout::compact(&S::SHAPE.to_shape());
+        Tensor::from_vec_with(data, layout, "StaticTensor::from_vec").map(Self::new_unchecked)
     }
 
     /// A compact tensor holding `0, 1, 2, …` in first-mode-fastest order.
@@ -201,7 +195,7 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
         self.tensor.shape()
     }
 
-    /// The layout (of subtensor zero).
+    /// The placement layout (of subtensor zero).
     ///
     /// ```
     /// use strideweave::{StaticTensor, shape_t};
@@ -209,6 +203,93 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// ```
     pub fn layout(&self) -> &Layout {
         self.tensor.layout()
+    }
+
+    /// The logical dtype, `T`'s.
+    ///
+    /// ```
+    /// use strideweave::{DType, StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<u8, shape_t!(2)>::zeros().dtype(), DType::U8);
+    /// ```
+    pub fn dtype(&self) -> DType {
+        self.tensor.dtype()
+    }
+
+    /// The number of elements, `S`'s size.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<u8, shape_t!(2, (3, 4))>::zeros().size(), 24);
+    /// ```
+    pub fn size(&self) -> usize {
+        self.tensor.size()
+    }
+
+    /// The number of top-level modes of `S`.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<u8, shape_t!(2, (3, 4))>::zeros().rank(), 2);
+    /// ```
+    pub fn rank(&self) -> usize {
+        self.tensor.rank()
+    }
+
+    /// The offset in the carrier of the element at the origin.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<u8, shape_t!(2, 3)>::zeros().offset(), 0);
+    /// ```
+    pub fn offset(&self) -> usize {
+        self.tensor.offset()
+    }
+
+    /// The carrier holding the elements.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<u8, shape_t!(2, 3)>::zeros().carrier().len(), 6);
+    /// ```
+    pub fn carrier(&self) -> &Carrier {
+        self.tensor.carrier()
+    }
+
+    /// The element at a coordinate (see [`Tensor::get`]).
+    ///
+    /// ```
+    /// use strideweave::{IntTuple, StaticTensor, shape_t};
+    /// let t = StaticTensor::<i32, shape_t!(2, 3)>::arange();
+    /// assert_eq!(t.get(&IntTuple::from([1, 2])).unwrap(), 5);
+    /// assert!(t.get(&IntTuple::from([2, 0])).unwrap_err().to_string().starts_with("get: "));
+    /// ```
+    pub fn get(&self, coord: &IntTuple) -> Result<T> {
+        let v = self.tensor.get(coord)?;
+        Ok(T::from_scalar(v).expect("a StaticTensor<T, _> holds T"))
+    }
+
+    /// The element at a first-mode-fastest ordinal (see [`Tensor::get_ordinal`]).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// let t = StaticTensor::<i32, shape_t!(2, 3)>::arange();
+    /// assert_eq!(t.get_ordinal(4).unwrap(), 4);
+    /// assert!(t.get_ordinal(6).is_err());
+    /// ```
+    pub fn get_ordinal(&self, ordinal: usize) -> Result<T> {
+        let v = self.tensor.get_ordinal(ordinal)?;
+        Ok(T::from_scalar(v).expect("a StaticTensor<T, _> holds T"))
+    }
+
+    /// The value of a one-element tensor (see [`Tensor::item`]).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<f64, shape_t!(1, 1)>::zeros().item().unwrap(), 0.0);
+    /// assert!(StaticTensor::<f64, shape_t!(2)>::zeros().item().is_err());
+    /// ```
+    pub fn item(&self) -> Result<T> {
+        self.tensor.item::<T>()
     }
 
     /// The elements in first-mode-fastest order (fails only on released storage).
@@ -219,6 +300,58 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// ```
     pub fn to_vec(&self) -> Result<Vec<T>> {
         self.tensor.to_vec::<T>()
+    }
+
+    /// The elements in row-major order: the last leaf varies fastest.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// let t = StaticTensor::<i32, shape_t!(2, 3)>::arange();
+    /// assert_eq!(t.to_vec_row_major().unwrap(), [0, 2, 4, 1, 3, 5]);
+    /// ```
+    pub fn to_vec_row_major(&self) -> Result<Vec<T>> {
+        self.tensor.to_vec_row_major::<T>()
+    }
+
+    /// The elements in first-mode-fastest order as [`Scalar`]s.
+    ///
+    /// ```
+    /// use strideweave::{Scalar, StaticTensor, shape_t};
+    /// let t = StaticTensor::<u8, shape_t!(3)>::arange();
+    /// assert_eq!(t.to_scalars().unwrap()[2], Scalar::U8(2));
+    /// ```
+    pub fn to_scalars(&self) -> Result<Vec<Scalar>> {
+        self.tensor.to_scalars()
+    }
+
+    /// An iterator over the elements in first-mode-fastest order.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<i32, shape_t!(2, 2)>::arange().iter().unwrap().sum::<i32>(), 6);
+    /// ```
+    pub fn iter(&self) -> Result<std::vec::IntoIter<T>> {
+        self.tensor.iter::<T>()
+    }
+
+    /// The whole representation: dtype, subtensors, adjacent layouts.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<u8, shape_t!(2)>::zeros().representation().subtensors().len(), 1);
+    /// ```
+    pub fn representation(&self) -> &Representation {
+        self.tensor.representation()
+    }
+
+    /// The mutation snapshot of the carriers.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<u8, shape_t!(2)>::zeros().snapshot().entries().len(), 1);
+    /// ```
+    pub fn snapshot(&self) -> Snapshot {
+        self.tensor.snapshot()
     }
 
     /// The same tensor with another static shape `S2` that denotes the same shape, checked

@@ -232,8 +232,13 @@ impl Carrier {
     /// assert!(Carrier::zeros(DType::BlockScaledI8F32, 4).is_err());
     /// ```
     pub fn zeros(dtype: DType, len: usize) -> Result<Carrier> {
+        Carrier::zeros_as("Carrier::zeros", dtype, len)
+    }
+
+    /// [`Carrier::zeros`] reporting errors as `op`, the operation called.
+    pub(crate) fn zeros_as(op: &'static str, dtype: DType, len: usize) -> Result<Carrier> {
         let buf = HostBuffer::zeros(dtype, len).ok_or_else(|| Error::WrongType {
-            op: "Carrier::zeros",
+            op,
             expected: "a plain dtype".into(),
             found: dtype.to_string(),
         })?;

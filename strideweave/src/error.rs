@@ -111,7 +111,7 @@ pub enum Error {
     },
     /// A negative stride where the algebra needs non-negative ones.
     #[error(
-        "{op}: stride {stride} at mode {mode} is negative; {op} is defined only for non-negative strides"
+        "{op}: stride {stride} at mode {mode} is negative; this operation is defined only for non-negative strides"
     )]
     NegativeStride {
         /// The operation.

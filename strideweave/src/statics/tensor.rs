@@ -140,10 +140,15 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// assert_eq!(err.to_string(), "StaticTensor::try_from_dynamic: expected dtype i32, found f32");
     /// ```
     pub fn try_from_dynamic(tensor: Tensor) -> Result<Self> {
-        const OP: &str = "StaticTensor::try_from_dynamic";
+        Self::try_from_dynamic_as("StaticTensor::try_from_dynamic", tensor)
+    }
+
+    /// [`try_from_dynamic`](Self::try_from_dynamic) reporting errors as `op`, the operation
+    /// called.
+    fn try_from_dynamic_as(op: &'static str, tensor: Tensor) -> Result<Self> {
         if tensor.dtype() != T::DTYPE {
             return Err(Error::WrongType {
-                op: OP,
+                op,
                 expected: format!("dtype {}", T::DTYPE),
                 found: format!("{}", tensor.dtype()),
             });
@@ -151,7 +156,7 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
         let same = ShapeCode::from_shape(tensor.shape()).is_some_and(|c| c.same_shape(&S::SHAPE));
         if !same {
             return Err(Error::ShapeMismatch {
-                op: OP,
+                op,
                 expected: S::SHAPE.to_string(),
                 found: tensor.shape().to_string(),
                 detail: "the static shape differs".to_string(),
@@ -391,7 +396,7 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// assert!(StaticTensor::<f32, shape_t!(2, 3)>::zeros().try_cast::<shape_t!(3, 2)>().is_err());
     /// ```
     pub fn try_cast<S2: StaticShape>(self) -> Result<StaticTensor<T, S2>> {
-        StaticTensor::try_from_dynamic(self.tensor)
+        StaticTensor::try_from_dynamic_as("StaticTensor::try_cast", self.tensor)
     }
 }
 

@@ -78,10 +78,14 @@ impl Tensor {
     /// assert!(t.to_vec::<f64>().is_err());
     /// ```
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
-        const OP: &str = "to_vec";
-        let s = self.require_single(OP)?;
+        self.to_vec_as("to_vec")
+    }
+
+    /// [`to_vec`](Self::to_vec) reporting errors as `op`, the operation called.
+    fn to_vec_as<T: Element>(&self, op: &'static str) -> Result<Vec<T>> {
+        let s = self.require_single(op)?;
         let (o, l) = (s.offset as i64, &s.layout);
-        self.read_host(OP, |x: &[T]| {
+        self.read_host(op, |x: &[T]| {
             (0..l.size() as i64)
                 .map(|i| x[(o + l.eval(i)) as usize])
                 .collect()
@@ -138,7 +142,7 @@ impl Tensor {
     /// assert_eq!(t.iter::<i32>().unwrap().sum::<i32>(), 6);
     /// ```
     pub fn iter<T: Element>(&self) -> Result<std::vec::IntoIter<T>> {
-        Ok(self.to_vec::<T>()?.into_iter())
+        Ok(self.to_vec_as::<T>("iter")?.into_iter())
     }
 
     /// Sets the element at a coordinate; increments the carrier's version. The value

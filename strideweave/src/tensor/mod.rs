@@ -144,7 +144,7 @@ impl Tensor {
     /// ```
     pub fn zeros_of(dtype: DType, shape: &Shape) -> Result<Tensor> {
         Ok(Tensor::from_repr(compact_repr(
-            Carrier::zeros(dtype, shape.size())?,
+            Carrier::zeros_as("Tensor::zeros_of", dtype, shape.size())?,
             shape,
         )))
     }

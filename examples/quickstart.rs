@@ -27,7 +27,7 @@ fn main() -> Result<()> {
 
     // Indexing table: first-mode-fastest ordinals, their natural coordinates, their indices.
     println!("\nordinal  coordinate   index");
-    for i in 0..tv.size() as i64 {
+    for i in 0..tv.size() {
         let coord = tv.shape().coordinate(i)?;
         println!(
             "{i:>7}  {:<11}  {:>5}",

@@ -315,7 +315,7 @@ fn check(seed: u64, steps: usize) -> Result<(), TestCaseError> {
     let gs = g.to_vec::<f64>().unwrap();
     let mut by_slot = std::collections::BTreeMap::new();
     for i in 0..x.size() {
-        let slot = x.layout().index_of(i as i64).unwrap();
+        let slot = x.layout().index_of(i).unwrap();
         if let Some(&(gv, _)) = by_slot.get(&slot) {
             prop_assert_eq!(
                 gv,

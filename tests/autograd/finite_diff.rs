@@ -72,7 +72,7 @@ fn check(name: &str, specs: &[Spec], f: impl Fn(&[Tensor]) -> Tensor) {
         let g = leaf.grad().unwrap().to_vec::<f64>().unwrap();
         let mut slots = BTreeMap::new();
         for (i, &gi) in g.iter().enumerate() {
-            let slot = (spec.offset as i64 + layout.index_of(i as i64).unwrap()) as usize;
+            let slot = (spec.offset as i64 + layout.index_of(i).unwrap()) as usize;
             slots.entry(slot).or_insert(gi);
         }
         for (slot, analytic) in slots {

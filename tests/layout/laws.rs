@@ -76,7 +76,7 @@ proptest! {
     fn law_compose_is_function_composition(a in non_negative(), b in non_negative()) {
         if let Ok(r) = a.compose(&b) {
             prop_assert_eq!(r.size(), b.size(), "{} ∘ {} = {}", a, b, r);
-            for i in 0..b.size() as i64 {
+            for i in 0..b.size() {
                 let bi = b.index_of(i).unwrap();
                 prop_assert_eq!(r.index_of(i).unwrap(), eval_extended(&a, bi), "{} ∘ {} = {} at {}", a, b, r, i);
             }
@@ -89,7 +89,7 @@ proptest! {
         if let Ok(r) = a.compose(&b) {
             prop_assert_eq!(r.size(), b.size());
             for i in 0..n {
-                prop_assert_eq!(r.index_of(i).unwrap(), eval_extended(&a, i * d), "{} ∘ {} = {}", a, b, r);
+                prop_assert_eq!(r.index_of(i as usize).unwrap(), eval_extended(&a, i * d), "{} ∘ {} = {}", a, b, r);
             }
         }
     }
@@ -155,8 +155,9 @@ proptest! {
     #[test]
     fn law_right_inverse(a in non_negative()) {
         let r = a.right_inverse().unwrap();
-        for i in 0..r.size() as i64 {
-            prop_assert_eq!(a.index_of(r.index_of(i).unwrap()).unwrap(), i, "L = {}, R = {}", a, r);
+        for i in 0..r.size() {
+            let x = r.index_of(i).unwrap() as usize;
+            prop_assert_eq!(a.index_of(x).unwrap(), i as i64, "L = {}, R = {}", a, r);
         }
     }
 
@@ -164,8 +165,8 @@ proptest! {
     fn law_left_inverse(a in non_negative()) {
         if let Ok(r) = a.left_inverse() {
             prop_assert!(a.is_injective());
-            for i in 0..a.size() as i64 {
-                prop_assert_eq!(eval_extended(&r, a.index_of(i).unwrap()), i, "L = {}, R = {}", a, r);
+            for i in 0..a.size() {
+                prop_assert_eq!(eval_extended(&r, a.index_of(i).unwrap()), i as i64, "L = {}, R = {}", a, r);
             }
         } else {
             prop_assert!(!brute_force_injective(&a) || a.size() > 1);
@@ -175,8 +176,9 @@ proptest! {
     #[test]
     fn law_left_inverse_of_a_permuted_compact_layout(a in permuted_compact()) {
         let r = a.left_inverse().unwrap();
-        for i in 0..a.size() as i64 {
-            prop_assert_eq!(r.index_of(a.index_of(i).unwrap()).unwrap(), i);
+        for i in 0..a.size() {
+            let x = a.index_of(i).unwrap() as usize;
+            prop_assert_eq!(r.index_of(x).unwrap(), i as i64);
         }
         let r = a.right_inverse().unwrap();
         if a.index_of(1).ok() == Some(1) || a.size() == 1 {
@@ -220,11 +222,11 @@ proptest! {
 
     #[test]
     fn law_coordinates_and_ordinals_agree(a in signed()) {
-        for i in 0..a.size() as i64 {
+        for i in 0..a.size() {
             let c = a.shape().coordinate(i).unwrap();
             prop_assert_eq!(a.index(&c).unwrap(), a.index_of(i).unwrap());
         }
-        prop_assert!(a.index_of(a.size() as i64).is_err());
+        prop_assert!(a.index_of(a.size()).is_err());
     }
 
     #[test]

@@ -15,7 +15,7 @@ pub fn t(text: &str) -> IntTuple {
 
 /// Every index of a layout in ordinal order.
 pub fn indices(layout: &Layout) -> Vec<i64> {
-    (0..layout.size() as i64)
+    (0..layout.size())
         .map(|i| layout.index_of(i).unwrap())
         .collect()
 }

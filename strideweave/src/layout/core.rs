@@ -349,8 +349,8 @@ impl Layout {
     /// assert_eq!(seq, [0, 4, 2, 6, 1, 5, 3, 7]);
     /// assert!(l.index_of(8).is_err());
     /// ```
-    pub fn index_of(&self, ordinal: i64) -> Result<i64> {
-        self.index_of_named("index_of", "ordinal", ordinal)
+    pub fn index_of(&self, ordinal: usize) -> Result<i64> {
+        self.index_of_as("index_of", ordinal)
     }
 
     /// [`index_of`](Self::index_of) reporting errors as `op`, the operation called.

@@ -138,18 +138,18 @@ impl Shape {
     /// assert_eq!(s.coordinate(16).unwrap().to_string(), "(1,(1,2))");
     /// assert!(s.coordinate(18).is_err());
     /// ```
-    pub fn coordinate(&self, ordinal: i64) -> Result<IntTuple> {
-        let size = self.size() as i64;
-        if !(0..size).contains(&ordinal) {
+    pub fn coordinate(&self, ordinal: usize) -> Result<IntTuple> {
+        let size = self.size();
+        if ordinal >= size {
             return Err(Error::OutOfDomain {
                 op: "coordinate",
                 what: "ordinal",
-                value: ordinal,
+                value: i64::try_from(ordinal).unwrap_or(i64::MAX),
                 place: format!("shape {self} of size {size}"),
-                bound: size,
+                bound: size as i64,
             });
         }
-        let mut rest = ordinal;
+        let mut rest = ordinal as i64;
         let digits = self
             .0
             .vals

@@ -355,11 +355,12 @@ fn check_permutation_slow(op: &'static str, order: &[usize], rank: usize) -> Res
     let mut seen: SmallVec<[bool; 8]> = SmallVec::from_elem(false, rank);
     for &i in order {
         if i >= rank {
-            return Err(Error::InvalidAxes {
+            return Err(Error::OutOfDomain {
                 op,
-                detail: format!(
-                    "order {order:?} names mode {i}, but there are only {rank} top-level modes"
-                ),
+                what: "mode index",
+                value: i as i64,
+                place: format!("the {rank} top-level modes (order {order:?})"),
+                bound: rank as i64,
             });
         }
         if std::mem::replace(&mut seen[i], true) {

@@ -386,7 +386,7 @@ impl Layout {
                     format!(
                         "{self} read through the selector {b} is not a layout: at selector coordinate {} it reads index {want}, but a layout with strides {} would read {got}",
                         b.shape
-                            .coordinate(q)
+                            .coordinate(q as usize)
                             .map(|c| c.to_string())
                             .unwrap_or_default(),
                         candidate.stride

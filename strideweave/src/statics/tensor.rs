@@ -4,7 +4,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use super::code::{ShapeCode, StaticShape};
-use crate::carrier::Carrier;
+use crate::carrier::{Carrier, CarrierClass};
 use crate::dtype::{DType, Element, Scalar};
 use crate::error::{Error, Result};
 use crate::layout::{IntTuple, Layout, Shape};
@@ -258,6 +258,76 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// ```
     pub fn carrier(&self) -> &Carrier {
         self.tensor.carrier()
+    }
+
+    /// The class of the carrier (where the elements live).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<u8, shape_t!(2)>::zeros().carrier_class().name(), "host");
+    /// ```
+    pub fn carrier_class(&self) -> CarrierClass {
+        self.tensor.carrier().class()
+    }
+
+    /// Whether the tensor takes part in autograd (see [`Tensor::requires_grad`]).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// let t = StaticTensor::<f64, shape_t!(2)>::zeros();
+    /// assert!(!t.requires_grad());
+    /// t.as_dynamic().set_requires_grad(true).unwrap();
+    /// assert!(t.requires_grad() && t.is_leaf());
+    /// ```
+    pub fn requires_grad(&self) -> bool {
+        self.tensor.requires_grad()
+    }
+
+    /// Whether no recorded operation produced this tensor (see [`Tensor::is_leaf`]).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert!(StaticTensor::<f64, shape_t!(2)>::zeros().is_leaf());
+    /// ```
+    pub fn is_leaf(&self) -> bool {
+        self.tensor.is_leaf()
+    }
+
+    /// The name of the operation that produced this tensor, for a non-leaf (see
+    /// [`Tensor::grad_op`]).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, rearrange, shape_t};
+    /// let t = StaticTensor::<f64, shape_t!(2, 3)>::zeros();
+    /// t.as_dynamic().set_requires_grad(true).unwrap();
+    /// assert_eq!(rearrange!(t, "a b -> b a").grad_op(), Some("rearrange!"));
+    /// ```
+    pub fn grad_op(&self) -> Option<&'static str> {
+        self.tensor.grad_op()
+    }
+
+    /// The accumulated gradient, of this tensor's shape (see [`Tensor::grad`]).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// let t = StaticTensor::<f64, shape_t!(2)>::zeros();
+    /// t.as_dynamic().set_requires_grad(true).unwrap();
+    /// assert!(t.grad().is_none());
+    /// t.as_dynamic().sum().unwrap().backward(None, false).unwrap();
+    /// assert_eq!(t.grad().unwrap().to_vec().unwrap(), [1.0, 1.0]);
+    /// ```
+    pub fn grad(&self) -> Option<StaticTensor<T, S>> {
+        self.tensor.grad().map(Self::new_unchecked)
+    }
+
+    /// Whether this non-leaf keeps its gradient (see [`Tensor::retains_grad`]).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert!(!StaticTensor::<f64, shape_t!(2)>::zeros().retains_grad());
+    /// ```
+    pub fn retains_grad(&self) -> bool {
+        self.tensor.retains_grad()
     }
 
     /// The element at a coordinate (see [`Tensor::get`]).

@@ -289,7 +289,7 @@ impl Layout {
                 expected: format!("a shape of size {}", self.size()),
                 found: target.to_string(),
                 detail: format!(
-                    "reshape keeps the size: {} has size {}, the target {}",
+                    "the size must stay the same: {} has size {}, the target {}",
                     self.shape,
                     self.size(),
                     target.size()

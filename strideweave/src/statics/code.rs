@@ -68,20 +68,16 @@ impl ShapeCode {
     };
 
     /// The integer shape `extent`; panics (a compile error in const context) unless
-    /// `1 ≤ extent ≤ i64::MAX`.
+    /// `extent ≥ 1`.
     ///
     /// ```
     /// assert_eq!(strideweave::ShapeCode::leaf(8).to_string(), "8");
     /// ```
-    pub const fn leaf(extent: usize) -> ShapeCode {
+    pub const fn leaf(extent: i64) -> ShapeCode {
         assert!(extent >= 1, "a static shape's extents must be at least 1");
-        assert!(
-            extent <= i64::MAX as usize,
-            "a static shape's extents must fit in i64"
-        );
         let mut c = ShapeCode::EMPTY;
         c.ntoks = 1;
-        c.extents[0] = extent as i64;
+        c.extents[0] = extent;
         c.nleaves = 1;
         c.int_root = true;
         c
@@ -412,9 +408,9 @@ pub trait StaticShape: 'static {
 /// assert_eq!(<Leaf<5>>::SHAPE.extents(), &[5]);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Leaf<const N: usize>;
+pub struct Leaf<const N: i64>;
 
-impl<const N: usize> StaticShape for Leaf<N> {
+impl<const N: i64> StaticShape for Leaf<N> {
     const SHAPE: ShapeCode = ShapeCode::leaf(N);
 }
 

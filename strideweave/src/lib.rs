@@ -15,13 +15,14 @@
 //! assert_eq!(tiles.to_string(), "(12,2):(1,12)");
 //! ```
 #![deny(missing_docs)]
-#![deny(unsafe_code)] // one audited exception: the matrixmultiply call in ops/matmul.rs
+#![deny(unsafe_code)] // one audited exception: the matrixmultiply call in kernels/gemm.rs
 
 pub mod autograd;
 mod block_scaled;
 pub mod carrier;
 mod dtype;
 mod error;
+mod kernels;
 pub mod layout;
 mod ops;
 mod repr;

@@ -21,7 +21,7 @@ use crate::autograd::buffer;
 use crate::autograd::node::Node;
 use crate::autograd::participates;
 use crate::error::{Error, Result};
-use crate::ops::num::Dense;
+use crate::kernels::num::Dense;
 use crate::tensor::{Tensor, TensorInner};
 
 struct Entry {

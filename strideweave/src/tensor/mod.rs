@@ -9,6 +9,7 @@
 
 mod access;
 mod index;
+pub(crate) mod read;
 mod views;
 
 use std::fmt;

@@ -18,7 +18,6 @@
 #![deny(unsafe_code)] // one audited exception: the matrixmultiply call in kernels/gemm.rs
 
 pub mod autograd;
-mod block_scaled;
 pub mod carrier;
 mod dtype;
 mod error;

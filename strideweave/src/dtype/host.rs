@@ -161,34 +161,38 @@ fn element_dtype<T: Element>(_: &[T]) -> DType {
     T::DTYPE
 }
 
+/// `len`, `is_empty` and `dtype` of a borrowed form (`$r` borrows an array in the examples).
+macro_rules! slice_queries {
+    ($ty:ident, $r:literal) => {
+        impl $ty<'_> {
+            /// The number of elements.
+            ///
+            #[doc = concat!("```\nassert_eq!(strideweave::", stringify!($ty), "::from(", $r, "[0u8; 4][..]).len(), 4);\n```")]
+            pub fn len(&self) -> usize {
+                each_variant!($ty, self, v => v.len())
+            }
+
+            /// Whether there are no elements.
+            ///
+            #[doc = concat!("```\nassert!(strideweave::", stringify!($ty), "::from(", $r, "[0u8; 0][..]).is_empty());\n```")]
+            pub fn is_empty(&self) -> bool {
+                self.len() == 0
+            }
+
+            /// The dtype of the elements.
+            ///
+            #[doc = concat!("```\nuse strideweave::{DType, ", stringify!($ty), "};\nassert_eq!(", stringify!($ty), "::from(", $r, "[true][..]).dtype(), DType::Bool);\n```")]
+            pub fn dtype(&self) -> DType {
+                each_variant!($ty, self, v => element_dtype(v))
+            }
+        }
+    };
+}
+
+slice_queries!(HostSlice, "&");
+slice_queries!(HostSliceMut, "&mut ");
+
 impl HostSlice<'_> {
-    /// The number of elements.
-    ///
-    /// ```
-    /// assert_eq!(strideweave::HostSlice::from(&[0u8; 4][..]).len(), 4);
-    /// ```
-    pub fn len(&self) -> usize {
-        each_variant!(HostSlice, self, v => v.len())
-    }
-
-    /// Whether there are no elements.
-    ///
-    /// ```
-    /// assert!(strideweave::HostSlice::from(&[0u8; 0][..]).is_empty());
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The dtype of the elements.
-    ///
-    /// ```
-    /// assert_eq!(strideweave::HostSlice::from(&[true][..]).dtype(), strideweave::DType::Bool);
-    /// ```
-    pub fn dtype(&self) -> DType {
-        each_variant!(HostSlice, self, v => element_dtype(v))
-    }
-
     /// Element `i` (in bounds).
     pub(crate) fn get(&self, i: usize) -> Scalar {
         each_variant!(HostSlice, self, v => v[i].to_scalar())
@@ -196,34 +200,6 @@ impl HostSlice<'_> {
 }
 
 impl HostSliceMut<'_> {
-    /// The number of elements.
-    ///
-    /// ```
-    /// assert_eq!(strideweave::HostSliceMut::from(&mut [0u8; 4][..]).len(), 4);
-    /// ```
-    pub fn len(&self) -> usize {
-        each_variant!(HostSliceMut, self, v => v.len())
-    }
-
-    /// Whether there are no elements.
-    ///
-    /// ```
-    /// assert!(strideweave::HostSliceMut::from(&mut [0u8; 0][..]).is_empty());
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The dtype of the elements.
-    ///
-    /// ```
-    /// let mut x = [1.0f64];
-    /// assert_eq!(strideweave::HostSliceMut::from(&mut x[..]).dtype(), strideweave::DType::F64);
-    /// ```
-    pub fn dtype(&self) -> DType {
-        each_variant!(HostSliceMut, self, v => element_dtype(v))
-    }
-
     /// Sets element `i` (in bounds) to `s`; `false` when `s` is not of this dtype.
     pub(crate) fn set(&mut self, i: usize, s: Scalar) -> bool {
         each_variant!(HostSliceMut, self, v => match Element::from_scalar(s) {

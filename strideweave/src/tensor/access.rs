@@ -192,9 +192,9 @@ impl Tensor {
         let s = self.require_single(OP)?;
         let value = self.cast_value(OP, value.into())?;
         let (o, l) = (s.offset as i64, &s.layout);
-        s.carrier.with_host_mut(OP, |b| {
+        s.carrier.with_host_mut(OP, |mut b| {
             for i in 0..l.size() as i64 {
-                b.set_scalar((o + l.eval(i)) as usize, value);
+                b.set((o + l.eval(i)) as usize, value);
             }
             Ok(())
         })
@@ -219,8 +219,8 @@ impl Tensor {
     fn write_at(&self, op: &'static str, k: i64, value: Scalar) -> Result<()> {
         let s = &self.representation().subtensors()[0];
         let at = (s.offset as i64 + k) as usize;
-        s.carrier.with_host_mut(op, |b| {
-            b.set_scalar(at, value);
+        s.carrier.with_host_mut(op, |mut b| {
+            b.set(at, value);
             Ok(())
         })
     }

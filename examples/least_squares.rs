@@ -46,13 +46,13 @@ fn main() -> Result<()> {
             .broadcast_in_dim(&shape(&format!("(2,{SAMPLES})")), &[0])?;
         let residual = w.matmul(&x)?.add(&b)?.sub(&y)?;
         let loss = residual.mul(&residual)?.mean()?;
-        last = loss.to_vec::<f64>()?[0];
+        last = loss.item::<f64>()?;
         first.get_or_insert(last);
         if step % 20 == 0 {
             println!("step {step:>3}  loss {last:.6}");
         }
 
-        loss.backward(None, false)?;
+        loss.backward()?;
         let g = p.grad().expect("p is reached by the loss");
         {
             // The update is not part of any graph.

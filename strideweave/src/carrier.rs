@@ -283,10 +283,19 @@ impl Carrier {
     /// assert!(c.read(|x: &[f64]| x[0]).is_err());
     /// ```
     pub fn read<T: Element, R>(&self, f: impl FnOnce(&[T]) -> R) -> Result<R> {
-        self.with_host("read", |b| {
+        self.read_as("read", f)
+    }
+
+    /// [`read`](Self::read) reporting errors as `op`, the operation called.
+    pub(crate) fn read_as<T: Element, R>(
+        &self,
+        op: &'static str,
+        f: impl FnOnce(&[T]) -> R,
+    ) -> Result<R> {
+        self.with_host(op, |b| {
             T::slice(b)
                 .map(f)
-                .ok_or_else(|| self.wrong_type("read", T::DTYPE))
+                .ok_or_else(|| self.wrong_type(op, T::DTYPE))
         })
     }
 
@@ -298,10 +307,19 @@ impl Carrier {
     /// assert_eq!((c.to_vec::<f32>().unwrap(), c.version()), (vec![9.0, 2.0], 1));
     /// ```
     pub fn write<T: Element, R>(&self, f: impl FnOnce(&mut [T]) -> R) -> Result<R> {
-        self.with_host_mut("write", |b| {
+        self.write_as("write", f)
+    }
+
+    /// [`write`](Self::write) reporting errors as `op`, the operation called.
+    pub(crate) fn write_as<T: Element, R>(
+        &self,
+        op: &'static str,
+        f: impl FnOnce(&mut [T]) -> R,
+    ) -> Result<R> {
+        self.with_host_mut(op, |b| {
             T::slice_mut(b)
                 .map(f)
-                .ok_or_else(|| self.wrong_type("write", T::DTYPE))
+                .ok_or_else(|| self.wrong_type(op, T::DTYPE))
         })
     }
 

@@ -303,7 +303,7 @@ fn check(seed: u64, steps: usize) -> Result<(), TestCaseError> {
         .zip(&c)
         .map(|(a, b)| a * b)
         .sum();
-    v.backward(Some(&cot), false)
+    v.backward_with(Some(&cot), false)
         .map_err(|e| TestCaseError::fail(format!("backward failed: {e}\n{}", trail.join("\n"))))?;
     let g = x.grad().unwrap();
     prop_assert!(g.layout().is_injective(), "RT017: {}", g.layout());

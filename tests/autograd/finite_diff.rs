@@ -56,7 +56,7 @@ fn check(name: &str, specs: &[Spec], f: impl Fn(&[Tensor]) -> Tensor) {
             t
         })
         .collect();
-    loss(&f(&leaves)).backward(None, false).unwrap();
+    loss(&f(&leaves)).backward().unwrap();
     let eval = |datas: &[Vec<f64>]| -> f64 {
         let _g = no_grad();
         let ts: Vec<Tensor> = specs
@@ -246,7 +246,7 @@ fn f32_gradients_agree_with_f64() {
             .unwrap()
             .sum()
             .unwrap()
-            .backward(None, false)
+            .backward()
             .unwrap();
         [&a, &b]
             .iter()

@@ -75,7 +75,7 @@ fn a_storage_written_outside_the_crate_backs_a_tensor_and_its_views() {
         t.permute(&[1, 0]).unwrap().get_ordinal(1).unwrap().to_f64(),
         1.0
     );
-    assert_eq!(t.carrier_type().name(), "caller");
+    assert_eq!(t.carrier_class().name(), "caller");
 }
 
 #[test]

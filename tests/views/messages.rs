@@ -113,7 +113,26 @@ fn every_tensor_error_starts_with_the_called_operation_once() {
         ("matmul", err(t.matmul(&t))),
         ("sum_modes", err(t.sum_modes(&[2]))),
         ("add_into", err(t.add_into(&t, &tensor("3:1", 0)))),
-        ("backward", err(t.backward(None, false))),
+        ("backward", err(t.backward())),
+        ("backward_with", err(t.backward_with(None, false))),
+        ("dequantize", err(t.dequantize())),
+        (
+            "Tensor::block_scaled",
+            err(Tensor::block_scaled(
+                vec![0; 8],
+                vec![1.0; 3],
+                &s("(4,2)"),
+                0,
+                2,
+            )),
+        ),
+        ("add", err(released.add(&released))),
+        ("sum", err(released.sum())),
+        ("sum_into", err(t.sum_into(&t))),
+        (
+            "matmul",
+            err(released.matmul(&released.permute(&[1, 0]).unwrap())),
+        ),
         (
             "set_requires_grad",
             err(Tensor::zeros::<i32>(&s("2")).set_requires_grad(true)),

@@ -70,7 +70,7 @@ fn rt002_accessors_read_subtensor_zero_and_change_nothing() {
     assert_eq!(t.offset(), 1);
     assert_eq!(t.layout(), &l("(2,3):(1,2)"));
     assert_eq!((t.dtype(), t.size()), (DType::F64, 6));
-    assert_eq!(t.carrier_type(), c.class());
+    assert_eq!(t.carrier_class(), c.class());
     assert_eq!(c.version(), 0);
     let b = block_scaled();
     assert_eq!(b.dtype(), DType::BlockScaledI8F32);

@@ -117,7 +117,7 @@ impl Drop for NoGradGuard {
 /// (functional reverse mode).
 ///
 /// `cotangents[k]` is the cotangent of `outputs[k]` (`None`: the unit cotangent of an output
-/// whose shape is one extent-one leaf). Each entry of the result is the gradient of the
+/// of one element, as [`Tensor::backward`] uses). Each entry of the result is the gradient of the
 /// matching input, in a fresh buffer laid out as `backward` would lay out its `.grad`, or
 /// `None` when the traversal does not reach that input. The graph is released unless
 /// `retain_graph`. Errors, always before any traversal effect: `Value` for mismatched counts,
@@ -163,7 +163,11 @@ pub fn grad(
     }
     let mut roots = Vec::with_capacity(outputs.len());
     for (t, c) in outputs.iter().zip(cotangents) {
-        roots.push(((*t).clone(), buffer::root_cotangent(OP, t, *c)?));
+        let cot = match c {
+            None => buffer::unit_cotangent(OP, t)?,
+            Some(_) => buffer::root_cotangent(OP, t, *c)?,
+        };
+        roots.push(((*t).clone(), cot));
     }
     engine::run(OP, roots, retain_graph, Some(inputs))
 }
@@ -184,12 +188,7 @@ mod half_tests {
         let x = Tensor::from_vec(v, &"(2,3)".parse().unwrap()).unwrap();
         x.set_requires_grad(true).unwrap();
         let row = x.slice(&[1.into(), Key::all()]).unwrap();
-        row.mul(&row)
-            .unwrap()
-            .sum()
-            .unwrap()
-            .backward(None, false)
-            .unwrap();
+        row.mul(&row).unwrap().sum().unwrap().backward().unwrap();
         let g: Vec<f64> = x
             .grad()
             .unwrap()
@@ -205,7 +204,7 @@ mod half_tests {
             .unwrap()
             .sum()
             .unwrap()
-            .backward(None, false)
+            .backward()
             .unwrap();
         assert_eq!(b.grad().unwrap().size(), 4);
     }

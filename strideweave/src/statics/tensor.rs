@@ -267,7 +267,7 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// assert_eq!(StaticTensor::<u8, shape_t!(2)>::zeros().carrier_class().name(), "host");
     /// ```
     pub fn carrier_class(&self) -> CarrierClass {
-        self.tensor.carrier().class()
+        self.tensor.carrier_class()
     }
 
     /// Whether the tensor takes part in autograd (see [`Tensor::requires_grad`]).
@@ -313,7 +313,7 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// let t = StaticTensor::<f64, shape_t!(2)>::zeros();
     /// t.as_dynamic().set_requires_grad(true).unwrap();
     /// assert!(t.grad().is_none());
-    /// t.as_dynamic().sum().unwrap().backward(None, false).unwrap();
+    /// t.as_dynamic().sum().unwrap().backward().unwrap();
     /// assert_eq!(t.grad().unwrap().to_vec().unwrap(), [1.0, 1.0]);
     /// ```
     pub fn grad(&self) -> Option<StaticTensor<T, S>> {

@@ -242,12 +242,13 @@ impl Tensor {
         self.layout().rank()
     }
 
-    /// The carrier class of subtensor zero (RT002).
+    /// The carrier class of subtensor zero (RT002's `carrier_type()`; named like
+    /// [`Carrier::class`], which it returns).
     ///
     /// ```
-    /// assert_eq!(strideweave::Tensor::scalar(1u8).carrier_type().name(), "host");
+    /// assert_eq!(strideweave::Tensor::scalar(1u8).carrier_class().name(), "host");
     /// ```
-    pub fn carrier_type(&self) -> CarrierClass {
+    pub fn carrier_class(&self) -> CarrierClass {
         self.carrier().class()
     }
 

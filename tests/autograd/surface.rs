@@ -103,7 +103,7 @@ fn the_unit_cotangent_of_backward_with_needs_one_extent_one_leaf() {
 
 #[test]
 fn gradient_participation_follows_the_logical_dtype() {
-    for d in [DType::F32, DType::F64, DType::Complex64, DType::Complex128] {
+    for d in [DType::F32, DType::F64, DType::ComplexF32, DType::ComplexF64] {
         let t = Tensor::zeros_of(d, &s("2")).unwrap();
         t.set_requires_grad(true).unwrap();
         assert!(t.requires_grad(), "{d}");

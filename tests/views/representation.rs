@@ -299,8 +299,8 @@ fn plain_dtypes_round_trip() {
     round_trip!(
         f32 => F32 = 1.5f32, f64 => F64 = 2.5f64, i32 => I32 = -3i32, i64 => I64 = 4i64,
         u8 => U8 = 5u8, i8 => I8 = -6i8, bool => Bool = true,
-        strideweave::Complex32 => Complex64 = strideweave::Complex32::new(1.0, 2.0),
-        strideweave::Complex64 => Complex128 = strideweave::Complex64::new(3.0, -4.0)
+        strideweave::Complex32 => ComplexF32 = strideweave::Complex32::new(1.0, 2.0),
+        strideweave::Complex64 => ComplexF64 = strideweave::Complex64::new(3.0, -4.0)
     );
 }
 

@@ -9,8 +9,10 @@
 //! the right type, so one mistake gives one message and no type errors after it.
 //!
 //! The string form is read by `strideweave_syntax`, the same parser as the runtime's
-//! `FromStr`; its messages quote the string with a caret under the offending character,
-//! because a span cannot point inside a string literal on stable Rust.
+//! `FromStr`, and both forms are checked by its rules, so a mistake reads the same from
+//! `layout!(…)`, `layout!("…")` and `"…".parse::<Layout>()`. String-form messages quote the
+//! string with carets under the offending part, because a span cannot point inside a string
+//! literal on stable Rust.
 #![deny(missing_docs)]
 
 use proc_macro::TokenStream;

@@ -60,7 +60,7 @@ fn parse_wrapped(text: &str, name: &str) -> Result<TextTuple, Error> {
 }
 
 /// Parses a layout in either notation and returns its shape and stride, unchecked for
-/// congruence (see [`check_congruent`](crate::check_congruent)).
+/// congruence or any other rule (see [`check_layout`](crate::check_layout)).
 ///
 /// ```
 /// use strideweave_syntax::parse_layout;

@@ -242,8 +242,8 @@ impl Tensor {
         self.layout().rank()
     }
 
-    /// The carrier class of subtensor zero (RT002's `carrier_type()`; named like
-    /// [`Carrier::class`], which it returns).
+    /// The class of subtensor zero's carrier (where the elements live): the
+    /// [`Carrier::class`] of [`carrier`](Self::carrier).
     ///
     /// ```
     /// assert_eq!(strideweave::Tensor::scalar(1u8).carrier_class().name(), "host");

@@ -165,7 +165,7 @@ fn random_view(t: &Tensor, rng: &mut Rng) -> Option<(String, Tensor)> {
             // Regroup the leaf extents (same first-mode-fastest order) into new modes.
             let leaves: Vec<i64> = t
                 .shape()
-                .extents()
+                .leaves()
                 .iter()
                 .copied()
                 .filter(|&e| e > 1)
@@ -209,7 +209,7 @@ fn random_view(t: &Tensor, rng: &mut Rng) -> Option<(String, Tensor)> {
         6 => {
             let widened: Vec<i64> = t
                 .shape()
-                .extents()
+                .leaves()
                 .iter()
                 .map(|&e| if e == 1 { rng.range(1, 3) } else { e })
                 .collect();

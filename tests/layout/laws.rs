@@ -40,7 +40,7 @@ fn permuted_compact_scaled(scale: std::ops::RangeInclusive<i64>) -> impl Strateg
             let compact = Layout::compact(&shape);
             let strides: Vec<i64> = compact
                 .stride()
-                .values()
+                .leaves()
                 .iter()
                 .map(|d| d * scale)
                 .collect();
@@ -143,7 +143,7 @@ proptest! {
     #[test]
     fn law_complement_of_a_permuted_compact_layout_covers_exactly(a in permuted_compact(), k in 1usize..=3) {
         // The covered extent: the largest extent × stride among the modes.
-        let top = a.shape().extents().iter().zip(a.stride().values()).map(|(s, d)| s * d).max().unwrap_or(1).max(1);
+        let top = a.shape().leaves().iter().zip(a.stride().leaves()).map(|(s, d)| s * d).max().unwrap_or(1).max(1);
         let n = (top as usize) * k;
         let r = a.complement(n).unwrap();
         let both = Layout::make(&[a.clone(), r]).unwrap();

@@ -141,7 +141,7 @@ fn indices(l: &Layout) -> Vec<i64> {
 /// `L(i)` with CuTe's extension: the last leaf takes the whole quotient beyond the domain.
 /// A layout without leaves has size 1 and maps 0 to 0; it has no last leaf to extend.
 fn eval_ext(l: &Layout, mut i: i64) -> Option<i64> {
-    let (s, d) = (l.shape().extents(), l.stride().values());
+    let (s, d) = (l.shape().leaves(), l.stride().leaves());
     if s.is_empty() {
         return (i == 0).then_some(0);
     }
@@ -160,7 +160,7 @@ fn injective(l: &Layout) -> bool {
 }
 
 fn has_negative(l: &Layout) -> bool {
-    l.stride().values().iter().any(|&d| d < 0)
+    l.stride().leaves().iter().any(|&d| d < 0)
 }
 
 fn is_tuple(l: &Layout) -> bool {
@@ -724,14 +724,14 @@ fn judge(case: &Value) -> Outcome {
             let zeros = Layout::new(
                 Shape::new(IntTuple::tuple(
                     l.shape()
-                        .extents()
+                        .leaves()
                         .iter()
-                        .zip(l.stride().values())
+                        .zip(l.stride().leaves())
                         .map(|(&s, &d)| IntTuple::from(if d == 0 { 1 } else { s })),
                 ))
                 .unwrap(),
                 Stride::new(IntTuple::tuple(
-                    l.stride().values().iter().map(|&d| IntTuple::from(d)),
+                    l.stride().leaves().iter().map(|&d| IntTuple::from(d)),
                 ))
                 .unwrap(),
             )

@@ -662,7 +662,7 @@ proptest! {
     ) {
         // Split a leaf top-level mode by a divisor of its extent and keep it nested.
         let top: Vec<usize> = (0..layout.rank())
-            .filter(|&i| layout.mode(i).unwrap().shape().extents().len() == 1
+            .filter(|&i| layout.mode(i).unwrap().shape().leaves().len() == 1
                 && layout.mode(i).unwrap().depth() == 0)
             .collect();
         prop_assume!(!top.is_empty());
@@ -677,7 +677,7 @@ proptest! {
         let v = layout.rearrange_pattern(&pattern, &[("h", factor as usize)]).unwrap();
         prop_assert_eq!(indices(&v), indices(&layout));
         let split = v.mode(i).unwrap();
-        prop_assert_eq!(split.shape().extents(), &[factor, extent / factor][..]);
+        prop_assert_eq!(split.shape().leaves(), &[factor, extent / factor][..]);
     }
 }
 
@@ -776,7 +776,7 @@ fn einops_offsets(pattern: &str, shape: &[i64], sizes: &[(&str, usize)]) -> Vec<
     )
     .parse()
     .unwrap();
-    let strides = Layout::row_major(&elementary).stride().values().to_vec();
+    let strides = Layout::row_major(&elementary).stride().leaves().to_vec();
     let out_axes: Vec<(i64, i64)> = right
         .iter()
         .flatten()

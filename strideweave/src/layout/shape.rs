@@ -101,12 +101,13 @@ impl Shape {
         self.0.profile()
     }
 
-    /// The extents in depth-first order.
+    /// The leaf values — the extents — in depth-first order (as [`IntTuple::leaves`] and
+    /// [`Stride::leaves`] give theirs).
     ///
     /// ```
-    /// assert_eq!("(2,(3,4))".parse::<strideweave::Shape>().unwrap().extents(), &[2, 3, 4]);
+    /// assert_eq!("(2,(3,4))".parse::<strideweave::Shape>().unwrap().leaves(), &[2, 3, 4]);
     /// ```
-    pub fn extents(&self) -> &[i64] {
+    pub fn leaves(&self) -> &[i64] {
         &self.0.vals
     }
 
@@ -175,18 +176,19 @@ impl Stride {
     ///
     /// ```
     /// let d = strideweave::Stride::new(strideweave::IntTuple::from([1, 0, -3])).unwrap();
-    /// assert_eq!(d.values(), &[1, 0, -3]);
+    /// assert_eq!(d.leaves(), &[1, 0, -3]);
     /// ```
     pub fn new(t: IntTuple) -> Result<Stride> {
         Ok(Stride(t))
     }
 
-    /// The strides in depth-first order.
+    /// The leaf values — the strides — in depth-first order (as [`IntTuple::leaves`] and
+    /// [`Shape::leaves`] give theirs).
     ///
     /// ```
-    /// assert_eq!("(1,(2,6))".parse::<strideweave::Stride>().unwrap().values(), &[1, 2, 6]);
+    /// assert_eq!("(1,(2,6))".parse::<strideweave::Stride>().unwrap().leaves(), &[1, 2, 6]);
     /// ```
-    pub fn values(&self) -> &[i64] {
+    pub fn leaves(&self) -> &[i64] {
         &self.0.vals
     }
 

@@ -125,8 +125,8 @@ fn sum_modes(
 /// compact `out` (the kept modes, in order): stride 0 on summed modes.
 fn gather_layout(shape: &Shape, summed: &[bool], out: &Shape) -> Layout {
     let spans = shape.as_int_tuple().top_spans();
-    let out_strides = Layout::compact(out).stride().values().to_vec();
-    let mut strides = vec![0i64; shape.extents().len()];
+    let out_strides = Layout::compact(out).stride().leaves().to_vec();
+    let mut strides = vec![0i64; shape.leaves().len()];
     let mut next = out_strides.into_iter();
     for (span, &s) in spans.iter().zip(summed) {
         for leaf in span.vals.clone() {
@@ -137,7 +137,7 @@ fn gather_layout(shape: &Shape, summed: &[bool], out: &Shape) -> Layout {
     }
     crate::layout::__private::layout(
         shape.profile(),
-        shape.extents(),
+        shape.leaves(),
         &strides,
         shape.as_int_tuple().is_int(),
     )

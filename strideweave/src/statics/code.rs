@@ -29,7 +29,7 @@ pub(crate) const POP: u8 = 2;
 /// );
 /// assert_eq!(S.to_shape(), shape!(2, (3, 4)));
 /// assert_eq!((S.rank(), S.size()), (2, 24));
-/// assert_eq!(S.extents(), &[2, 3, 4]);
+/// assert_eq!(S.leaves(), &[2, 3, 4]);
 /// assert_eq!(ShapeCode::from_shape(&shape!(2, (3, 4))), Some(S));
 /// assert_eq!(S.to_string(), "(2,(3,4))");
 /// ```
@@ -161,12 +161,12 @@ impl ShapeCode {
         self
     }
 
-    /// The extents, depth-first.
+    /// The leaf values — the extents — depth-first (like [`Shape::leaves`](crate::Shape::leaves)).
     ///
     /// ```
-    /// assert_eq!(strideweave::ShapeCode::leaf(5).extents(), &[5]);
+    /// assert_eq!(strideweave::ShapeCode::leaf(5).leaves(), &[5]);
     /// ```
-    pub const fn extents(&self) -> &[i64] {
+    pub const fn leaves(&self) -> &[i64] {
         self.extents.split_at(self.nleaves as usize).0
     }
 
@@ -273,7 +273,7 @@ impl ShapeCode {
     /// assert_eq!(ShapeCode::leaf(4).to_shape(), shape!(4));
     /// ```
     pub fn to_shape(&self) -> Shape {
-        crate::layout::__private::shape(&self.profile(), self.extents(), self.int_root)
+        crate::layout::__private::shape(&self.profile(), self.leaves(), self.int_root)
     }
 
     /// The profile tokens of the root's contents.
@@ -308,7 +308,7 @@ impl ShapeCode {
     /// ```
     pub fn from_shape(shape: &Shape) -> Option<ShapeCode> {
         let profile = shape.profile();
-        let extents = shape.extents();
+        let extents = shape.leaves();
         if profile.len() > MAX_TOKENS || extents.len() > MAX_LEAVES {
             return None;
         }
@@ -405,7 +405,7 @@ pub trait StaticShape: 'static {
 ///
 /// ```
 /// use strideweave::{Leaf, StaticShape};
-/// assert_eq!(<Leaf<5>>::SHAPE.extents(), &[5]);
+/// assert_eq!(<Leaf<5>>::SHAPE.leaves(), &[5]);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Leaf<const N: i64>;

@@ -102,8 +102,8 @@ impl Tensor {
         const OP: &str = "to_vec_row_major";
         let s = self.require_single(OP)?;
         let (o, l) = (s.offset as i64, &s.layout);
-        let extents = l.shape().extents();
-        let strides = l.stride().values();
+        let extents = l.shape().leaves();
+        let strides = l.stride().leaves();
         self.read_host(OP, |x: &[T]| {
             (0..l.size() as i64)
                 .map(|mut r| {

@@ -88,8 +88,8 @@ impl Tensor {
         let l0 = Layout::compact(&logical);
         let l1 = Layout::compact(&scale_shape);
         // S_0: the scale ordinal of each element — the scales' compact strides, 0 inside a block.
-        let mut s0 = Vec::with_capacity(logical.extents().len());
-        let scale_strides = l1.stride().values();
+        let mut s0 = Vec::with_capacity(logical.leaves().len());
+        let scale_strides = l1.stride().leaves();
         let mut k = 0;
         for (i, t) in modes.iter().enumerate() {
             if i == mode {

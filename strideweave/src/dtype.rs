@@ -284,6 +284,17 @@ impl Scalar {
             DType::Bool | DType::BlockScaledI8F32 => return None,
         })
     }
+
+    /// [`cast`](Self::cast) for an operation that needs the value as `dtype`: a value that
+    /// does not convert is a `Value` error naming it and the dtype (contracts' casting rule).
+    pub(crate) fn cast_for(self, op: &'static str, dtype: DType) -> crate::error::Result<Scalar> {
+        self.cast(dtype)
+            .ok_or_else(|| crate::error::Error::NotCastable {
+                op,
+                value: format!("{self} ({})", self.dtype()),
+                dtype,
+            })
+    }
 }
 
 impl From<Scalar> for f64 {

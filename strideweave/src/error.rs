@@ -199,6 +199,17 @@ pub enum Error {
         /// The message, with the text quoted and a caret line.
         message: String,
     },
+    /// A value that does not convert to the dtype it is written as without loss (the casting
+    /// rule: `set`, `fill`, scalar arithmetic).
+    #[error("{op}: the value {value} is not representable as {dtype}")]
+    NotCastable {
+        /// The operation.
+        op: &'static str,
+        /// The value and its dtype, e.g. `1.5 (f64)`.
+        value: String,
+        /// The dtype it was to be written as.
+        dtype: crate::dtype::DType,
+    },
     /// An input of the wrong kind, where the kind is only known at run time.
     #[error("{op}: expected {expected}, found {found}")]
     WrongType {

@@ -709,9 +709,12 @@ fn element_writes_bump_the_version() {
     assert_eq!(t.to_vec::<f64>().unwrap()[2], 42.0);
     v.fill(1.0).unwrap();
     assert_eq!(t.carrier().version(), 2);
+    // The casting rule: a value that does not convert is a ValueError naming it.
+    let err = t.set_ordinal(0, Scalar::Bool(true)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Value);
     assert_eq!(
-        err_kind(t.set_ordinal(0, Scalar::Bool(true))),
-        ErrorKind::Type
+        err.to_string(),
+        "set_ordinal: the value true (bool) is not representable as f64"
     );
     assert_eq!(t.carrier().version(), 2, "a failed write changes nothing");
     let b = block_scaled();

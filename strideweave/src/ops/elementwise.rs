@@ -389,11 +389,7 @@ fn scalar(
         None => Scalar::F64(0.0)
             .cast(t.dtype())
             .expect("zero casts to every float dtype"),
-        Some(v) => v.cast(t.dtype()).ok_or_else(|| Error::WrongType {
-            op,
-            expected: format!("a value representable as {}", t.dtype()),
-            found: format!("{v} ({})", v.dtype()),
-        })?,
+        Some(v) => v.cast_for(op, t.dtype())?,
     };
     check_dest(op, dest, &[t], t.dtype(), t.shape())?;
     let values = with_num!(t.dtype(), T => T::dense(scalar_kernel::<T>(op, t, kind, s)?),

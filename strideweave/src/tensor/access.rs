@@ -157,7 +157,7 @@ impl Tensor {
     pub fn set(&self, coord: &IntTuple, value: impl Into<Scalar>) -> Result<()> {
         const OP: &str = "set";
         let s = self.require_single(OP)?;
-        let value = self.cast_value(OP, value.into())?;
+        let value = value.into().cast_for(OP, self.dtype())?;
         let k = s.layout.index_as(OP, coord)?;
         self.write_at(OP, k, value)
     }
@@ -174,7 +174,7 @@ impl Tensor {
     pub fn set_ordinal(&self, ordinal: usize, value: impl Into<Scalar>) -> Result<()> {
         const OP: &str = "set_ordinal";
         let s = self.require_single(OP)?;
-        let value = self.cast_value(OP, value.into())?;
+        let value = value.into().cast_for(OP, self.dtype())?;
         let k = s.layout.index_of_as(OP, ordinal)?;
         self.write_at(OP, k, value)
     }
@@ -190,21 +190,13 @@ impl Tensor {
     pub fn fill(&self, value: impl Into<Scalar>) -> Result<()> {
         const OP: &str = "fill";
         let s = self.require_single(OP)?;
-        let value = self.cast_value(OP, value.into())?;
+        let value = value.into().cast_for(OP, self.dtype())?;
         let (o, l) = (s.offset as i64, &s.layout);
         s.carrier.with_host_mut(OP, |mut b| {
             for i in 0..l.size() as i64 {
                 b.set((o + l.eval(i)) as usize, value);
             }
             Ok(())
-        })
-    }
-
-    fn cast_value(&self, op: &'static str, value: Scalar) -> Result<Scalar> {
-        value.cast(self.dtype()).ok_or_else(|| Error::WrongType {
-            op,
-            expected: format!("a value representable as {}", self.dtype()),
-            found: format!("{value} ({})", value.dtype()),
         })
     }
 

@@ -24,6 +24,7 @@ mod dtype;
 mod error;
 pub mod layout;
 mod ops;
+mod pattern;
 mod repr;
 mod statics;
 mod tensor;

@@ -1,4 +1,4 @@
-//! contracts §5: rearrangement patterns on layouts (`rearrange_pattern`, `repeat_pattern`),
+//! contracts §5: rearrangement patterns on layouts (`rearrange`, `repeat`),
 //! every rejection with its message, permutation and identity as property tests, and einops
 //! translations (`einops-reference.md` rule (a)) checked against an index model of einops.
 
@@ -7,25 +7,23 @@ use strideweave::{Error, ErrorKind, Layout, Shape};
 
 use crate::support::{indices, l, layout_with, s};
 
-fn rearrange(layout: &str, pattern: &str, sizes: &[(&str, usize)]) -> String {
+fn rearrange(layout: &str, pattern: &str, sizes: &[(&str, i64)]) -> String {
     l(layout)
-        .rearrange_pattern(pattern, sizes)
+        .rearrange(pattern, sizes)
         .unwrap_or_else(|e| panic!("{e}"))
         .to_string()
 }
 
-fn repeat(layout: &str, pattern: &str, sizes: &[(&str, usize)]) -> String {
+fn repeat(layout: &str, pattern: &str, sizes: &[(&str, i64)]) -> String {
     l(layout)
-        .repeat_pattern(pattern, sizes)
+        .repeat(pattern, sizes)
         .unwrap_or_else(|e| panic!("{e}"))
         .to_string()
 }
 
 /// The full error text of a rejected rearrangement; checks kind and variant.
-fn rejected(layout: &str, pattern: &str, sizes: &[(&str, usize)]) -> String {
-    let err = l(layout)
-        .rearrange_pattern(pattern, sizes)
-        .expect_err(pattern);
+fn rejected(layout: &str, pattern: &str, sizes: &[(&str, i64)]) -> String {
+    let err = l(layout).rearrange(pattern, sizes).expect_err(pattern);
     assert_eq!(err.kind(), ErrorKind::Value);
     assert!(
         matches!(
@@ -40,8 +38,8 @@ fn rejected(layout: &str, pattern: &str, sizes: &[(&str, usize)]) -> String {
     err.to_string()
 }
 
-fn rejected_repeat(layout: &str, pattern: &str, sizes: &[(&str, usize)]) -> String {
-    let err = l(layout).repeat_pattern(pattern, sizes).expect_err(pattern);
+fn rejected_repeat(layout: &str, pattern: &str, sizes: &[(&str, i64)]) -> String {
+    let err = l(layout).repeat(pattern, sizes).expect_err(pattern);
     assert_eq!(err.kind(), ErrorKind::Value);
     assert!(
         matches!(err, Error::InvalidRearrange { op: "repeat", .. }),
@@ -152,7 +150,7 @@ fn pattern_split_leaf_first_name_fastest() {
     );
     // Keeping the split as a nested mode reproduces the index function.
     let split = l("(12,5):(2,24)")
-        .rearrange_pattern("(h w) c -> (h w) c", &[("h", 2)])
+        .rearrange("(h w) c -> (h w) c", &[("h", 2)])
         .unwrap();
     assert_eq!(split.to_string(), "((2,6),5):((2,4),24)");
     assert_eq!(indices(&split), indices(&l("(12,5):(2,24)")));
@@ -450,7 +448,7 @@ fn pattern_rejects_group_arity_mismatch() {
         rejected("(2,(3,4)):(1,(2,6))", "a (b c d) -> a b c d", &[]),
         rendered(
             "rearrange",
-            "the group `(b c d)` on the left, term 1 has 3 members but mode 1 of the source, (3,4):(2,6), has 2 children",
+            "the group `(b c d)` on the left, term 1 has 3 members but mode 1 of the source, (3,4), has 2 children",
             "a (b c d) -> a b c d",
             "  ^^^^^^^"
         )
@@ -547,12 +545,12 @@ fn pattern_errors_leave_no_partial_state_and_never_panic() {
         "a -> 1 1 1 (1) a",
         "α -> α",
     ] {
-        let _ = l("(2,3):(1,2)").rearrange_pattern(pattern, &[]);
-        let _ = l("(2,3):(1,2)").repeat_pattern(pattern, &[("r", 2)]);
+        let _ = l("(2,3):(1,2)").rearrange(pattern, &[]);
+        let _ = l("(2,3):(1,2)").repeat(pattern, &[("r", 2)]);
     }
-    let huge = l("(2,3):(1,2)").repeat_pattern("a b -> a b r", &[("r", usize::MAX)]);
+    let huge = l("(2,3):(1,2)").repeat("a b -> a b r", &[("r", i64::MAX)]);
     assert!(huge.is_err());
-    let huge = l("(2,3):(1,2)").repeat_pattern("a b -> a b r s", &[("r", 1 << 40), ("s", 1 << 40)]);
+    let huge = l("(2,3):(1,2)").repeat("a b -> a b r s", &[("r", 1 << 40), ("s", 1 << 40)]);
     assert!(huge.unwrap_err().to_string().contains("overflows"));
 }
 
@@ -637,7 +635,7 @@ proptest! {
         let n = names(order.len());
         let right: Vec<&str> = order.iter().map(|&i| n[i].as_str()).collect();
         let pattern = format!("{} -> {}", n.join(" "), right.join(" "));
-        let by_pattern = layout.rearrange_pattern(&pattern, &[]).unwrap();
+        let by_pattern = layout.rearrange(&pattern, &[]).unwrap();
         prop_assert_eq!(&by_pattern, &layout.permute(&order).unwrap(), "{}", pattern);
     }
 
@@ -646,11 +644,11 @@ proptest! {
         let n = names(layout.rank());
         if !n.is_empty() {
             let pattern = format!("{} -> {}", n.join(" "), n.join(" "));
-            prop_assert_eq!(&layout.rearrange_pattern(&pattern, &[]).unwrap(), &layout);
+            prop_assert_eq!(&layout.rearrange(&pattern, &[]).unwrap(), &layout);
         }
-        prop_assert_eq!(&layout.rearrange_pattern("... -> ...", &[]).unwrap(), &layout);
+        prop_assert_eq!(&layout.rearrange("... -> ...", &[]).unwrap(), &layout);
         if layout.rank() == 1 {
-            prop_assert_eq!(&layout.rearrange_pattern("x -> x", &[]).unwrap(), &layout);
+            prop_assert_eq!(&layout.rearrange("x -> x", &[]).unwrap(), &layout);
         }
     }
 
@@ -674,7 +672,7 @@ proptest! {
             .map(|(j, m)| if j == i { "(h w)".to_string() } else { m.clone() })
             .collect();
         let pattern = format!("{} -> {}", left.join(" "), left.join(" "));
-        let v = layout.rearrange_pattern(&pattern, &[("h", factor as usize)]).unwrap();
+        let v = layout.rearrange(&pattern, &[("h", factor)]).unwrap();
         prop_assert_eq!(indices(&v), indices(&layout));
         let split = v.mode(i).unwrap();
         prop_assert_eq!(split.shape().extents(), &[factor, extent / factor][..]);
@@ -729,7 +727,7 @@ fn reversed(text: &str) -> String {
 /// elements in row-major order, computed by index arithmetic on elementary axes: split the
 /// left into elementary axes (C order), take their row-major strides from
 /// `Layout::row_major`, and walk the right's elementary axes last-fastest.
-fn einops_offsets(pattern: &str, shape: &[i64], sizes: &[(&str, usize)]) -> Vec<i64> {
+fn einops_offsets(pattern: &str, shape: &[i64], sizes: &[(&str, i64)]) -> Vec<i64> {
     let (l_text, r_text) = pattern.split_once("->").unwrap();
     let (mut left, mut right) = (einops_side(l_text), einops_side(r_text));
     // Expand `...` into named axes.
@@ -799,15 +797,15 @@ fn einops_offsets(pattern: &str, shape: &[i64], sizes: &[(&str, usize)]) -> Vec<
 }
 
 /// Checks rule (a) on one einops case; returns the StrideWeave view.
-fn check_einops(repeat_op: bool, pattern: &str, shape: &[i64], sizes: &[(&str, usize)]) -> Layout {
+fn check_einops(repeat_op: bool, pattern: &str, shape: &[i64], sizes: &[(&str, i64)]) -> Layout {
     let (l_text, r_text) = pattern.split_once("->").unwrap();
     let colex = format!("{} -> {}", reversed(l_text), reversed(r_text));
     let dims: Vec<String> = shape.iter().rev().map(|d| d.to_string()).collect();
     let buffer = Layout::compact(&s(&format!("({})", dims.join(","))));
     let view = if repeat_op {
-        buffer.repeat_pattern(&colex, sizes)
+        buffer.repeat(&colex, sizes)
     } else {
-        buffer.rearrange_pattern(&colex, sizes)
+        buffer.rearrange(&colex, sizes)
     }
     .unwrap_or_else(|e| panic!("{pattern} as {colex}: {e}"));
     assert_eq!(

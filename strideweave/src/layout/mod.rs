@@ -7,8 +7,7 @@
 //! | `core` | [`Layout`]: construction, size, reach, indexing, injectivity |
 //! | `notation` | `Display`/`Debug`/`FromStr` of layouts |
 //! | `structure` | sub-layouts, concat, append, permute, broadcast, flatten |
-//! | `tree` | [`Tree`] and tree rearrangement (L12) |
-//! | `pattern` | rearrangement patterns (§5): `rearrange_pattern`, `repeat_pattern` |
+//! | `tree` | [`Tree`] and tree rearrangement (L12): `rearrange_tree` |
 //! | `coalesce` | coalesce, by-mode coalesce, filter |
 //! | `compose` | composition with a layout, a shape or a by-mode tiler |
 //! | `complement` | complement |
@@ -26,7 +25,6 @@ mod inline_vec;
 pub(crate) mod int_tuple;
 mod inverse;
 mod notation;
-mod pattern;
 mod product;
 mod shape;
 mod structure;

@@ -854,3 +854,125 @@ fn einops_reversal_rule_on_more_patterns() {
     check_einops(true, "h w -> h (w r)", &[3, 4], &[("r", 2)]);
     check_einops(true, "b h -> b r h", &[3, 4], &[("r", 3)]);
 }
+
+// ---- no size limit at run time ---------------------------------------------------------
+
+/// `n` leaves of extent 2 as `(2,2,…):(1,2,4,…)`.
+fn flat_twos(n: usize) -> Layout {
+    let shape = vec!["2"; n].join(",");
+    let stride: Vec<String> = (0..n).map(|i| (1i64 << i).to_string()).collect();
+    l(&format!("({shape}):({})", stride.join(",")))
+}
+
+#[test]
+fn a_40_leaf_layout_rearranges_at_run_time() {
+    // Ten top-level modes of four leaves each, extents 1..=3, strides 1, 3, 9, … (distinct).
+    let extents: Vec<i64> = (0..40).map(|i| 1 + (i % 3)).collect();
+    let strides: Vec<i64> = (0..40)
+        .map(|i| 3i64.pow(i as u32 % 20) * (1 + i / 20))
+        .collect();
+    let group = |v: &[i64]| {
+        let modes: Vec<String> = v
+            .chunks(4)
+            .map(|c| {
+                format!(
+                    "({})",
+                    c.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+                )
+            })
+            .collect();
+        format!("({})", modes.join(","))
+    };
+    let layout = l(&format!("{}:{}", group(&extents), group(&strides)));
+    assert_eq!(layout.shape().extents().len(), 40);
+    let names: Vec<String> = (0..10).map(|i| format!("m{i}")).collect();
+    let reversed: Vec<String> = names.iter().rev().cloned().collect();
+    let v = layout
+        .rearrange(
+            &format!("{} -> {}", names.join(" "), reversed.join(" ")),
+            &[],
+        )
+        .unwrap();
+    // The modes in reverse order, each keeping its leaves, extents and strides.
+    let rev = |v: &[i64]| -> Vec<i64> { v.chunks(4).rev().flatten().copied().collect() };
+    assert_eq!(
+        v.to_string(),
+        format!("{}:{}", group(&rev(&extents)), group(&rev(&strides)))
+    );
+    // A group on the right flattens nothing: one mode holding all ten.
+    let v = layout
+        .rearrange(
+            &format!("{} -> ({})", names.join(" "), reversed.join(" ")),
+            &[],
+        )
+        .unwrap();
+    assert_eq!(v.rank(), 1);
+    assert_eq!(v.stride().values(), rev(&strides).as_slice());
+}
+
+#[test]
+fn a_40_symbol_pattern_rearranges_at_run_time() {
+    // Twenty modes of extent 4, each split in two: forty symbols, result reversed.
+    let shape = vec!["4"; 20].join(",");
+    let stride: Vec<String> = (0..20).map(|i| (1i64 << (2 * i)).to_string()).collect();
+    let layout = l(&format!("({shape}):({})", stride.join(",")));
+    let left: Vec<String> = (0..20).map(|i| format!("(a{i} b{i})")).collect();
+    let right: Vec<String> = (0..20).rev().map(|i| format!("b{i} a{i}")).collect();
+    let names: Vec<String> = (0..20).map(|i| format!("a{i}")).collect();
+    let sizes: Vec<(&str, i64)> = names.iter().map(|n| (n.as_str(), 2)).collect();
+    let v = layout
+        .rearrange(
+            &format!("{} -> {}", left.join(" "), right.join(" ")),
+            &sizes,
+        )
+        .unwrap();
+    // a_i is the fast half of mode i (stride 4^i), b_i the slow half (stride 2·4^i): the
+    // result is leaf k of the 40 compact leaves of extent 2, in reverse order.
+    assert_eq!(v.to_string(), {
+        let flat = flat_twos(40);
+        let strides: Vec<String> = flat
+            .stride()
+            .values()
+            .iter()
+            .rev()
+            .map(i64::to_string)
+            .collect();
+        format!("({}):({})", vec!["2"; 40].join(","), strides.join(","))
+    });
+    // And back again, each pair as a nested mode of the same elements.
+    let back = v
+        .rearrange(&format!("{} -> {}", right.join(" "), left.join(" ")), &[])
+        .unwrap();
+    let pairs: Vec<String> = (0..20)
+        .map(|i| format!("({},{})", 1i64 << (2 * i), 1i64 << (2 * i + 1)))
+        .collect();
+    assert_eq!(
+        back.to_string(),
+        format!("({}):({})", vec!["(2,2)"; 20].join(","), pairs.join(","))
+    );
+}
+
+#[test]
+fn run_time_messages_are_not_cut() {
+    // The message names a 600-mode shape: longer than the macros' fixed message buffer.
+    let layout = flat_twos(60).rearrange("... -> ...", &[]).unwrap();
+    let err = layout
+        .repeat("a b -> b a r", &[("r", 2)])
+        .unwrap_err()
+        .to_string();
+    let shape = format!("({})", vec!["2"; 60].join(","));
+    assert!(
+        err.contains(&format!(
+            "but the source has 60 top-level modes (shape {shape})"
+        )),
+        "{err}"
+    );
+    let big = l(&format!(
+        "({}):({})",
+        vec!["1"; 600].join(","),
+        vec!["0"; 600].join(",")
+    ));
+    let err = big.rearrange("a b -> b a", &[]).unwrap_err().to_string();
+    assert!(err.len() > 1024 && !err.contains('…'), "{err}");
+    assert!(err.ends_with("  a b -> b a\n  ^^^"), "{err}");
+}

@@ -101,7 +101,7 @@ pub const fn fast(
     out: &mut Out<'_>,
 ) -> bool {
     let (toks, extents) = (src.toks, src.extents);
-    let ntoks = toks.len();
+    let ntoks = src.ntoks;
     let (left, right) = (p.left, p.right);
     let (nleft, nright) = (left.toks.len() / RECORD, right.toks.len() / RECORD);
     let nsym = p.names.len();
@@ -319,7 +319,7 @@ pub const fn fast(
         if !matches!(p.op, Op::Repeat) {
             return false;
         }
-        let mut total = product!(extents, 0, extents.len());
+        let mut total = product!(extents, 0, src.nleaves);
         let mut s = 0;
         while s < nsym {
             if sides[s] == ON_RIGHT {

@@ -207,7 +207,7 @@ impl<'b> Msg<'b> {
             return;
         }
         self.str("(");
-        self.nodes(c, 0, c.toks.len(), 0);
+        self.nodes(c, 0, c.ntoks, 0);
         self.str(")");
     }
 
@@ -270,13 +270,17 @@ mod tests {
         let toks = [LEAF, PUSH, LEAF, PUSH, LEAF, POP, POP, PUSH, POP];
         m.shape(ShapeRef {
             toks: &toks,
+            ntoks: 9,
             extents: &[2, 3, 4],
+            nleaves: 3,
             int_root: false,
         });
         m.str(" ");
         m.shape(ShapeRef {
             toks: &[LEAF],
+            ntoks: 1,
             extents: &[8],
+            nleaves: 1,
             int_root: true,
         });
         assert_eq!(m.as_str(), "(2,(3,(4)),()) 8");

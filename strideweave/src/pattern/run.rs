@@ -105,7 +105,9 @@ impl Plan {
         }
         let src = ShapeRef {
             toks: src_toks,
+            ntoks,
             extents: shape.extents(),
+            nleaves,
             int_root: shape.as_int_tuple().is_int(),
         };
         let (sides, bytes) = bytes.split_at_mut(nsym);

@@ -8,21 +8,28 @@ pub const PUSH: u8 = 1;
 pub const POP: u8 = 2;
 
 /// A borrowed shape: the profile of the root's contents ([`LEAF`], [`PUSH`], [`POP`]) and the
-/// extents in depth-first order. The static path borrows a `ShapeCode`'s arrays, the run-time
-/// path a layout's shape; neither bounds the number of leaves.
+/// extents in depth-first order. The static path borrows a `ShapeCode`'s arrays (whose first
+/// `ntoks` and `nleaves` entries hold the shape: slicing them would cost the compiler's
+/// interpreter more than the whole check), the run-time path a layout's shape; neither bounds
+/// the number of leaves.
 ///
 /// ```
 /// use strideweave::__private::{LEAF, POP, PUSH, ShapeRef};
 /// // (2,(3,4))
-/// let s = ShapeRef { toks: &[LEAF, PUSH, LEAF, LEAF, POP], extents: &[2, 3, 4], int_root: false };
-/// assert_eq!(s.toks.len(), 5);
+/// let toks = [LEAF, PUSH, LEAF, LEAF, POP];
+/// let s = ShapeRef { toks: &toks, ntoks: 5, extents: &[2, 3, 4], nleaves: 3, int_root: false };
+/// assert_eq!(s.toks[s.ntoks - 1], POP);
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct ShapeRef<'a> {
-    /// The profile tokens of the root's contents.
+    /// The profile tokens of the root's contents (the first `ntoks`).
     pub toks: &'a [u8],
-    /// The extents, depth-first.
+    /// The number of profile tokens.
+    pub ntoks: usize,
+    /// The extents, depth-first (the first `nleaves`).
     pub extents: &'a [i64],
+    /// The number of leaves.
+    pub nleaves: usize,
     /// Whether the shape is an integer (`8`) rather than a tuple (`(8)`).
     pub int_root: bool,
 }

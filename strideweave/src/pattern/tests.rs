@@ -292,11 +292,7 @@ fn run_fast(
     src: ShapeRef<'_>,
     p: &PatternCode,
 ) -> Option<(Vec<u8>, Vec<i64>, Vec<usize>, Vec<i64>)> {
-    let (nsym, depth, cap) = (
-        p.names.len(),
-        src.toks.len() / 2 + 2,
-        src.toks.len() + p.right.len(),
-    );
+    let (nsym, depth, cap) = (p.names.len(), src.ntoks / 2 + 2, src.ntoks + p.right.len());
     let (mut given, mut extent, mut mult) = (vec![0; nsym], vec![0; nsym], vec![0; nsym]);
     let (mut sides, mut kind) = (vec![0; nsym], vec![0; nsym]);
     let (mut t0, mut t1, mut leaf0) = (vec![0; nsym], vec![0; nsym], vec![0; nsym]);
@@ -340,7 +336,7 @@ fn run_explain(
     src: ShapeRef<'_>,
     p: &PatternCode,
 ) -> Option<(Vec<u8>, Vec<i64>, Vec<usize>, Vec<i64>)> {
-    let cap = src.toks.len() + p.right.len();
+    let cap = src.ntoks + p.right.len();
     let mut parts = vec![NO_PART; p.left.len() + cap];
     let (mut toks, mut extents) = (vec![LEAF; cap], vec![0; cap]);
     let (mut source, mut multiplier) = (vec![NO_SOURCE; cap], vec![0; cap]);

@@ -241,8 +241,10 @@ impl ShapeCode {
     /// The shape as the rearrangement engine reads it.
     pub(crate) const fn view(&self) -> ShapeRef<'_> {
         ShapeRef {
-            toks: self.toks.split_at(self.ntoks as usize).0,
-            extents: self.extents.split_at(self.nleaves as usize).0,
+            toks: &self.toks,
+            ntoks: self.ntoks as usize,
+            extents: &self.extents,
+            nleaves: self.nleaves as usize,
             int_root: self.int_root,
         }
     }

@@ -279,7 +279,7 @@ const fn is_leaf(c: ShapeRef<'_>, n: Node) -> bool {
 const fn mode(m: &mut Msg<'_>, c: ShapeRef<'_>, target: usize) {
     m.str("mode ");
     let (mut t, mut idx) = (0, 0);
-    while t < c.toks.len() {
+    while t < c.ntoks {
         let e = node_end(c, t);
         if t == target {
             m.int(idx);
@@ -327,7 +327,7 @@ const fn push(c: &mut Compiler<'_, '_>, part: Part) -> Result<(), MsgState> {
 
 const fn match_left(c: &mut Compiler<'_, '_>) -> Result<(), MsgState> {
     let (src, p) = (c.src, c.p);
-    let rank = count_siblings(src, 0, src.toks.len());
+    let rank = count_siblings(src, 0, src.ntoks);
     let toks = p.left;
     let mut named = 0;
     let mut ellipsis = false;
@@ -385,14 +385,14 @@ const fn match_left(c: &mut Compiler<'_, '_>) -> Result<(), MsgState> {
                         ..NO_PART
                     }
                 ));
-                if n.t1 < src.toks.len() {
+                if n.t1 < src.ntoks {
                     n = next_sibling(src, n);
                 }
                 k += 1;
             }
         } else {
             tri!(match_term(c, i, n));
-            if n.t1 < src.toks.len() {
+            if n.t1 < src.ntoks {
                 n = next_sibling(src, n);
             }
         }

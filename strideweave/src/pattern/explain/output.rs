@@ -118,7 +118,7 @@ pub(super) const fn new_symbols(c: &mut Compiler<'_, '_>) -> Result<(), MsgState
 const fn size(src: ShapeRef<'_>) -> i64 {
     let mut p = 1i64;
     let mut i = 0;
-    while i < src.extents.len() {
+    while i < src.nleaves {
         p = p.saturating_mul(src.extents[i]);
         i += 1;
     }

@@ -756,7 +756,7 @@ fn einops_offsets(pattern: &str, shape: &[i64], sizes: &[(&str, i64)]) -> Vec<i6
         *side = out;
     }
     assert_eq!(left.len(), shape.len());
-    let size_of = |n: &str| sizes.iter().find(|(k, _)| *k == n).map(|(_, v)| *v as i64);
+    let size_of = |n: &str| sizes.iter().find(|(k, _)| *k == n).map(|(_, v)| *v);
     let mut extent: Vec<(String, i64)> = Vec::new();
     for (g, &dim) in left.iter().zip(shape) {
         let known: i64 = g.iter().filter_map(|n| size_of(n)).product();

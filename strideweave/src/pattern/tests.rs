@@ -287,12 +287,35 @@ fn code(
     }
 }
 
-/// The fast path's verdict and result on `src`, with scratch of the given sizes.
-fn run_fast(
-    src: ShapeRef<'_>,
-    p: &PatternCode,
-) -> Option<(Vec<u8>, Vec<i64>, Vec<usize>, Vec<i64>)> {
-    let (nsym, depth, cap) = (p.names.len(), src.ntoks / 2 + 2, src.ntoks + p.right.len());
+/// What the engine writes: profile tokens, extents, sources, multipliers.
+type Written = (Vec<u8>, Vec<i64>, Vec<usize>, Vec<i64>);
+
+/// Runs `f` with an [`Out`] of room `cap`; what it wrote, when it returns `true`.
+fn with_out(cap: usize, f: impl FnOnce(&mut Out<'_>) -> bool) -> Option<Written> {
+    let (mut toks, mut extents) = (vec![LEAF; cap], vec![0; cap]);
+    let (mut source, mut multiplier) = (vec![NO_SOURCE; cap], vec![0; cap]);
+    let mut out = Out {
+        toks: &mut toks,
+        ntoks: 0,
+        extents: &mut extents,
+        source: &mut source,
+        multiplier: &mut multiplier,
+        nleaves: 0,
+    };
+    f(&mut out).then(|| {
+        let (nt, nl) = (out.ntoks, out.nleaves);
+        (
+            out.toks[..nt].to_vec(),
+            out.extents[..nl].to_vec(),
+            out.source[..nl].to_vec(),
+            out.multiplier[..nl].to_vec(),
+        )
+    })
+}
+
+/// The fast path's verdict and result on `src`, with scratch sized from it.
+fn run_fast(src: ShapeRef<'_>, p: &PatternCode) -> Option<Written> {
+    let (nsym, depth) = (p.names.len(), src.ntoks / 2 + 2);
     let (mut given, mut extent, mut mult) = (vec![0; nsym], vec![0; nsym], vec![0; nsym]);
     let (mut sides, mut kind) = (vec![0; nsym], vec![0; nsym]);
     let (mut t0, mut t1, mut leaf0) = (vec![0; nsym], vec![0; nsym], vec![0; nsym]);
@@ -310,56 +333,17 @@ fn run_fast(
         end: &mut end,
         leaf: &mut leaf,
     };
-    let (mut toks, mut extents) = (vec![LEAF; cap], vec![0; cap]);
-    let (mut source, mut multiplier) = (vec![NO_SOURCE; cap], vec![0; cap]);
-    let mut out = Out {
-        toks: &mut toks,
-        ntoks: 0,
-        extents: &mut extents,
-        source: &mut source,
-        multiplier: &mut multiplier,
-        nleaves: 0,
-    };
-    fast(src, p, &mut s, &mut out).then(|| {
-        let (nt, nl) = (out.ntoks, out.nleaves);
-        (
-            out.toks[..nt].to_vec(),
-            out.extents[..nl].to_vec(),
-            out.source[..nl].to_vec(),
-            out.multiplier[..nl].to_vec(),
-        )
-    })
+    with_out(src.ntoks + p.right.len(), |out| fast(src, p, &mut s, out))
 }
 
 /// The checked path's verdict and result on `src`.
-fn run_explain(
-    src: ShapeRef<'_>,
-    p: &PatternCode,
-) -> Option<(Vec<u8>, Vec<i64>, Vec<usize>, Vec<i64>)> {
+fn run_explain(src: ShapeRef<'_>, p: &PatternCode) -> Option<Written> {
     let cap = src.ntoks + p.right.len();
     let mut parts = vec![NO_PART; p.left.len() + cap];
-    let (mut toks, mut extents) = (vec![LEAF; cap], vec![0; cap]);
-    let (mut source, mut multiplier) = (vec![NO_SOURCE; cap], vec![0; cap]);
-    let mut out = Out {
-        toks: &mut toks,
-        ntoks: 0,
-        extents: &mut extents,
-        source: &mut source,
-        multiplier: &mut multiplier,
-        nleaves: 0,
-    };
     let mut msg = vec![0; MSG_CAP];
-    explain(src, p, &mut parts, &mut out, &mut msg, MsgState::EMPTY)
-        .ok()
-        .map(|()| {
-            let (nt, nl) = (out.ntoks, out.nleaves);
-            (
-                out.toks[..nt].to_vec(),
-                out.extents[..nl].to_vec(),
-                out.source[..nl].to_vec(),
-                out.multiplier[..nl].to_vec(),
-            )
-        })
+    with_out(cap, |out| {
+        explain(src, p, &mut parts, out, &mut msg, MsgState::EMPTY).is_ok()
+    })
 }
 
 /// Runs one case; returns whether it was valid (for the statistics).

@@ -20,7 +20,8 @@
 //! | `run` | the run-time front end: `Layout::rearrange`/`repeat` and the reusable [`Plan`](run::Plan) |
 //!
 //! The engine imports only `layout` (for the run-time front end); `statics` and `tensor`
-//! import it.
+//! import it. Its differential test (fast against explain, static against run-time front
+//! end) lives with the static front end, `statics/compile/tests.rs`.
 
 mod code;
 mod explain;
@@ -29,8 +30,6 @@ mod msg;
 mod plan;
 pub(crate) mod run;
 mod shape;
-#[cfg(test)]
-mod tests;
 
 pub use code::{Keyword, Op, PatternCode, PatternRef, Side, Tok, TokKind, extent};
 pub use explain::{NO_PART, Part, explain, keywords};

@@ -3,6 +3,9 @@
 //! [`Outcome`] the compiler keeps per pattern and shape, and the message of a failure.
 #![allow(clippy::large_enum_variant)]
 
+#[cfg(test)]
+mod tests;
+
 use super::code::{MAX_LEAVES, MAX_TOKENS, ShapeCode};
 use crate::pattern::{
     LEAF, Msg, MsgState, NO_PART, NO_SOURCE, Op, Out, Part, PatternRef, Scratch, explain, fast,
@@ -105,42 +108,8 @@ pub const fn compile(src: &ShapeCode, p: &PatternRef<'_>) -> Outcome {
         };
     }
     let shape = src.view();
-    let mut toks = [LEAF; MAX_TOKENS];
-    let mut extents = [0i64; MAX_LEAVES];
-    let mut source = [NO_SOURCE; MAX_LEAVES];
-    let mut multiplier = [0i64; MAX_LEAVES];
-    let mut out = Out {
-        toks: &mut toks,
-        ntoks: 0,
-        extents: &mut extents,
-        source: &mut source,
-        multiplier: &mut multiplier,
-        nleaves: 0,
-    };
-    let mut given = [0i64; MAX_SYMBOLS];
-    let mut sides = [0u8; MAX_SYMBOLS];
-    let mut kind = [0u8; MAX_SYMBOLS];
-    let mut t0 = [0usize; MAX_SYMBOLS];
-    let mut t1 = [0usize; MAX_SYMBOLS];
-    let mut leaf0 = [0usize; MAX_SYMBOLS];
-    let mut extent = [0i64; MAX_SYMBOLS];
-    let mut mult = [0i64; MAX_SYMBOLS];
-    let mut cur = [0usize; MAX_DEPTH];
-    let mut end = [0usize; MAX_DEPTH];
-    let mut leaf = [0usize; MAX_DEPTH];
-    let mut scratch = Scratch {
-        given: &mut given,
-        sides: &mut sides,
-        kind: &mut kind,
-        t0: &mut t0,
-        t1: &mut t1,
-        leaf0: &mut leaf0,
-        extent: &mut extent,
-        mult: &mut mult,
-        cur: &mut cur,
-        end: &mut end,
-        leaf: &mut leaf,
-    };
+    let mut room = Room::NEW;
+    let (mut scratch, mut out) = room.split();
     let mut ok = fast(shape, p, &mut scratch, &mut out);
     if !ok {
         // The checked path: the same rule with messages (here only its verdict is kept).
@@ -153,14 +122,81 @@ pub const fn compile(src: &ShapeCode, p: &PatternRef<'_>) -> Outcome {
     }
     let (ntoks, nleaves) = (out.ntoks, out.nleaves);
     Outcome::Ok(
-        ShapeCode::from_raw(toks, ntoks, extents, nleaves),
+        ShapeCode::from_raw(room.toks, ntoks, room.extents, nleaves),
         Plan {
-            source,
-            multiplier,
+            source: room.source,
+            multiplier: room.multiplier,
             len: nleaves,
             op: p.op,
         },
     )
+}
+
+/// The engine's output and scratch as arrays of a [`ShapeCode`]'s capacity.
+pub(crate) struct Room {
+    toks: [u8; MAX_TOKENS],
+    extents: [i64; MAX_LEAVES],
+    source: [usize; MAX_LEAVES],
+    multiplier: [i64; MAX_LEAVES],
+    given: [i64; MAX_SYMBOLS],
+    sides: [u8; MAX_SYMBOLS],
+    kind: [u8; MAX_SYMBOLS],
+    t0: [usize; MAX_SYMBOLS],
+    t1: [usize; MAX_SYMBOLS],
+    leaf0: [usize; MAX_SYMBOLS],
+    extent: [i64; MAX_SYMBOLS],
+    mult: [i64; MAX_SYMBOLS],
+    cur: [usize; MAX_DEPTH],
+    end: [usize; MAX_DEPTH],
+    leaf: [usize; MAX_DEPTH],
+}
+
+impl Room {
+    /// Zeroed, as the engine expects its scratch.
+    pub(crate) const NEW: Room = Room {
+        toks: [LEAF; MAX_TOKENS],
+        extents: [0; MAX_LEAVES],
+        source: [NO_SOURCE; MAX_LEAVES],
+        multiplier: [0; MAX_LEAVES],
+        given: [0; MAX_SYMBOLS],
+        sides: [0; MAX_SYMBOLS],
+        kind: [0; MAX_SYMBOLS],
+        t0: [0; MAX_SYMBOLS],
+        t1: [0; MAX_SYMBOLS],
+        leaf0: [0; MAX_SYMBOLS],
+        extent: [0; MAX_SYMBOLS],
+        mult: [0; MAX_SYMBOLS],
+        cur: [0; MAX_DEPTH],
+        end: [0; MAX_DEPTH],
+        leaf: [0; MAX_DEPTH],
+    };
+
+    /// The scratch and the output, borrowed.
+    pub(crate) const fn split(&mut self) -> (Scratch<'_>, Out<'_>) {
+        (
+            Scratch {
+                given: &mut self.given,
+                sides: &mut self.sides,
+                kind: &mut self.kind,
+                t0: &mut self.t0,
+                t1: &mut self.t1,
+                leaf0: &mut self.leaf0,
+                extent: &mut self.extent,
+                mult: &mut self.mult,
+                cur: &mut self.cur,
+                end: &mut self.end,
+                leaf: &mut self.leaf,
+            },
+            Out {
+                toks: &mut self.toks,
+                ntoks: 0,
+                extents: &mut self.extents,
+                source: &mut self.source,
+                multiplier: &mut self.multiplier,
+                nleaves: 0,
+            },
+        )
+    }
 }
 
 /// The checks that need only the pattern and its keyword values (for a tensor whose shape
@@ -184,18 +220,8 @@ pub const fn message_into(src: Option<&ShapeCode>, p: &PatternRef<'_>, buf: &mut
     let start = m.state();
     let failed = match src {
         Some(src) if !src.is_poisoned() => {
-            let mut toks = [LEAF; MAX_TOKENS];
-            let mut extents = [0i64; MAX_LEAVES];
-            let mut source = [NO_SOURCE; MAX_LEAVES];
-            let mut multiplier = [0i64; MAX_LEAVES];
-            let mut out = Out {
-                toks: &mut toks,
-                ntoks: 0,
-                extents: &mut extents,
-                source: &mut source,
-                multiplier: &mut multiplier,
-                nleaves: 0,
-            };
+            let mut room = Room::NEW;
+            let (_, mut out) = room.split();
             let mut parts: [Part; MAX_SYMBOLS] = [NO_PART; MAX_SYMBOLS];
             match explain(src.view(), p, &mut parts, &mut out, buf, start) {
                 Ok(()) => None,

@@ -11,12 +11,11 @@ use strideweave_syntax::{
     EncodedSide, Pattern, PatternKind, check_keywords, check_pattern, encode_pattern, parse_pattern,
 };
 
-use super::{
-    Keyword, LEAF, MSG_CAP, MsgState, NO_PART, NO_SOURCE, Op, Out, PatternCode, Scratch, ShapeRef,
-    Side, explain, fast,
-};
+use super::{Outcome, Room, compile, message_into};
 use crate::layout::Layout;
-use crate::statics::__private::{Outcome, compile, message_into};
+use crate::pattern::{
+    Keyword, MSG_CAP, MsgState, NO_PART, Op, Out, PatternCode, Scratch, Side, explain, fast,
+};
 use crate::statics::ShapeCode;
 
 /// A tiny deterministic generator (xorshift), so that one seed is one case.
@@ -290,19 +289,12 @@ fn code(
 /// What the engine writes: profile tokens, extents, sources, multipliers.
 type Written = (Vec<u8>, Vec<i64>, Vec<usize>, Vec<i64>);
 
-/// Runs `f` with an [`Out`] of room `cap`; what it wrote, when it returns `true`.
-fn with_out(cap: usize, f: impl FnOnce(&mut Out<'_>) -> bool) -> Option<Written> {
-    let (mut toks, mut extents) = (vec![LEAF; cap], vec![0; cap]);
-    let (mut source, mut multiplier) = (vec![NO_SOURCE; cap], vec![0; cap]);
-    let mut out = Out {
-        toks: &mut toks,
-        ntoks: 0,
-        extents: &mut extents,
-        source: &mut source,
-        multiplier: &mut multiplier,
-        nleaves: 0,
-    };
-    f(&mut out).then(|| {
+/// Runs `f` with the static front end's scratch and output; what it wrote, when it returns
+/// `true`.
+fn run(f: impl FnOnce(&mut Scratch<'_>, &mut Out<'_>) -> bool) -> Option<Written> {
+    let mut room = Room::NEW;
+    let (mut s, mut out) = room.split();
+    f(&mut s, &mut out).then(|| {
         let (nt, nl) = (out.ntoks, out.nleaves);
         (
             out.toks[..nt].to_vec(),
@@ -310,39 +302,6 @@ fn with_out(cap: usize, f: impl FnOnce(&mut Out<'_>) -> bool) -> Option<Written>
             out.source[..nl].to_vec(),
             out.multiplier[..nl].to_vec(),
         )
-    })
-}
-
-/// The fast path's verdict and result on `src`, with scratch sized from it.
-fn run_fast(src: ShapeRef<'_>, p: &PatternCode) -> Option<Written> {
-    let (nsym, depth) = (p.names.len(), src.ntoks / 2 + 2);
-    let (mut given, mut extent, mut mult) = (vec![0; nsym], vec![0; nsym], vec![0; nsym]);
-    let (mut sides, mut kind) = (vec![0; nsym], vec![0; nsym]);
-    let (mut t0, mut t1, mut leaf0) = (vec![0; nsym], vec![0; nsym], vec![0; nsym]);
-    let (mut cur, mut end, mut leaf) = (vec![0; depth], vec![0; depth], vec![0; depth]);
-    let mut s = Scratch {
-        given: &mut given,
-        sides: &mut sides,
-        kind: &mut kind,
-        t0: &mut t0,
-        t1: &mut t1,
-        leaf0: &mut leaf0,
-        extent: &mut extent,
-        mult: &mut mult,
-        cur: &mut cur,
-        end: &mut end,
-        leaf: &mut leaf,
-    };
-    with_out(src.ntoks + p.right.len(), |out| fast(src, p, &mut s, out))
-}
-
-/// The checked path's verdict and result on `src`.
-fn run_explain(src: ShapeRef<'_>, p: &PatternCode) -> Option<Written> {
-    let cap = src.ntoks + p.right.len();
-    let mut parts = vec![NO_PART; p.left.len() + cap];
-    let mut msg = vec![0; MSG_CAP];
-    with_out(cap, |out| {
-        explain(src, p, &mut parts, out, &mut msg, MsgState::EMPTY).is_ok()
     })
 }
 
@@ -374,7 +333,12 @@ fn check(seed: u64) -> Option<bool> {
     let p = code(&case.pattern, &pattern, case.kind, &case.sizes);
     let src = ShapeCode::from_shape(layout.shape()).unwrap();
     // The fast path succeeds exactly when the checked path does, with the same result.
-    match (run_fast(src.view(), &p), run_explain(src.view(), &p)) {
+    let mut parts = vec![NO_PART; p.left.len() + src.ntoks as usize + p.right.len()];
+    let mut msg = vec![0; MSG_CAP];
+    let fast = run(|s, out| fast(src.view(), &p, s, out));
+    let checked =
+        run(|_, out| explain(src.view(), &p, &mut parts, out, &mut msg, MsgState::EMPTY).is_ok());
+    match (fast, checked) {
         (Some(a), Some(b)) => assert!(a == b, "{what}: the fast path differs"),
         (None, None) => {}
         (Some(_), None) => panic!("{what}: the fast path accepts a mistake"),

@@ -218,8 +218,10 @@ pub const fn message_into(src: Option<&ShapeCode>, p: &PatternRef<'_>, buf: &mut
     m.str(": ");
     m.mark();
     let start = m.state();
-    let failed = match src {
-        Some(src) if !src.is_poisoned() => {
+    // A keyword's own mistake does not depend on the shape: its message does not name it.
+    let failed = match (keywords(p, buf, start), src) {
+        (Err(st), _) => Some(st),
+        (Ok(()), Some(src)) if !src.is_poisoned() => {
             let mut room = Room::NEW;
             let (_, mut out) = room.split();
             let mut parts: [Part; MAX_SYMBOLS] = [NO_PART; MAX_SYMBOLS];
@@ -235,10 +237,7 @@ pub const fn message_into(src: Option<&ShapeCode>, p: &PatternRef<'_>, buf: &mut
                 }
             }
         }
-        _ => match keywords(p, buf, start) {
-            Err(st) => Some(st),
-            Ok(()) => None,
-        },
+        (Ok(()), _) => None,
     };
     match failed {
         Some(st) => st,

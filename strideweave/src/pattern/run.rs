@@ -5,7 +5,7 @@
 
 use std::ops::Range;
 
-use smallvec::SmallVec;
+use smallvec::{SmallVec, smallvec};
 use strideweave_syntax::{
     NotationError, PatternKind, check_keywords, check_pattern, encode_pattern, parse_pattern,
 };
@@ -25,11 +25,17 @@ use crate::layout::{Layout, ProfileToken, Shape};
 /// of its shape gives exactly the view and the view's map onto the source.
 #[derive(Clone, Debug)]
 pub(crate) struct Plan {
-    profile: Vec<ProfileToken>,
-    extents: Vec<i64>,
-    source: Vec<usize>,
-    multiplier: Vec<i64>,
+    profile: SmallVec<[ProfileToken; INLINE]>,
+    extents: SmallVec<[i64; INLINE]>,
+    source: SmallVec<[usize; INLINE]>,
+    multiplier: SmallVec<[i64; INLINE]>,
 }
+
+/// Results of up to this many leaves and tokens, and the scratch of small patterns on small
+/// shapes, live on the stack; larger ones on the heap, without a limit.
+const INLINE: usize = 16;
+/// The inline scratch, in elements of each type.
+const SCRATCH: usize = 128;
 
 impl Plan {
     /// Parses, checks and encodes `text` once, then compiles it on `shape`. Errors start with
@@ -48,8 +54,8 @@ impl Plan {
             sizes.iter().map(|&(n, v)| (n, v, 0..text.len())).collect();
         check_keywords(&pattern, kind, &keywords).map_err(lift)?;
         let e = encode_pattern(text, &pattern).map_err(fail)?;
-        let names: Vec<&str> = e.names.iter().map(String::as_str).collect();
-        let keywords: Vec<Keyword> = sizes
+        let names: SmallVec<[&str; INLINE]> = e.names.iter().map(String::as_str).collect();
+        let keywords: SmallVec<[Keyword; INLINE]> = sizes
             .iter()
             .map(|&(n, v)| Keyword {
                 sym: e
@@ -92,9 +98,9 @@ impl Plan {
         // Room for every result leaf and token: the source's plus one per right-side token.
         let (cap_leaves, cap_toks) = (nleaves + nright, ntoks + nright);
         let depth = ntoks / 2 + 2;
-        let mut bytes = vec![0u8; ntoks + 2 * nsym + cap_toks];
-        let mut words = vec![0usize; 3 * nsym + 3 * depth + cap_leaves];
-        let mut ints = vec![0i64; 3 * nsym + 2 * cap_leaves];
+        let mut bytes: SmallVec<[u8; SCRATCH]> = smallvec![0; ntoks + 2 * nsym + cap_toks];
+        let mut words: SmallVec<[usize; SCRATCH]> = smallvec![0; 3 * nsym + 3 * depth + cap_leaves];
+        let mut ints: SmallVec<[i64; SCRATCH]> = smallvec![0; 3 * nsym + 2 * cap_leaves];
         let (src_toks, bytes) = bytes.split_at_mut(ntoks);
         for (b, t) in src_toks.iter_mut().zip(profile) {
             *b = match t {
@@ -174,9 +180,9 @@ impl Plan {
                     _ => ProfileToken::Pop,
                 })
                 .collect(),
-            extents: out.extents[..nl].to_vec(),
-            source: out.source[..nl].to_vec(),
-            multiplier: out.multiplier[..nl].to_vec(),
+            extents: out.extents[..nl].into(),
+            source: out.source[..nl].into(),
+            multiplier: out.multiplier[..nl].into(),
         })
     }
 

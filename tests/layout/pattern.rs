@@ -413,6 +413,16 @@ fn pattern_rejects_bad_keywords() {
         rejected("(12,5):(1,12)", "(h w) c -> h w c", &[("h", 4), ("h", 4)])
             .contains("keyword `h` is given twice (h = 4 and h = 4)")
     );
+    // Sizes are i64: a negative keyword is named like a zero one.
+    assert_eq!(
+        rejected("(12,5):(1,12)", "(h w) c -> h w c", &[("h", -3)]),
+        rendered(
+            "rearrange",
+            "keyword `h = -3` for `h` on the left, term 0.0: an extent must be at least 1",
+            "(h w) c -> h w c",
+            " ^"
+        )
+    );
 }
 
 // ---- rejections that need the source's shape --------------------------------------------

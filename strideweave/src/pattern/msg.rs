@@ -90,14 +90,6 @@ impl<'b> Msg<'b> {
         Msg { buf, st }
     }
 
-    /// Continues `st` after its [`mark`](Msg::mark): the text written there is replaced.
-    pub const fn at_mark(buf: &'b mut [u8], st: MsgState) -> Msg<'b> {
-        let mut st = st;
-        st.len = st.mark;
-        st.full = false;
-        Msg { buf, st }
-    }
-
     /// Where the message stands.
     pub const fn state(&self) -> MsgState {
         self.st

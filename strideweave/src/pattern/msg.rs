@@ -7,7 +7,21 @@ use super::shape::{LEAF, ShapeRef, leaves_in, node_end};
 /// The capacity of a compile-time message in bytes; longer messages end in `…`.
 pub const MSG_CAP: usize = 1024;
 
-/// Where a message stands, without its buffer: what a failing check returns.
+/// Where a message stands, without its buffer: what a failing check returns. Read the text
+/// back from the buffer it was written into.
+///
+/// ```
+/// use strideweave::__private::{Msg, MsgState};
+/// let mut buf = [0u8; 64];
+/// let mut m = Msg::new(&mut buf);
+/// m.str("repeat!: ");
+/// m.mark();
+/// m.str("no mistake");
+/// let st: MsgState = m.state();
+/// assert_eq!(st.text(&buf), "repeat!: no mistake");
+/// assert_eq!(st.detail(&buf), "no mistake");
+/// assert!(!st.is_full());
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct MsgState {
     len: usize,

@@ -894,7 +894,7 @@ fn a_40_leaf_layout_rearranges_at_run_time() {
         format!("({})", modes.join(","))
     };
     let layout = l(&format!("{}:{}", group(&extents), group(&strides)));
-    assert_eq!(layout.shape().extents().len(), 40);
+    assert_eq!(layout.shape().leaves().len(), 40);
     let names: Vec<String> = (0..10).map(|i| format!("m{i}")).collect();
     let reversed: Vec<String> = names.iter().rev().cloned().collect();
     let v = layout
@@ -917,7 +917,7 @@ fn a_40_leaf_layout_rearranges_at_run_time() {
         )
         .unwrap();
     assert_eq!(v.rank(), 1);
-    assert_eq!(v.stride().values(), rev(&strides).as_slice());
+    assert_eq!(v.stride().leaves(), rev(&strides).as_slice());
 }
 
 #[test]
@@ -942,7 +942,7 @@ fn a_40_symbol_pattern_rearranges_at_run_time() {
         let flat = flat_twos(40);
         let strides: Vec<String> = flat
             .stride()
-            .values()
+            .leaves()
             .iter()
             .rev()
             .map(i64::to_string)

@@ -3,7 +3,8 @@
 //! `Layout` called with a bad argument.
 
 use strideweave::{
-    Carrier, DType, Error, IntTuple, Key, Layout, Scalar, Shape, StaticTensor, Tensor, shape_t,
+    Carrier, DType, Error, IntTuple, Key, Layout, Scalar, Shape, StaticTensor, Tensor, Tree,
+    shape_t,
 };
 
 use super::support::{block_scaled, l, s, tensor};
@@ -107,6 +108,7 @@ fn every_tensor_error_starts_with_the_called_operation_once() {
         ("squeeze", err(t.squeeze(2))),
         ("squeeze", err(t.squeeze(0))),
         ("reverse", err(t.reverse(2))),
+        ("rearrange_tree", err(t.rearrange_tree(&Tree::id(5), None))),
         ("rearrange", err(t.rearrange("a b -> a", &[]))),
         ("repeat", err(t.repeat("a b -> a b c", &[]))),
         ("add", err(t.add(&tensor("(3,2):(1,3)", 0)))),

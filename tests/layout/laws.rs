@@ -207,7 +207,7 @@ proptest! {
                 prop_assert!((0..n as i64).contains(&i));
                 counts[i as usize] += 1;
             }
-            prop_assert!(counts.iter().all(|c| *c == k), "{} against {}: {:?}", a, n, counts);
+            prop_assert!(counts.iter().all(|&c| c as i64 == k), "{} against {}: {:?}", a, n, counts);
         }
     }
 
@@ -217,7 +217,7 @@ proptest! {
         let widened = Layout::make(&[a.clone(), format!("{r}:0").parse().unwrap()]).unwrap();
         let target: Shape = a.size().to_string().parse().unwrap();
         prop_assert_eq!(a.uniform_preimage_extent(&target), Some(1));
-        prop_assert_eq!(widened.uniform_preimage_extent(&target), Some(r as usize));
+        prop_assert_eq!(widened.uniform_preimage_extent(&target), Some(r));
     }
 
     #[test]

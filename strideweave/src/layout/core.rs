@@ -424,7 +424,7 @@ impl Layout {
     /// let m: strideweave::Layout = "(2,2):(1,1)".parse().unwrap();
     /// assert_eq!(m.uniform_preimage_extent(&"3".parse().unwrap()), None);
     /// ```
-    pub fn uniform_preimage_extent(&self, target: &Shape) -> Option<usize> {
+    pub fn uniform_preimage_extent(&self, target: &Shape) -> Option<i64> {
         // Stride-zero leaves multiply the preimage; the rest must tile [0, n) exactly once,
         // which for positive strides means: sorted by stride they are compact.
         let mut k = 1i64;
@@ -449,7 +449,7 @@ impl Layout {
             }
             expect = expect.checked_mul(s)?;
         }
-        (expect == target.size() as i64).then_some(k as usize)
+        (expect == target.size() as i64).then_some(k)
     }
 }
 

@@ -172,10 +172,11 @@ impl ShapeCode {
     /// ```
     /// assert_eq!(strideweave::ShapeCode::EMPTY.size(), 1);
     /// ```
-    pub const fn size(&self) -> i64 {
+    pub const fn size(&self) -> usize {
+        // A code is built with its size checked (`with_mode`), so it fits.
         match self.checked_size() {
-            Some(s) => s,
-            None => i64::MAX,
+            Some(s) => s as usize,
+            None => i64::MAX as usize,
         }
     }
 

@@ -292,7 +292,7 @@ impl Scalar {
             .ok_or_else(|| crate::error::Error::NotCastable {
                 op,
                 value: format!("{self} ({})", self.dtype()),
-                dtype,
+                dtype: dtype.to_string(),
             })
     }
 }

@@ -207,8 +207,8 @@ pub enum Error {
         op: &'static str,
         /// The value and its dtype, e.g. `1.5 (f64)`.
         value: String,
-        /// The dtype it was to be written as.
-        dtype: crate::dtype::DType,
+        /// The dtype it was to be written as (`f64`, `i8`, …).
+        dtype: String,
     },
     /// An input of the wrong kind, where the kind is only known at run time.
     #[error("{op}: expected {expected}, found {found}")]

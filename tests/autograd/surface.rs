@@ -366,11 +366,12 @@ fn functional_grad_leaves_grad_untouched() {
     let x = leaf("2:1", 0);
     let s2 = x.sum().unwrap();
     let ints = Tensor::zeros::<i32>(&s("2"));
+    // A tensor without gradients is the same mistake as in set_requires_grad and backward.
+    let err = autograd::grad(&[&s2], &[&ints], &[None], true).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Runtime);
     assert_eq!(
-        autograd::grad(&[&s2], &[&ints], &[None], true)
-            .unwrap_err()
-            .kind(),
-        ErrorKind::Value
+        err.to_string(),
+        "autograd::grad: input 0 is a i32 tensor, which has no gradient; only floating and complex tensors do"
     );
     assert_eq!(
         autograd::grad(&[&s2], &[&x], &[], true).unwrap_err().kind(),

@@ -18,19 +18,26 @@ use crate::layout::{Layout, ProfileToken};
 use crate::tensor::Tensor;
 use crate::tensor::read::gather;
 
+/// Fails with `Runtime` unless `t`'s dtype has gradients (floating and complex dtypes): the
+/// one error for a tensor without gradients, wherever one is asked for. `what` names `t`.
+pub(crate) fn require_differentiable(op: &'static str, t: &Tensor, what: &str) -> Result<()> {
+    if t.dtype().is_differentiable() {
+        return Ok(());
+    }
+    Err(Error::Runtime {
+        op,
+        detail: format!(
+            "{what} is a {} tensor, which has no gradient; only floating and complex tensors do",
+            t.dtype()
+        ),
+    })
+}
+
 /// Fails unless `t` is a one-subtensor, differentiable tensor on host storage whose aliasing
 /// (if any) comes from stride-zero modes only.
 pub(crate) fn check_target(op: &'static str, t: &Tensor) -> Result<()> {
     t.require_single(op)?;
-    if !t.dtype().is_differentiable() {
-        return Err(Error::Runtime {
-            op,
-            detail: format!(
-                "a {} tensor has no gradient; only floating and complex tensors do",
-                t.dtype()
-            ),
-        });
-    }
+    require_differentiable(op, t, "this tensor")?;
     if t.carrier_class().name() != "host" {
         return Err(Error::NotImplemented {
             op,

@@ -120,10 +120,11 @@ impl Drop for NoGradGuard {
 /// of one element, as [`Tensor::backward`] uses). Each entry of the result is the gradient of the
 /// matching input, in a fresh buffer laid out as `backward` would lay out its `.grad`, or
 /// `None` when the traversal does not reach that input. The graph is released unless
-/// `retain_graph`. Errors, always before any traversal effect: `Value` for mismatched counts,
-/// non-differentiable inputs and invalid cotangents, `Type` for a cotangent of another
-/// dtype, `Runtime` for a non-differentiable output, a released graph or a changed saved
-/// version, `NotImplemented` for multi-subtensor tensors.
+/// `retain_graph`. Errors, always before any traversal effect: `Value` for mismatched counts
+/// and invalid cotangents, `Type` for a cotangent of another dtype, `Runtime` for a
+/// non-differentiable input or output (as everywhere a tensor without gradients is asked
+/// for one), a released graph or a changed saved version, `NotImplemented` for
+/// multi-subtensor tensors.
 ///
 /// ```
 /// use strideweave::{autograd, Tensor};
@@ -151,15 +152,7 @@ pub fn grad(
     }
     for (k, t) in inputs.iter().enumerate() {
         t.require_single(OP)?;
-        if !t.dtype().is_differentiable() {
-            return Err(Error::InvalidGradient {
-                op: OP,
-                detail: format!(
-                    "input {k} is a {} tensor; only floating and complex tensors have gradients",
-                    t.dtype()
-                ),
-            });
-        }
+        buffer::require_differentiable(OP, t, &format!("input {k}"))?;
     }
     let mut roots = Vec::with_capacity(outputs.len());
     for (t, c) in outputs.iter().zip(cotangents) {

@@ -36,14 +36,8 @@ impl Tensor {
                 ),
             });
         }
-        if requires && !self.dtype().is_differentiable() {
-            return Err(Error::Runtime {
-                op: OP,
-                detail: format!(
-                    "only floating and complex tensors can require gradients; this one is {}",
-                    self.dtype()
-                ),
-            });
+        if requires {
+            buffer::require_differentiable(OP, self, "this tensor")?;
         }
         meta.flag.store(requires, Ordering::Relaxed);
         Ok(())

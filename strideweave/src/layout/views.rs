@@ -12,7 +12,9 @@ use crate::layout::int_tuple::{Node, ProfileToken};
 use crate::layout::shape::{Shape, Stride};
 use crate::layout::structure::{LayoutBuilder, mode_out_of_range};
 
-/// One entry of a slice key: an integer or a Python-style slice (seed 000).
+/// One entry of a slice key: an integer or a Python-style slice (seed 000): slice bounds
+/// are normalised as Python does (negative bounds count from the end, bounds beyond the
+/// extent are clamped), and the step must be positive.
 ///
 /// ```
 /// use strideweave::Key;
@@ -331,7 +333,9 @@ impl Layout {
         ))
     }
 
-    /// `self ∘ B` with exactly B's shape (contracts D6): the placement of `as_strided`.
+    /// `self ∘ B` with exactly B's shape (contracts D6: representable exactly when the
+    /// composed index function is affine on every leaf of B's shape): the placement of
+    /// `as_strided`.
     ///
     /// The composed function `q ↦ self(B(q))` must be a layout over B's shape, i.e. equal to
     /// `Σ q_k · self(d_k)` over B's leaves. For an injective B this is proven algebraically

@@ -7,6 +7,42 @@
 use proc_macro2::{Punct, Spacing, Span, TokenStream, TokenTree};
 use syn::LitStr;
 
+/// Which macro is reading its input, for the macros that share parsing code: it names the
+/// macro in every message and picks the examples and words of a few messages. (`s!` shares
+/// no reader with another macro; its messages name it directly.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MacroKind {
+    /// `layout!`.
+    Layout,
+    /// `shape!`.
+    Shape,
+    /// `shape_t!`.
+    ShapeT,
+    /// `rearrange!`.
+    Rearrange,
+    /// `repeat!`.
+    Repeat,
+}
+
+impl MacroKind {
+    /// The macro's name as the user writes it, `layout!`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MacroKind::Layout => "layout!",
+            MacroKind::Shape => "shape!",
+            MacroKind::ShapeT => "shape_t!",
+            MacroKind::Rearrange => "rearrange!",
+            MacroKind::Repeat => "repeat!",
+        }
+    }
+}
+
+impl std::fmt::Display for MacroKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// Where a part of the token form came from: the span of its first and of its last token.
 ///
 /// A single span would do for most parts, but a negative integer is two tokens (`-` and the
@@ -45,8 +81,8 @@ impl Spans {
 /// An integer tuple of the token form.
 pub type TokenTuple = strideweave_syntax::Tuple<Spans>;
 
-/// An integer tuple of the string form.
-pub type TextTuple = strideweave_syntax::Tuple<usize>;
+/// An integer tuple of the string form (spans are byte ranges of the string).
+pub type TextTuple = strideweave_syntax::TextTuple;
 
 /// The parts of a layout, in either notation.
 #[derive(Debug)]
@@ -62,7 +98,7 @@ pub enum LayoutInput {
     /// `layout!((2, (3, 4)) : (1, (2, 6)))` or `layout!((2, (3, 4)))`.
     Tokens(LayoutAst<Spans>),
     /// `layout!("(2,(3,4)):(1,(2,6))")`: the literal, its value and what it holds.
-    Text(Text, LayoutAst<usize>),
+    Text(Text, LayoutAst<std::ops::Range<usize>>),
 }
 
 /// What `shape!` was given.
@@ -82,25 +118,31 @@ pub struct Text {
 }
 
 impl Text {
-    /// An error on the literal whose message quotes the string with a caret under the
-    /// offending character.
-    ///
-    /// The layout is `NotationError::render`'s without its "at offset N": that phrase, glued to
-    /// the end of a message such as "… the stride a leaf", reads as part of the sentence, and
-    /// the caret already says where.
-    pub fn error(&self, mac: &str, e: &strideweave_syntax::NotationError<usize>) -> syn::Error {
-        let column = self
-            .value
-            .get(..e.position)
-            .map_or(0, |before| before.chars().count());
-        syn::Error::new(
-            self.lit.span(),
-            format!(
-                "{mac}: {}\n  {}\n  {}^",
-                e.message,
-                self.value,
-                " ".repeat(column)
-            ),
+    /// One error on the literal per mistake, each quoting the string with carets under the
+    /// offending part, as `"…".parse::<Layout>()` does.
+    pub fn errors(
+        &self,
+        mac: MacroKind,
+        mistakes: &[strideweave_syntax::LayoutError<std::ops::Range<usize>>],
+    ) -> syn::Error {
+        crate::combine(
+            mistakes.iter().map(|e| {
+                syn::Error::new(self.lit.span(), format!("{mac}: {}", e.render(&self.value)))
+            }),
+        )
+    }
+}
+
+impl Spans {
+    /// One error per mistake of the token form, each at its tokens.
+    pub fn errors(
+        mac: MacroKind,
+        mistakes: &[strideweave_syntax::LayoutError<Spans>],
+    ) -> syn::Error {
+        crate::combine(
+            mistakes
+                .iter()
+                .map(|e| e.position.error(format!("{mac}: {e}"))),
         )
     }
 }
@@ -132,7 +174,7 @@ pub struct Checked {
 /// What `rearrange!` or `repeat!` was given: `tensor, pattern, name = extent, …`.
 pub struct PatternCall {
     /// `rearrange!` or `repeat!`.
-    pub mac: &'static str,
+    pub mac: MacroKind,
     /// The rules the pattern obeys.
     pub kind: strideweave_syntax::PatternKind,
     /// The tensor expression, as written.
@@ -202,7 +244,7 @@ impl PatternSource {
     /// the pattern quoted and a caret line; for the token form at the tokens themselves.
     pub fn error(
         &self,
-        mac: &str,
+        mac: MacroKind,
         e: &strideweave_syntax::NotationError<std::ops::Range<usize>>,
     ) -> syn::Error {
         match self {

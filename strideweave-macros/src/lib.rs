@@ -9,11 +9,15 @@
 //! the right type, so one mistake gives one message and no type errors after it.
 //!
 //! The string form is read by `strideweave_syntax`, the same parser as the runtime's
-//! `FromStr`; its messages quote the string with a caret under the offending character,
-//! because a span cannot point inside a string literal on stable Rust.
+//! `FromStr`, and both forms are checked by its rules, so a mistake reads the same from
+//! `layout!(…)`, `layout!("…")` and `"…".parse::<Layout>()`. String-form messages quote the
+//! string with carets under the offending part, because a span cannot point inside a string
+//! literal on stable Rust.
 #![deny(missing_docs)]
 
 use proc_macro::TokenStream;
+
+use ast::{MacroKind, Spans};
 
 mod ast;
 mod expand;
@@ -52,16 +56,14 @@ mod validate;
 /// ```
 #[proc_macro]
 pub fn layout(input: TokenStream) -> TokenStream {
+    let mac = MacroKind::Layout;
     let result = parse::layout(input.into()).and_then(|ast| match &ast {
-        ast::LayoutInput::Tokens(ast) => validate::layout(ast).map_err(|problems| {
-            combine(
-                problems
-                    .iter()
-                    .map(|p| p.position.error(format!("layout!: {p}"))),
-            )
-        }),
-        ast::LayoutInput::Text(text, ast) => validate::layout(ast)
-            .map_err(|problems| combine(problems.iter().map(|p| text.error("layout!", p)))),
+        ast::LayoutInput::Tokens(ast) => {
+            validate::layout(ast).map_err(|mistakes| Spans::errors(mac, &mistakes))
+        }
+        ast::LayoutInput::Text(text, ast) => {
+            validate::layout(ast).map_err(|mistakes| text.errors(mac, &mistakes))
+        }
     });
     match result {
         Ok(checked) => expand::layout(&checked),
@@ -98,18 +100,7 @@ pub fn layout(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn shape(input: TokenStream) -> TokenStream {
-    let result = parse::shape(input.into()).and_then(|ast| match &ast {
-        ast::ShapeInput::Tokens(t) => validate::shape(t).map_err(|problems| {
-            combine(
-                problems
-                    .iter()
-                    .map(|p| p.position.error(format!("shape!: {p}"))),
-            )
-        }),
-        ast::ShapeInput::Text(text, t) => validate::shape(t)
-            .map_err(|problems| combine(problems.iter().map(|p| text.error("shape!", p)))),
-    });
-    match result {
+    match checked_shape(input, MacroKind::Shape) {
         Ok(checked) => expand::shape(&checked),
         Err(e) => expand::shape_error(&e),
     }
@@ -139,21 +130,7 @@ pub fn shape(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn shape_t(input: TokenStream) -> TokenStream {
-    let mac = "shape_t!";
-    let result = parse::shape(input.into())
-        .map_err(|e| rename(e, "shape!", mac))
-        .and_then(|ast| match &ast {
-            ast::ShapeInput::Tokens(t) => validate::shape(t).map_err(|problems| {
-                combine(
-                    problems
-                        .iter()
-                        .map(|p| p.position.error(format!("{mac}: {p}"))),
-                )
-            }),
-            ast::ShapeInput::Text(text, t) => validate::shape(t)
-                .map_err(|problems| combine(problems.iter().map(|p| text.error(mac, p)))),
-        });
-    match result {
+    match checked_shape(input, MacroKind::ShapeT) {
         Ok(checked) => expand::shape_type(&checked),
         Err(e) => expand::shape_type_error(&e),
     }
@@ -211,7 +188,7 @@ pub fn shape_t(input: TokenStream) -> TokenStream {
 pub fn rearrange(input: TokenStream) -> TokenStream {
     pattern_macro(
         input,
-        "rearrange!",
+        MacroKind::Rearrange,
         strideweave_syntax::PatternKind::Rearrange,
     )
 }
@@ -236,7 +213,11 @@ pub fn rearrange(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn repeat(input: TokenStream) -> TokenStream {
-    pattern_macro(input, "repeat!", strideweave_syntax::PatternKind::Repeat)
+    pattern_macro(
+        input,
+        MacroKind::Repeat,
+        strideweave_syntax::PatternKind::Repeat,
+    )
 }
 
 /// Index keys for `Tensor::index`, Python-style, checked at compile time:
@@ -300,9 +281,21 @@ pub fn s(input: TokenStream) -> TokenStream {
     .into()
 }
 
+/// The input of `shape!` or `shape_t!`, parsed and checked.
+fn checked_shape(input: TokenStream, mac: MacroKind) -> syn::Result<ast::Checked> {
+    parse::shape(input.into(), mac).and_then(|ast| match &ast {
+        ast::ShapeInput::Tokens(t) => {
+            validate::shape(t).map_err(|mistakes| Spans::errors(mac, &mistakes))
+        }
+        ast::ShapeInput::Text(text, t) => {
+            validate::shape(t).map_err(|mistakes| text.errors(mac, &mistakes))
+        }
+    })
+}
+
 fn pattern_macro(
     input: TokenStream,
-    mac: &'static str,
+    mac: MacroKind,
     kind: strideweave_syntax::PatternKind,
 ) -> TokenStream {
     let call = match parse::pattern_call(input.into(), mac, kind) {
@@ -314,17 +307,6 @@ fn pattern_macro(
         Err(e) => expand::pattern_error(&e, Some(&call.tensor)),
     }
     .into()
-}
-
-/// The same errors with the macro's name replaced at the start of each message.
-fn rename(e: syn::Error, from: &str, to: &str) -> syn::Error {
-    combine(e.into_iter().map(|e| {
-        let m = e.to_string();
-        let m = m
-            .strip_prefix(from)
-            .map_or(m.clone(), |rest| format!("{to}{rest}"));
-        syn::Error::new(e.span(), m)
-    }))
 }
 
 /// One error holding every message.

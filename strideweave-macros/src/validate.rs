@@ -1,122 +1,35 @@
-//! Checks on a parsed layout or shape (contracts L1, L2, L4, L14), generic over where each
-//! part came from, so that the token form and the string form share every rule and message.
-//!
-//! Every independent mistake is reported once; a check whose outcome would only repeat an
-//! earlier mistake (the size of a shape with a zero extent, the reach of an incongruent
-//! layout) is skipped.
+//! Checks on parsed macro input, generic over where each part came from, so that the token
+//! form and the string form share every rule and message. The rules of shapes and layouts
+//! live in `strideweave_syntax` (the runtime's `FromStr` applies them too); this module
+//! flattens a checked literal into what `__private` takes, and checks patterns and `s!` keys.
 
-use strideweave_syntax::{NotationError, Tuple, check_congruent};
+use strideweave_syntax::{Mistakes, NotationError, Tuple, check_layout, check_shape};
 
 use crate::ast::{Checked, LayoutAst, Profile};
 
-/// The problems found, each at its part. Never empty when returned as an error.
-pub type Problems<S> = Vec<NotationError<S>>;
-
 /// Checks a layout: extents ≥ 1, congruence, the size and the reach fit in `i64`. Without a
 /// stride, gives the compact (first-mode-fastest) strides.
-pub fn layout<S: Clone>(ast: &LayoutAst<S>) -> Result<Checked, Problems<S>> {
-    let shape = leaves(&ast.shape);
-    let mut problems = extents(&shape);
-    let stride = match &ast.stride {
-        None => None,
-        Some(stride) => {
-            if let Err(mut e) = check_congruent(&ast.shape, stride) {
-                e.message = name_structures(&e.message, &ast.shape, stride);
-                problems.push(e);
-            }
-            Some(leaves(stride))
-        }
-    };
-    if problems.is_empty() {
-        problems.extend(size(&shape).err());
-    }
-    if !problems.is_empty() {
-        return Err(problems);
-    }
-    let strides = match stride {
-        None => compact(&shape),
-        Some(stride) => {
-            reach(&shape, &stride).map_err(|e| vec![e])?;
-            stride.iter().map(|l| l.value).collect()
-        }
-    };
+pub fn layout<S: Clone>(ast: &LayoutAst<S>) -> Result<Checked, Mistakes<S>> {
+    let checked = check_layout(&ast.shape, ast.stride.as_ref())?;
     Ok(Checked {
         profile: profile(&ast.shape),
-        extents: shape.iter().map(|l| l.value).collect(),
-        strides: Some(strides),
+        extents: checked.extents,
+        strides: Some(checked.strides),
         int_root: matches!(ast.shape, Tuple::Int(..)),
     })
 }
 
 /// Checks a shape: extents ≥ 1 and the size fits in `i64`.
-pub fn shape<S: Clone>(shape: &Tuple<S>) -> Result<Checked, Problems<S>> {
-    let leaves = leaves(shape);
-    let problems = extents(&leaves);
-    if !problems.is_empty() {
-        return Err(problems);
-    }
-    size(&leaves).map_err(|e| vec![e])?;
+pub fn shape<S: Clone>(shape: &Tuple<S>) -> Result<Checked, Mistakes<S>> {
     Ok(Checked {
         profile: profile(shape),
-        extents: leaves.iter().map(|l| l.value).collect(),
+        extents: check_shape(shape)?,
         strides: None,
         int_root: matches!(shape, Tuple::Int(..)),
     })
 }
 
-/// Rewrites `check_congruent`'s "stride is not congruent with the shape at mode 1: the shape
-/// has …" so that it names both structures: "stride (1,2) is not congruent with shape
-/// (2,(3,4)): at mode 1 the shape has …".
-fn name_structures<S>(message: &str, shape: &Tuple<S>, stride: &Tuple<S>) -> String {
-    let rest = message
-        .strip_prefix("stride is not congruent with the shape at ")
-        .and_then(|rest| rest.split_once(": "));
-    match rest {
-        Some((at, detail)) => {
-            format!("stride {stride} is not congruent with shape {shape}: at {at} {detail}")
-        }
-        None => format!("{message} (shape {shape}, stride {stride})"),
-    }
-}
-
-/// A leaf with its position and its mode path (`1.0`: child 0 of top-level mode 1).
-struct Leaf<'a, S> {
-    value: i64,
-    at: &'a S,
-    path: String,
-}
-
-/// The leaves in depth-first order. An integer root is mode `0`, as in the runtime's messages.
-fn leaves<S>(t: &Tuple<S>) -> Vec<Leaf<'_, S>> {
-    fn go<'a, S>(t: &'a Tuple<S>, path: &mut Vec<usize>, out: &mut Vec<Leaf<'a, S>>) {
-        match t {
-            Tuple::Int(value, at) => out.push(Leaf {
-                value: *value,
-                at,
-                path: path
-                    .iter()
-                    .map(usize::to_string)
-                    .collect::<Vec<_>>()
-                    .join("."),
-            }),
-            Tuple::Tuple(items, _) => {
-                for (i, item) in items.iter().enumerate() {
-                    path.push(i);
-                    go(item, path, out);
-                    path.pop();
-                }
-            }
-        }
-    }
-    let mut out = Vec::new();
-    match t {
-        Tuple::Int(..) => go(t, &mut vec![0], &mut out),
-        Tuple::Tuple(..) => go(t, &mut Vec::new(), &mut out),
-    }
-    out
-}
-
-/// The root's children as profile tokens (an integer root is one leaf).
+/// The root's children as a profile token stream (for an integer root: one `Leaf`).
 fn profile<S>(t: &Tuple<S>) -> Vec<Profile> {
     fn go<S>(t: &Tuple<S>, out: &mut Vec<Profile>) {
         match t {
@@ -136,189 +49,49 @@ fn profile<S>(t: &Tuple<S>) -> Vec<Profile> {
     out
 }
 
-/// Every extent below 1, each at its leaf (L1).
-fn extents<S: Clone>(shape: &[Leaf<'_, S>]) -> Problems<S> {
-    shape
-        .iter()
-        .filter(|l| l.value < 1)
-        .map(|l| NotationError {
-            position: l.at.clone(),
-            message: format!("extent {} at mode {} must be at least 1", l.value, l.path),
-        })
-        .collect()
-}
-
-/// The size (product of the extents) fits in `i64` (L4, L14); blames the extent that
-/// overflows it.
-fn size<S: Clone>(shape: &[Leaf<'_, S>]) -> Result<i64, NotationError<S>> {
-    let mut acc = 1i64;
-    for l in shape {
-        acc = acc.checked_mul(l.value).ok_or_else(|| NotationError {
-            position: l.at.clone(),
-            message: format!(
-                "the size of the shape, the product of its extents, overflows i64 at mode {}: \
-                 {acc} × {} > {}",
-                l.path,
-                l.value,
-                i64::MAX
-            ),
-        })?;
-    }
-    Ok(acc)
-}
-
-/// The reach `[Σ negative spans, Σ positive spans]`, span = (extent − 1) × stride, fits in
-/// `i64` (L4, L14); blames the stride that overflows it.
-fn reach<S: Clone>(
-    shape: &[Leaf<'_, S>],
-    stride: &[Leaf<'_, S>],
-) -> Result<(i64, i64), NotationError<S>> {
-    let (mut lo, mut hi) = (0i64, 0i64);
-    for (s, d) in shape.iter().zip(stride) {
-        let fail = |message: String| NotationError {
-            position: d.at.clone(),
-            message,
-        };
-        let which = if d.value < 0 { "smallest" } else { "largest" };
-        let span = (s.value - 1).checked_mul(d.value).ok_or_else(|| {
-            fail(format!(
-                "the {which} index the layout reaches overflows i64 at mode {}: \
-                 (extent {} - 1) × stride {} does not fit in i64",
-                s.path, s.value, d.value
-            ))
-        })?;
-        if span < 0 {
-            lo = lo.checked_add(span).ok_or_else(|| {
-                fail(format!(
-                    "the smallest index the layout reaches, the sum of (extent - 1) × stride \
-                     over the negative strides, overflows i64 at mode {}: \
-                     {lo} + ({} - 1) × {} < {}",
-                    s.path,
-                    s.value,
-                    d.value,
-                    i64::MIN
-                ))
-            })?;
-        } else {
-            hi = hi.checked_add(span).ok_or_else(|| {
-                fail(format!(
-                    "the largest index the layout reaches, the sum of (extent - 1) × stride \
-                     over the positive strides, overflows i64 at mode {}: \
-                     {hi} + ({} - 1) × {} > {}",
-                    s.path,
-                    s.value,
-                    d.value,
-                    i64::MAX
-                ))
-            })?;
-        }
-    }
-    Ok((lo, hi))
-}
-
-/// Compact strides (L8): each leaf's stride is the product of the extents before it. Cannot
-/// overflow once [`size`] has passed.
-fn compact<S>(shape: &[Leaf<'_, S>]) -> Vec<i64> {
-    let mut acc = 1i64;
-    shape
-        .iter()
-        .map(|l| {
-            let d = acc;
-            acc *= l.value;
-            d
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use strideweave_syntax::{parse_layout, parse_shape};
 
-    fn check(text: &str) -> Result<Checked, Vec<String>> {
-        let (shape, stride) = parse_layout(text).unwrap();
-        let ast = LayoutAst {
-            shape,
-            stride: Some(stride),
-        };
-        layout(&ast).map_err(|es| es.iter().map(|e| e.render(text)).collect())
-    }
-
     #[test]
     fn a_valid_layout_flattens_into_profile_extents_strides() {
-        let c = check("(2,(3,4)):(1,(2,6))").unwrap();
+        let check = |text: &str| {
+            let (shape, stride) = parse_layout(text).unwrap();
+            layout(&LayoutAst {
+                shape,
+                stride: Some(stride),
+            })
+            .unwrap()
+        };
+        let c = check("(2,(3,4)):(1,(2,6))");
         use Profile::*;
         assert_eq!(c.profile, [Leaf, Push, Leaf, Leaf, Pop]);
         assert_eq!(c.extents, [2, 3, 4]);
         assert_eq!(c.strides.unwrap(), [1, 2, 6]);
         assert!(!c.int_root);
-        let c = check("8:1").unwrap();
+        let c = check("8:1");
         assert_eq!((c.profile, c.int_root), (vec![Leaf], true));
-        let c = check("():()").unwrap();
+        let c = check("():()");
         assert!(c.profile.is_empty() && c.extents.is_empty() && !c.int_root);
     }
 
     #[test]
-    fn every_bad_extent_is_reported_with_its_mode() {
-        let es = check("(2,(0,-4)):(1,(2,6))").unwrap_err();
-        assert_eq!(es.len(), 2);
-        assert!(es[0].starts_with("extent 0 at mode 1.0 must be at least 1 at offset 4"));
-        assert!(es[1].starts_with("extent -4 at mode 1.1 must be at least 1 at offset 6"));
-    }
-
-    #[test]
-    fn incongruence_names_both_structures() {
-        let es = check("(2,(3,4)):(1,2)").unwrap_err();
-        assert_eq!(es.len(), 1);
-        assert!(
-            es[0].starts_with(
-                "stride (1,2) is not congruent with shape (2,(3,4)): at mode 1 the shape has a \
-                 tuple of 2 modes, the stride a leaf at offset 13"
-            ),
-            "{}",
-            es[0]
-        );
-    }
-
-    #[test]
-    fn overflow_of_size_and_reach_is_caught() {
-        let es = check("(4294967296,4294967296):(1,1)").unwrap_err();
-        assert!(es[0].contains("size of the shape, the product of its extents, overflows i64 at mode 1: 4294967296 × 4294967296 >"), "{}", es[0]);
-        let es = check("(2,2):(9223372036854775807,1)").unwrap_err();
-        assert!(es[0].contains("largest index"), "{}", es[0]);
-        let es = check("(2,2):(-9223372036854775807,-2)").unwrap_err();
-        assert!(es[0].contains("smallest index"), "{}", es[0]);
-        let es = check("(3):(9223372036854775807)").unwrap_err();
-        assert!(
-            es[0].contains("(extent 3 - 1) × stride 9223372036854775807"),
-            "{}",
-            es[0]
-        );
-        // The extremes themselves are fine.
-        check("(2,2):(9223372036854775806,1)").unwrap();
-        check("(2,2):(-9223372036854775807,-1)").unwrap();
-    }
-
-    #[test]
-    fn compact_strides_are_first_mode_fastest() {
-        let (shape, _) = parse_layout("(2,(3,4)):(0,(0,0))").unwrap();
+    fn a_shape_alone_gets_compact_strides() {
+        let (extents, _) = parse_layout("(2,(3,4)):(0,(0,0))").unwrap();
         let c = layout(&LayoutAst {
-            shape,
+            shape: extents,
             stride: None,
         })
         .unwrap();
         assert_eq!(c.strides.unwrap(), [1, 2, 6]);
-    }
-
-    #[test]
-    fn shapes_check_extents_then_size() {
-        let t = parse_shape("(2,0)").unwrap();
-        assert_eq!(
-            shape(&t).unwrap_err()[0].message,
-            "extent 0 at mode 1 must be at least 1"
-        );
         let t = parse_shape("8").unwrap();
         assert!(shape(&t).unwrap().int_root);
+        let t = parse_shape("(2,0)").unwrap();
+        assert_eq!(
+            shape(&t).unwrap_err()[0].to_string(),
+            "extent 0 at mode 1 must be at least 1"
+        );
     }
 }
 

@@ -3,8 +3,9 @@
 //! obey one set of rules: layout notation and rearrangement patterns.
 //!
 //! The crate has no dependencies. It parses and checks; it builds no layouts. Every item is
-//! generic over a *span* type, so the runtime uses byte offsets (`usize`) and the macros use
-//! `proc_macro2::Span`.
+//! generic over a *span* type, so the runtime uses byte ranges of the text and the macros use
+//! token spans. A layout literal's mistake is a [`LayoutError`]: a [`LayoutMistake`] with its
+//! values, whose `Display` is the one sentence every front end prints.
 //!
 //! ```
 //! use strideweave_syntax::{parse_layout, Tuple};
@@ -16,19 +17,23 @@
 
 mod check;
 mod encode;
+mod mistake;
 mod notation;
 mod pattern;
+mod rules;
 mod tuple;
 
-pub use check::{NotationError, check_congruent, check_extents};
+pub use check::NotationError;
 pub use encode::{
     EncodedPattern, EncodedSide, F_CLOSE, F_END, F_KIND, F_PATH, F_PATH_LEN, F_START, F_SYM,
     F_TEXT, F_TEXT_LEN, FIELDS, K_CLOSE, K_ELLIPSIS, K_OPEN, K_SYMBOL, K_UNIT, RECORD,
     encode_pattern,
 };
-pub use notation::{parse_int_tuple, parse_layout, parse_shape, parse_stride};
+pub use mistake::{Expected, LayoutError, LayoutMistake, Part};
+pub use notation::{TextTuple, parse_int_tuple, parse_layout, parse_shape, parse_stride};
 pub use pattern::{
     KeywordValue, Pattern, PatternKind, PatternSymbols, Side, SideName, Term, check_keywords,
     check_pattern, find_symbol, parse_pattern, term_path,
 };
+pub use rules::{CheckedLayout, Mistakes, check_layout, check_shape, compact_strides};
 pub use tuple::Tuple;

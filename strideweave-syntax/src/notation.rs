@@ -4,10 +4,18 @@
 //! * CuTe's: `(2,(3,4)):(1,(2,6))`, tuples in parentheses;
 //! * StrideWeave's `Debug`: `Layout(Shape([2, [3, 4]]), Stride([1, [2, 6]]))`, tuples in brackets.
 //!
-//! Spans are byte offsets into the text.
+//! Spans are byte ranges of the text: a tuple from its opening to its closing bracket, an
+//! integer from its sign to its last digit.
 
-use crate::check::NotationError;
+use std::ops::Range;
+
+use crate::mistake::{Expected, LayoutError, LayoutMistake};
 use crate::tuple::Tuple;
+
+/// A tuple read from text, each part with its byte range.
+pub type TextTuple = Tuple<Range<usize>>;
+
+type Error = LayoutError<Range<usize>>;
 
 /// Parses one integer tuple: `5`, `(2,(3,4))` or `[2, [3, 4]]`.
 ///
@@ -15,9 +23,9 @@ use crate::tuple::Tuple;
 /// let t = strideweave_syntax::parse_int_tuple("[2, [3, 4]]").unwrap();
 /// assert_eq!(t.to_string(), "(2,(3,4))");
 /// let err = strideweave_syntax::parse_int_tuple("(2,(3,4)").unwrap_err();
-/// assert_eq!(err.position, 8);
+/// assert_eq!(err.position, 8..8);
 /// ```
-pub fn parse_int_tuple(text: &str) -> Result<Tuple<usize>, NotationError<usize>> {
+pub fn parse_int_tuple(text: &str) -> Result<TextTuple, Error> {
     let mut p = Parser::new(text);
     let t = p.tuple()?;
     p.end()?;
@@ -30,7 +38,7 @@ pub fn parse_int_tuple(text: &str) -> Result<Tuple<usize>, NotationError<usize>>
 /// let t = strideweave_syntax::parse_shape("Shape([2, 3])").unwrap();
 /// assert_eq!(t.to_string(), "(2,3)");
 /// ```
-pub fn parse_shape(text: &str) -> Result<Tuple<usize>, NotationError<usize>> {
+pub fn parse_shape(text: &str) -> Result<TextTuple, Error> {
     parse_wrapped(text, "Shape")
 }
 
@@ -40,11 +48,11 @@ pub fn parse_shape(text: &str) -> Result<Tuple<usize>, NotationError<usize>> {
 /// let t = strideweave_syntax::parse_stride("(1,-2)").unwrap();
 /// assert_eq!(t.to_string(), "(1,-2)");
 /// ```
-pub fn parse_stride(text: &str) -> Result<Tuple<usize>, NotationError<usize>> {
+pub fn parse_stride(text: &str) -> Result<TextTuple, Error> {
     parse_wrapped(text, "Stride")
 }
 
-fn parse_wrapped(text: &str, name: &str) -> Result<Tuple<usize>, NotationError<usize>> {
+fn parse_wrapped(text: &str, name: &str) -> Result<TextTuple, Error> {
     let mut p = Parser::new(text);
     let t = p.maybe_wrapped(name)?;
     p.end()?;
@@ -52,16 +60,16 @@ fn parse_wrapped(text: &str, name: &str) -> Result<Tuple<usize>, NotationError<u
 }
 
 /// Parses a layout in either notation and returns its shape and stride, unchecked for
-/// congruence (see [`check_congruent`](crate::check_congruent)).
+/// congruence or any other rule (see [`check_layout`](crate::check_layout)).
 ///
 /// ```
 /// use strideweave_syntax::parse_layout;
 /// let (s, d) = parse_layout("Layout(Shape([2, [3, 4]]), Stride([1, [2, 6]]))").unwrap();
 /// assert_eq!(format!("{s}:{d}"), "(2,(3,4)):(1,(2,6))");
 /// let err = parse_layout("(2,3);(1,2)").unwrap_err();
-/// assert_eq!(err.position, 5);
+/// assert_eq!(err.position, 5..6);
 /// ```
-pub fn parse_layout(text: &str) -> Result<(Tuple<usize>, Tuple<usize>), NotationError<usize>> {
+pub fn parse_layout(text: &str) -> Result<(TextTuple, TextTuple), Error> {
     let mut p = Parser::new(text);
     p.skip_ws();
     let pair = if p.rest().starts_with("Layout") {
@@ -109,42 +117,38 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn error(&self, message: String) -> NotationError<usize> {
-        NotationError {
-            position: self.pos,
-            message,
+    /// A mistake at the current character (an empty range at the end of the text).
+    fn error(&self, expected: Expected) -> Error {
+        let found = self.peek();
+        let len = found.map_or(0, char::len_utf8);
+        LayoutError {
+            position: self.pos..self.pos + len,
+            mistake: LayoutMistake::Expected { expected, found },
         }
     }
 
-    fn describe_here(&self) -> String {
-        match self.peek() {
-            Some(c) => format!("'{c}'"),
-            None => "the end of the text".to_string(),
-        }
-    }
-
-    fn expect(&mut self, want: char) -> Result<(), NotationError<usize>> {
+    fn expect(&mut self, want: char) -> Result<(), Error> {
         self.skip_ws();
         if self.peek() == Some(want) {
             self.pos += 1;
             Ok(())
         } else {
-            Err(self.error(format!("expected '{want}', found {}", self.describe_here())))
+            Err(self.error(Expected::Char(want)))
         }
     }
 
-    fn end(&mut self) -> Result<(), NotationError<usize>> {
+    fn end(&mut self) -> Result<(), Error> {
         self.skip_ws();
         match self.peek() {
             None => Ok(()),
-            Some(_) => Err(self.error(format!(
-                "unexpected {} after a complete value",
-                self.describe_here()
-            ))),
+            Some(found) => Err(LayoutError {
+                position: self.pos..self.text.len(),
+                mistake: LayoutMistake::Trailing { found },
+            }),
         }
     }
 
-    fn maybe_wrapped(&mut self, name: &str) -> Result<Tuple<usize>, NotationError<usize>> {
+    fn maybe_wrapped(&mut self, name: &str) -> Result<TextTuple, Error> {
         self.skip_ws();
         if self.rest().starts_with(name) {
             self.pos += name.len();
@@ -157,7 +161,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn tuple(&mut self) -> Result<Tuple<usize>, NotationError<usize>> {
+    fn tuple(&mut self) -> Result<TextTuple, Error> {
         self.skip_ws();
         let start = self.pos;
         match self.peek() {
@@ -169,14 +173,14 @@ impl<'a> Parser<'a> {
                     self.skip_ws();
                     if self.peek() == Some(close) {
                         self.pos += 1;
-                        return Ok(Tuple::Tuple(items, start));
+                        return Ok(Tuple::Tuple(items, start..self.pos));
                     }
                     if !items.is_empty() {
                         if self.peek() != Some(',') {
-                            return Err(self.error(format!(
-                                "expected ',' or '{close}' in the tuple opened at offset {start}, found {}",
-                                self.describe_here()
-                            )));
+                            return Err(self.error(Expected::CommaOrClose {
+                                close,
+                                opened_at: start,
+                            }));
                         }
                         self.pos += 1;
                         self.skip_ws();
@@ -188,14 +192,11 @@ impl<'a> Parser<'a> {
                 }
             }
             Some(c) if c == '-' || c == '+' || c.is_ascii_digit() => self.integer(),
-            _ => Err(self.error(format!(
-                "expected an integer, '(' or '[', found {}",
-                self.describe_here()
-            ))),
+            _ => Err(self.error(Expected::Value)),
         }
     }
 
-    fn integer(&mut self) -> Result<Tuple<usize>, NotationError<usize>> {
+    fn integer(&mut self) -> Result<TextTuple, Error> {
         let start = self.pos;
         let negative = match self.peek() {
             Some('-') => {
@@ -213,28 +214,25 @@ impl<'a> Parser<'a> {
             self.pos += 1;
         }
         if self.pos == digits_start {
-            return Err(self.error(format!(
-                "expected digits after the sign, found {}",
-                self.describe_here()
-            )));
+            return Err(self.error(Expected::Digits));
         }
         let digits: String = self.text[digits_start..self.pos]
             .chars()
             .filter(|c| *c != '_')
             .collect();
-        let magnitude: i128 = digits.parse().map_err(|_| NotationError {
-            position: start,
-            message: "integer does not fit in 64 bits".to_string(),
-        })?;
-        let value = if negative { -magnitude } else { magnitude };
-        let value = i64::try_from(value).map_err(|_| NotationError {
-            position: start,
-            message: format!(
-                "integer {} does not fit in 64 bits",
-                &self.text[start..self.pos]
-            ),
-        })?;
-        Ok(Tuple::Int(value, start))
+        // Digits beyond i128 are out of range too.
+        let value = digits
+            .parse::<i128>()
+            .ok()
+            .map(|m| if negative { -m } else { m })
+            .and_then(|v| i64::try_from(v).ok())
+            .ok_or_else(|| LayoutError {
+                position: start..self.pos,
+                mistake: LayoutMistake::IntegerOutOfRange {
+                    text: self.text[start..self.pos].to_string(),
+                },
+            })?;
+        Ok(Tuple::Int(value, start..self.pos))
     }
 }
 
@@ -258,14 +256,19 @@ mod tests {
 
     #[test]
     fn errors_point_at_the_character() {
-        assert_eq!(parse_int_tuple("(2,x)").unwrap_err().position, 3);
-        assert_eq!(parse_int_tuple("(2 3)").unwrap_err().position, 3);
+        assert_eq!(parse_int_tuple("(2,x)").unwrap_err().position, 3..4);
+        assert_eq!(parse_int_tuple("(2 3)").unwrap_err().position, 3..4);
+        let e = parse_int_tuple("(1,-99999999999999999999)").unwrap_err();
+        assert_eq!(e.position, 3..24);
         assert_eq!(
-            parse_int_tuple("99999999999999999999")
-                .unwrap_err()
-                .position,
-            0
+            e.to_string(),
+            "integer `-99999999999999999999` does not fit in i64 (from -9223372036854775808 to 9223372036854775807)"
         );
-        assert_eq!(parse_layout("(2,3)").unwrap_err().position, 5);
+        // Beyond i128 too.
+        assert!(parse_int_tuple(&"9".repeat(60)).is_err());
+        assert_eq!(parse_layout("(2,3)").unwrap_err().position, 5..5);
+        let e = parse_layout("(2,3):(1,2) x").unwrap_err();
+        assert_eq!(e.position, 12..13);
+        assert_eq!(e.to_string(), "unexpected 'x' after a complete value");
     }
 }

@@ -23,7 +23,7 @@ impl<S> Tuple<S> {
     ///
     /// ```
     /// let t = strideweave_syntax::parse_int_tuple("(1, 2)").unwrap();
-    /// assert_eq!(*t.span(), 0);
+    /// assert_eq!(*t.span(), 0..6);
     /// ```
     pub fn span(&self) -> &S {
         match self {

@@ -10,104 +10,33 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
-use crate::dtype::{Complex32, Complex64, DType, Element, Scalar};
+use crate::dtype::{DType, Element, HostBuffer, HostSlice, HostSliceMut, Scalar};
 use crate::error::{Error, Result};
-
-/// Host memory of one plain dtype.
-#[doc(hidden)]
-#[derive(Clone, Debug)]
-pub enum HostBuffer {
-    F32(Vec<f32>),
-    F64(Vec<f64>),
-    I32(Vec<i32>),
-    I64(Vec<i64>),
-    U8(Vec<u8>),
-    I8(Vec<i8>),
-    Bool(Vec<bool>),
-    Complex64(Vec<Complex32>),
-    Complex128(Vec<Complex64>),
-    #[cfg(feature = "half")]
-    F16(Vec<half::f16>),
-    #[cfg(feature = "half")]
-    BF16(Vec<half::bf16>),
-}
-
-macro_rules! each_buffer {
-    ($b:expr, $v:ident => $e:expr) => {
-        match $b {
-            HostBuffer::F32($v) => $e,
-            HostBuffer::F64($v) => $e,
-            HostBuffer::I32($v) => $e,
-            HostBuffer::I64($v) => $e,
-            HostBuffer::U8($v) => $e,
-            HostBuffer::I8($v) => $e,
-            HostBuffer::Bool($v) => $e,
-            HostBuffer::Complex64($v) => $e,
-            HostBuffer::Complex128($v) => $e,
-            #[cfg(feature = "half")]
-            HostBuffer::F16($v) => $e,
-            #[cfg(feature = "half")]
-            HostBuffer::BF16($v) => $e,
-        }
-    };
-}
-
-impl HostBuffer {
-    fn len(&self) -> usize {
-        each_buffer!(self, v => v.len())
-    }
-
-    fn dtype(&self) -> DType {
-        each_buffer!(self, v => element_dtype(v))
-    }
-
-    fn get(&self, i: usize) -> Scalar {
-        each_buffer!(self, v => v[i].to_scalar())
-    }
-
-    fn set(&mut self, i: usize, s: Scalar) -> bool {
-        each_buffer!(self, v => match Element::from_scalar(s) {
-            Some(x) => {
-                v[i] = x;
-                true
-            }
-            None => false,
-        })
-    }
-
-    /// Sets element `i` to a value already of this buffer's dtype.
-    pub(crate) fn set_scalar(&mut self, i: usize, s: Scalar) -> bool {
-        self.set(i, s)
-    }
-
-    fn zeros(dtype: DType, len: usize) -> Option<HostBuffer> {
-        Some(match dtype {
-            DType::F32 => HostBuffer::F32(vec![0.0; len]),
-            DType::F64 => HostBuffer::F64(vec![0.0; len]),
-            DType::I32 => HostBuffer::I32(vec![0; len]),
-            DType::I64 => HostBuffer::I64(vec![0; len]),
-            DType::U8 => HostBuffer::U8(vec![0; len]),
-            DType::I8 => HostBuffer::I8(vec![0; len]),
-            DType::Bool => HostBuffer::Bool(vec![false; len]),
-            DType::Complex64 => HostBuffer::Complex64(vec![Complex32::new(0.0, 0.0); len]),
-            DType::Complex128 => HostBuffer::Complex128(vec![Complex64::new(0.0, 0.0); len]),
-            #[cfg(feature = "half")]
-            DType::F16 => HostBuffer::F16(vec![half::f16::ZERO; len]),
-            #[cfg(feature = "half")]
-            DType::BF16 => HostBuffer::BF16(vec![half::bf16::ZERO; len]),
-            DType::BlockScaledI8F32 => return None,
-        })
-    }
-}
-
-fn element_dtype<T: Element>(_: &[T]) -> DType {
-    T::DTYPE
-}
 
 /// A storage class: where a carrier's elements live. Views never call it.
 ///
-/// The host class ([`HostStorage`]) keeps a [`Vec`]; another class implements this trait
-/// and is wrapped with [`Carrier::from_storage`].
+/// The host class ([`HostStorage`]) keeps a [`Vec`]; another class — a caller's buffer, a
+/// memory-mapped file, device memory — implements this trait and is wrapped with
+/// [`Carrier::from_storage`]. The carrier reads [`dtype`](Self::dtype) and
+/// [`len`](Self::len) once; what [`host`](Self::host) and [`host_mut`](Self::host_mut) lend
+/// must have that dtype and length, else an access is a `Runtime` error.
+///
+/// ```
+/// use strideweave::{Carrier, CarrierStorage, DType, HostSlice, HostSliceMut, Tensor};
+/// /// Read-only elements owned by the caller (a file's contents, say).
+/// struct Frozen(Box<[f64]>);
+/// impl CarrierStorage for Frozen {
+///     fn dtype(&self) -> DType { DType::F64 }
+///     fn len(&self) -> usize { self.0.len() }
+///     fn host(&self) -> Option<HostSlice<'_>> { Some(HostSlice::from(&self.0[..])) }
+///     fn host_mut(&mut self) -> Option<HostSliceMut<'_>> { None }
+///     fn class_name(&self) -> &'static str { "frozen" }
+/// }
+/// let c = Carrier::from_storage(Frozen(vec![1.0, 2.0, 3.0, 4.0].into()));
+/// let t = Tensor::new(c, 0, "(2,2):(2,1)".parse().unwrap()).unwrap();
+/// assert_eq!(t.to_vec::<f64>().unwrap(), [1.0, 3.0, 2.0, 4.0]);
+/// assert!(t.set(0, 9.0f64).is_err()); // not writable from the host
+/// ```
 pub trait CarrierStorage: Send + Sync + 'static {
     /// The storage dtype of the elements.
     fn dtype(&self) -> DType;
@@ -117,12 +46,10 @@ pub trait CarrierStorage: Send + Sync + 'static {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// The elements, when they are readable from the host.
-    #[doc(hidden)]
-    fn host(&self) -> Option<&HostBuffer>;
-    /// The elements, mutably, when they are writable from the host.
-    #[doc(hidden)]
-    fn host_mut(&mut self) -> Option<&mut HostBuffer>;
+    /// The elements, when they are readable from the host; `None` otherwise.
+    fn host(&self) -> Option<HostSlice<'_>>;
+    /// The elements, mutably, when they are writable from the host; `None` otherwise.
+    fn host_mut(&mut self) -> Option<HostSliceMut<'_>>;
     /// The class's name, for messages.
     fn class_name(&self) -> &'static str;
 }
@@ -133,16 +60,16 @@ pub struct HostStorage(HostBuffer);
 
 impl CarrierStorage for HostStorage {
     fn dtype(&self) -> DType {
-        self.0.dtype()
+        self.0.as_slice().dtype()
     }
     fn len(&self) -> usize {
-        self.0.len()
+        self.0.as_slice().len()
     }
-    fn host(&self) -> Option<&HostBuffer> {
-        Some(&self.0)
+    fn host(&self) -> Option<HostSlice<'_>> {
+        Some(self.0.as_slice())
     }
-    fn host_mut(&mut self) -> Option<&mut HostBuffer> {
-        Some(&mut self.0)
+    fn host_mut(&mut self) -> Option<HostSliceMut<'_>> {
+        Some(self.0.as_slice_mut())
     }
     fn class_name(&self) -> &'static str {
         "host"
@@ -403,7 +330,7 @@ impl Carrier {
     /// ```
     pub fn set(&self, index: usize, value: Scalar) -> Result<()> {
         self.check_index("Carrier::set", index)?;
-        self.with_host_mut("Carrier::set", |b| {
+        self.with_host_mut("Carrier::set", |mut b| {
             if b.set(index, value) {
                 Ok(())
             } else {
@@ -448,7 +375,7 @@ impl Carrier {
     pub(crate) fn with_host<R>(
         &self,
         op: &'static str,
-        f: impl FnOnce(&HostBuffer) -> Result<R>,
+        f: impl FnOnce(HostSlice<'_>) -> Result<R>,
     ) -> Result<R> {
         let guard = self
             .shared
@@ -463,14 +390,15 @@ impl Carrier {
                 self.class()
             ),
         })?;
+        self.check_lent(op, host.dtype(), host.len())?;
         f(host)
     }
 
-    /// Runs `f` on the host buffer and increments the version if `f` succeeds.
+    /// Runs `f` on the host elements and increments the version if `f` succeeds.
     pub(crate) fn with_host_mut<R>(
         &self,
         op: &'static str,
-        f: impl FnOnce(&mut HostBuffer) -> Result<R>,
+        f: impl FnOnce(HostSliceMut<'_>) -> Result<R>,
     ) -> Result<R> {
         let mut guard = self
             .shared
@@ -483,9 +411,27 @@ impl Carrier {
             op,
             reason: format!("the {class} carrier class is not writable from the host"),
         })?;
+        self.check_lent(op, host.dtype(), host.len())?;
         let out = f(host)?;
         self.shared.version.fetch_add(1, Ordering::AcqRel);
         Ok(out)
+    }
+
+    /// What a storage lends must be what it declared when the carrier was made: a storage
+    /// class written outside this crate could lend anything.
+    fn check_lent(&self, op: &'static str, dtype: DType, len: usize) -> Result<()> {
+        if (dtype, len) == (self.dtype(), self.len()) {
+            return Ok(());
+        }
+        Err(Error::Runtime {
+            op,
+            detail: format!(
+                "the {} carrier declared {} {} elements but its storage lent {len} {dtype} elements",
+                self.class(),
+                self.len(),
+                self.dtype()
+            ),
+        })
     }
 }
 
@@ -500,29 +446,5 @@ impl fmt::Debug for Carrier {
             self.version(),
             if self.is_released() { ", released" } else { "" }
         )
-    }
-}
-
-impl From<f64> for Scalar {
-    fn from(v: f64) -> Scalar {
-        Scalar::F64(v)
-    }
-}
-
-impl From<f32> for Scalar {
-    fn from(v: f32) -> Scalar {
-        Scalar::F32(v)
-    }
-}
-
-impl From<i64> for Scalar {
-    fn from(v: i64) -> Scalar {
-        Scalar::I64(v)
-    }
-}
-
-impl From<i32> for Scalar {
-    fn from(v: i32) -> Scalar {
-        Scalar::I32(v)
     }
 }

@@ -1,8 +1,14 @@
 //! Element types: the logical [`DType`] of a tensor, its storage schema, the [`Element`]
-//! trait of Rust types that carriers hold, and [`Scalar`], one value of any dtype.
+//! trait of Rust types that carriers hold, [`Scalar`], one value of any dtype, and host
+//! memory of one plain dtype ([`HostSlice`], [`HostSliceMut`]).
+
+mod host;
 
 use std::fmt;
 
+#[doc(hidden)]
+pub use host::HostBuffer;
+pub use host::{HostSlice, HostSliceMut};
 pub use num_complex::{Complex32, Complex64};
 
 /// The logical dtype of a tensor (contracts §4). A plain dtype is stored as itself; a
@@ -267,6 +273,30 @@ impl From<Scalar> for f64 {
     }
 }
 
+impl From<f64> for Scalar {
+    fn from(v: f64) -> Scalar {
+        Scalar::F64(v)
+    }
+}
+
+impl From<f32> for Scalar {
+    fn from(v: f32) -> Scalar {
+        Scalar::F32(v)
+    }
+}
+
+impl From<i64> for Scalar {
+    fn from(v: i64) -> Scalar {
+        Scalar::I64(v)
+    }
+}
+
+impl From<i32> for Scalar {
+    fn from(v: i32) -> Scalar {
+        Scalar::I32(v)
+    }
+}
+
 impl fmt::Display for Scalar {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -306,11 +336,15 @@ pub trait Element: Copy + Send + Sync + fmt::Debug + PartialEq + 'static + seale
     /// The value of a [`Scalar`] of exactly this dtype.
     fn from_scalar(s: Scalar) -> Option<Self>;
     #[doc(hidden)]
-    fn wrap(v: Vec<Self>) -> crate::carrier::HostBuffer;
+    fn wrap(v: Vec<Self>) -> HostBuffer;
     #[doc(hidden)]
-    fn slice(b: &crate::carrier::HostBuffer) -> Option<&[Self]>;
+    fn slice<'a>(b: HostSlice<'a>) -> Option<&'a [Self]>;
     #[doc(hidden)]
-    fn slice_mut(b: &mut crate::carrier::HostBuffer) -> Option<&mut [Self]>;
+    fn slice_mut<'a>(b: HostSliceMut<'a>) -> Option<&'a mut [Self]>;
+    #[doc(hidden)]
+    fn lend(v: &[Self]) -> HostSlice<'_>;
+    #[doc(hidden)]
+    fn lend_mut(v: &mut [Self]) -> HostSliceMut<'_>;
 }
 
 mod sealed {
@@ -337,20 +371,26 @@ macro_rules! element {
                     _ => None,
                 }
             }
-            fn wrap(v: Vec<Self>) -> crate::carrier::HostBuffer {
-                crate::carrier::HostBuffer::$variant(v)
+            fn wrap(v: Vec<Self>) -> HostBuffer {
+                HostBuffer::$variant(v)
             }
-            fn slice(b: &crate::carrier::HostBuffer) -> Option<&[Self]> {
+            fn slice<'a>(b: HostSlice<'a>) -> Option<&'a [Self]> {
                 match b {
-                    crate::carrier::HostBuffer::$variant(v) => Some(v),
+                    HostSlice::$variant(v) => Some(v),
                     _ => None,
                 }
             }
-            fn slice_mut(b: &mut crate::carrier::HostBuffer) -> Option<&mut [Self]> {
+            fn slice_mut<'a>(b: HostSliceMut<'a>) -> Option<&'a mut [Self]> {
                 match b {
-                    crate::carrier::HostBuffer::$variant(v) => Some(v),
+                    HostSliceMut::$variant(v) => Some(v),
                     _ => None,
                 }
+            }
+            fn lend(v: &[Self]) -> HostSlice<'_> {
+                HostSlice::$variant(v)
+            }
+            fn lend_mut(v: &mut [Self]) -> HostSliceMut<'_> {
+                HostSliceMut::$variant(v)
             }
         }
     };

@@ -15,13 +15,13 @@
 //! assert_eq!(tiles.to_string(), "(12,2):(1,12)");
 //! ```
 #![deny(missing_docs)]
-#![deny(unsafe_code)] // one audited exception: the matrixmultiply call in ops/matmul.rs
+#![deny(unsafe_code)] // one audited exception: the matrixmultiply call in kernels/gemm.rs
 
 pub mod autograd;
-mod block_scaled;
 pub mod carrier;
 mod dtype;
 mod error;
+mod kernels;
 pub mod layout;
 mod ops;
 mod repr;
@@ -30,7 +30,7 @@ mod tensor;
 
 pub use autograd::{NoGradGuard, is_grad_enabled, no_grad, set_grad_enabled};
 pub use carrier::{Carrier, CarrierClass, CarrierStorage, HostStorage};
-pub use dtype::{Complex32, Complex64, DType, Element, Scalar};
+pub use dtype::{Complex32, Complex64, DType, Element, HostSlice, HostSliceMut, Scalar};
 pub use error::{Error, ErrorKind, Result};
 pub use layout::{IntTuple, Key, Layout, ProfileToken, Shape, Sliced, Stride, Tiler, Tree};
 pub use repr::{Representation, Snapshot, Subtensor};

@@ -202,7 +202,7 @@ impl Representation {
             }
         }
         // RT006: the dtype's own rules.
-        crate::block_scaled::rules(self.dtype, self, op)
+        dtype_rules(self.dtype, self, op)
     }
 
     /// Whether this is a one-subtensor representation.
@@ -230,4 +230,19 @@ pub(crate) fn check_placement(op: &'static str, i: usize, s: &Subtensor) -> Resu
             ),
         }),
     }
+}
+
+/// The dtype rules (RT006), run after universal validation on a read-only representation:
+/// the scale placement of a block-scaled tensor is injective.
+fn dtype_rules(dtype: DType, r: &Representation, op: &'static str) -> Result<()> {
+    if dtype == DType::BlockScaledI8F32 && !r.subtensors[1].layout.is_injective() {
+        return Err(Error::NotInjective {
+            op,
+            layout: format!(
+                "{} (the scale placement L_1 of a block-scaled tensor)",
+                r.subtensors[1].layout
+            ),
+        });
+    }
+    Ok(())
 }

@@ -681,7 +681,44 @@ fn l14_parse_rejects_integers_beyond_i64() {
         .parse::<Layout>()
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Value);
-    assert!(err.to_string().contains("64 bits"), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "cannot parse layout: integer `99999999999999999999` does not fit in i64 \
+         (from -9223372036854775808 to 9223372036854775807)\n  \
+         (2,99999999999999999999):(1,2)\n     ^^^^^^^^^^^^^^^^^^^^"
+    );
+}
+
+#[test]
+fn l14_parse_reports_size_and_reach_overflow_at_the_offending_part() {
+    let err = "(4294967296,4294967296):(1,0)"
+        .parse::<Layout>()
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Value);
+    assert_eq!(
+        err.to_string(),
+        "cannot parse layout: the size of the shape, the product of its extents, overflows i64 \
+         at mode 1: 4294967296 × 4294967296 > 9223372036854775807\n  \
+         (4294967296,4294967296):(1,0)\n              ^^^^^^^^^^"
+    );
+    let err = "(2,2):(9223372036854775807,1)"
+        .parse::<Layout>()
+        .unwrap_err();
+    let strideweave::Error::Parse { position, .. } = &err else {
+        panic!("expected a parse error, got {err:?}")
+    };
+    assert_eq!(
+        *position, 27,
+        "the caret is under the stride that overflows: {err}"
+    );
+    let err = "(65536,(65536,65536),65536)".parse::<Shape>().unwrap_err();
+    assert!(
+        err.to_string().starts_with(
+            "cannot parse Shape: the size of the shape, the product of its extents, overflows \
+             i64 at mode 2"
+        ),
+        "{err}"
+    );
 }
 
 // ---- L15: notation ---------------------------------------------------------------------------

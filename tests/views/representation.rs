@@ -16,10 +16,10 @@ impl CarrierStorage for OtherClass {
     fn len(&self) -> usize {
         self.0.len()
     }
-    fn host(&self) -> Option<&strideweave::carrier::HostBuffer> {
+    fn host(&self) -> Option<strideweave::HostSlice<'_>> {
         None
     }
-    fn host_mut(&mut self) -> Option<&mut strideweave::carrier::HostBuffer> {
+    fn host_mut(&mut self) -> Option<strideweave::HostSliceMut<'_>> {
         None
     }
     fn class_name(&self) -> &'static str {

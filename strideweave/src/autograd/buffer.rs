@@ -12,10 +12,11 @@
 use crate::carrier::Carrier;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::kernels::num::{Dense, Num, with_num};
+use crate::kernels::strided::walk1;
 use crate::layout::{Layout, ProfileToken};
-use crate::ops::num::{Dense, Num, with_num};
-use crate::ops::strided::{gather, walk1};
 use crate::tensor::Tensor;
+use crate::tensor::read::gather;
 
 /// Fails unless `t` is a one-subtensor, differentiable tensor on host storage whose aliasing
 /// (if any) comes from stride-zero modes only.

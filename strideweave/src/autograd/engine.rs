@@ -21,7 +21,7 @@ use crate::autograd::buffer;
 use crate::autograd::node::Node;
 use crate::autograd::participates;
 use crate::error::{Error, Result};
-use crate::ops::num::Dense;
+use crate::kernels::num::Dense;
 use crate::tensor::{Tensor, TensorInner};
 
 struct Entry {
@@ -45,6 +45,19 @@ fn describe(t: &Tensor) -> String {
     format!("{what} ({} tensor, layout {})", t.dtype(), t.layout())
 }
 
+/// The reached graph: one entry per tensor, and each tensor's entry by identity.
+struct Graph {
+    entries: Vec<Entry>,
+    index: HashMap<*const TensorInner, usize>,
+}
+
+/// What propagation collected for the commit: the requested cotangents (for `grad`), or
+/// the leaf and retained ones (for `backward`).
+struct Collected {
+    captured: HashMap<usize, Dense>,
+    pending: Vec<(usize, Dense)>,
+}
+
 /// Runs backward from `roots` (tensor, cotangent in first-mode-fastest order). With
 /// `capture`, returns the gradients of those tensors and touches no `.grad`; without it,
 /// accumulates into leaves and retained tensors and returns nothing.
@@ -54,41 +67,55 @@ pub(crate) fn run(
     retain_graph: bool,
     capture: Option<&[&Tensor]>,
 ) -> Result<Vec<Option<Tensor>>> {
-    // Phase 1: discover and validate.
-    let mut entries: Vec<Entry> = Vec::new();
-    let mut index: HashMap<*const TensorInner, usize> = HashMap::new();
-    let mut stack: Vec<usize> = Vec::new();
-    let visit = |t: &Tensor,
-                 entries: &mut Vec<Entry>,
-                 index: &mut HashMap<*const TensorInner, usize>,
-                 stack: &mut Vec<usize>|
-     -> Result<usize> {
-        if let Some(&i) = index.get(&key(t)) {
+    let mut graph = discover(op, &roots)?;
+    let wanted: Option<Vec<Option<usize>>> = capture.map(|ts| {
+        ts.iter()
+            .map(|t| graph.index.get(&key(t)).copied())
+            .collect()
+    });
+    let collected = propagate(op, &mut graph, roots, wanted.as_deref())?;
+    commit(&graph, collected, capture, wanted.as_deref(), retain_graph)
+}
+
+impl Graph {
+    /// The entry of `t`, added (after its target checks) and pushed on `stack` when new.
+    fn visit(&mut self, op: &'static str, t: &Tensor, stack: &mut Vec<usize>) -> Result<usize> {
+        if let Some(&i) = self.index.get(&key(t)) {
             return Ok(i);
         }
         buffer::check_target(op, t)?;
-        let i = entries.len();
-        entries.push(Entry {
+        let i = self.entries.len();
+        self.entries.push(Entry {
             tensor: t.clone(),
             waiting: 0,
             cot: None,
             inputs: SmallVec::new(),
         });
-        index.insert(key(t), i);
+        self.index.insert(key(t), i);
         stack.push(i);
         Ok(i)
+    }
+}
+
+/// Phase 1, discover and validate: every tensor and node reachable from the roots, each
+/// node's saved versions checked, consumers counted per tensor.
+fn discover(op: &'static str, roots: &[(Tensor, Dense)]) -> Result<Graph> {
+    let mut graph = Graph {
+        entries: Vec::new(),
+        index: HashMap::new(),
     };
-    for (t, _) in &roots {
-        visit(t, &mut entries, &mut index, &mut stack)?;
+    let mut stack: Vec<usize> = Vec::new();
+    for (t, _) in roots {
+        graph.visit(op, t, &mut stack)?;
     }
     while let Some(i) = stack.pop() {
-        let Some(node) = entries[i].tensor.inner.autograd.node.clone() else {
+        let Some(node) = graph.entries[i].tensor.inner.autograd.node.clone() else {
             continue;
         };
         let inputs: SmallVec<[Tensor; 2]> = {
             let state = node.state();
             let Some(saved) = state.as_ref() else {
-                return Err(released(op, &node, &entries[i].tensor));
+                return Err(released(op, &node, &graph.entries[i].tensor));
             };
             for (k, (t, snap)) in saved.inputs.iter().zip(&saved.versions).enumerate() {
                 if let Some((_, was, now)) = snap.changed() {
@@ -108,23 +135,32 @@ pub(crate) fn run(
         let mut slots = SmallVec::new();
         for t in &inputs {
             if participates(t) {
-                let j = visit(t, &mut entries, &mut index, &mut stack)?;
-                entries[j].waiting += 1;
+                let j = graph.visit(op, t, &mut stack)?;
+                graph.entries[j].waiting += 1;
                 slots.push(Some(j));
             } else {
                 slots.push(None);
             }
         }
-        entries[i].inputs = slots;
+        graph.entries[i].inputs = slots;
     }
+    Ok(graph)
+}
 
-    // Phase 2: propagate.
+/// Phase 2, propagate (Kahn): each node runs once, after every consumer contributed, with
+/// the summed cotangent; leaf, retained and requested cotangents are collected, not stored.
+fn propagate(
+    op: &'static str,
+    graph: &mut Graph,
+    roots: Vec<(Tensor, Dense)>,
+    wanted: Option<&[Option<usize>]>,
+) -> Result<Collected> {
+    let entries = &mut graph.entries;
+    let index = &graph.index;
     let root_ids: Vec<usize> = roots.iter().map(|(t, _)| index[&key(t)]).collect();
     for ((_, cot), &i) in roots.into_iter().zip(&root_ids) {
         add(&mut entries[i].cot, cot);
     }
-    let wanted: Option<Vec<Option<usize>>> =
-        capture.map(|ts| ts.iter().map(|t| index.get(&key(t)).copied()).collect());
     let mut captured: HashMap<usize, Dense> = HashMap::new();
     let mut pending: Vec<(usize, Dense)> = Vec::new();
     let mut ready: Vec<usize> = root_ids
@@ -141,7 +177,7 @@ pub(crate) fn run(
         let cot = entries[i].cot.take();
         let node = entries[i].tensor.inner.autograd.node.clone();
         if let Some(cot) = &cot {
-            match &wanted {
+            match wanted {
                 Some(w) => {
                     if w.contains(&Some(i)) {
                         captured.insert(i, cot.clone());
@@ -167,7 +203,7 @@ pub(crate) fn run(
                 // scatter onto the chain's base instead of one per view.
                 if let Some(view) = saved.rule.view()
                     && let Some((base, onto)) = &view.base
-                    && let Some((path, b)) = fusable(&entries, &index, i, base, &wanted, &root_ids)
+                    && let Some((path, b)) = fusable(entries, index, i, base, wanted, &root_ids)
                 {
                     let g = onto.scatter(cot);
                     for k in path {
@@ -208,9 +244,21 @@ pub(crate) fn run(
             }
         }
     }
+    Ok(Collected { captured, pending })
+}
 
-    // Phase 3: commit.
-    let result = match &wanted {
+/// Phase 3, commit: build every gradient buffer, then store them all in `.grad` (or return
+/// the requested ones), then release the reached nodes unless `retain_graph`.
+fn commit(
+    graph: &Graph,
+    collected: Collected,
+    capture: Option<&[&Tensor]>,
+    wanted: Option<&[Option<usize>]>,
+    retain_graph: bool,
+) -> Result<Vec<Option<Tensor>>> {
+    let entries = &graph.entries;
+    let Collected { captured, pending } = collected;
+    let result = match wanted {
         Some(w) => {
             let mut out = Vec::with_capacity(w.len());
             for (t, i) in capture.unwrap_or_default().iter().zip(w) {
@@ -242,7 +290,7 @@ pub(crate) fn run(
         }
     };
     if !retain_graph {
-        for e in &entries {
+        for e in entries {
             if let Some(node) = &e.tensor.inner.autograd.node {
                 node.release();
             }
@@ -259,7 +307,7 @@ fn fusable(
     index: &HashMap<*const TensorInner, usize>,
     i: usize,
     base: &Tensor,
-    wanted: &Option<Vec<Option<usize>>>,
+    wanted: Option<&[Option<usize>]>,
     roots: &[usize],
 ) -> Option<(Vec<usize>, usize)> {
     let b = *index.get(&key(base))?;
@@ -267,7 +315,7 @@ fn fusable(
     let mut j = (*entries[i].inputs.first()?)?;
     while j != b {
         let e = &entries[j];
-        let requested = wanted.as_ref().is_some_and(|w| w.contains(&Some(j)));
+        let requested = wanted.is_some_and(|w| w.contains(&Some(j)));
         if e.waiting != 1
             || e.cot.is_some()
             || e.inputs.len() != 1

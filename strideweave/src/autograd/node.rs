@@ -8,7 +8,7 @@ use smallvec::SmallVec;
 
 use crate::autograd::{is_grad_enabled, participates};
 use crate::error::Result;
-use crate::ops::num::Dense;
+use crate::kernels::num::Dense;
 use crate::repr::Snapshot;
 use crate::tensor::Tensor;
 

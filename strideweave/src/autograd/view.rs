@@ -12,9 +12,9 @@
 
 use crate::autograd::node::{self, Cotangents, Rule};
 use crate::error::Result;
+use crate::kernels::num::{Dense, Num, with_num};
+use crate::kernels::strided::walk1;
 use crate::layout::Layout;
-use crate::ops::num::{Dense, Num, with_num};
-use crate::ops::strided::walk1;
 use crate::tensor::Tensor;
 
 /// `g[delta + M(i)] += c[i]` into a target of `size` elements (`M`, `delta` in the

@@ -124,17 +124,9 @@ impl Layout {
     /// assert_eq!(l.to_string(), "((2,3),(2,1,2)):((1,2),(6,12,12))");
     /// ```
     pub fn compact(shape: &Shape) -> Layout {
-        let mut acc = 1i64;
-        let stride: Vals = shape
-            .0
-            .vals
-            .iter()
-            .map(|&s| {
-                let d = acc;
-                acc *= s; // cannot overflow: a Shape's size fits in i64
-                d
-            })
-            .collect();
+        // Exact: a Shape's size fits in i64.
+        let stride: Vals =
+            strideweave_syntax::compact_strides(shape.0.vals.iter().copied()).collect();
         Layout {
             stride: Stride(shape.0.with_leaves(stride)),
             shape: shape.clone(),

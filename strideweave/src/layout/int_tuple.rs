@@ -489,10 +489,20 @@ impl fmt::Debug for IntTuple {
 impl FromStr for IntTuple {
     type Err = Error;
 
-    /// Reads `5`, `(2,(3,4))` or `[2, [3, 4]]`.
+    /// Reads `5`, `(2,(3,4))` or `[2, [3, 4]]`; a mistake is reported with the text quoted
+    /// and carets under the offending part.
+    ///
+    /// ```
+    /// use strideweave::IntTuple;
+    /// assert_eq!("[2, [3, 4]]".parse::<IntTuple>().unwrap().to_string(), "(2,(3,4))");
+    /// let err = "(1,99999999999999999999)".parse::<IntTuple>().unwrap_err();
+    /// assert_eq!(err.to_string(), "cannot parse IntTuple: integer `99999999999999999999` does \
+    ///     not fit in i64 (from -9223372036854775808 to 9223372036854775807)\n  \
+    ///     (1,99999999999999999999)\n     ^^^^^^^^^^^^^^^^^^^^");
+    /// ```
     fn from_str(s: &str) -> Result<IntTuple> {
         let t =
-            strideweave_syntax::parse_int_tuple(s).map_err(|e| parse_error("IntTuple", s, e))?;
+            strideweave_syntax::parse_int_tuple(s).map_err(|e| parse_error("IntTuple", s, &e))?;
         Ok(IntTuple::from_syntax(&t))
     }
 }
@@ -521,16 +531,27 @@ impl IntTuple {
     }
 }
 
+/// A literal's first mistake as `Error::Parse`: the sentence every front end prints, then the
+/// text quoted with carets under the offending part.
 pub(crate) fn parse_error(
     what: &'static str,
     text: &str,
-    e: strideweave_syntax::NotationError<usize>,
+    e: &strideweave_syntax::LayoutError<std::ops::Range<usize>>,
 ) -> Error {
     Error::Parse {
         what,
-        position: e.position,
+        position: e.position.start,
         message: e.render(text),
     }
+}
+
+/// [`parse_error`] of the first of a literal's mistakes.
+pub(crate) fn first_parse_error(
+    what: &'static str,
+    text: &str,
+    mistakes: strideweave_syntax::Mistakes<std::ops::Range<usize>>,
+) -> Error {
+    parse_error(what, text, &mistakes[0])
 }
 
 /// Builds the dotted path `i.j.k` of a leaf from its depth-first leaf number.

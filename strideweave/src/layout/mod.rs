@@ -15,6 +15,7 @@
 //! | `divide` | logical, zipped and tiled divide |
 //! | `product` | logical, blocked, raked, zipped and tiled products |
 //! | `inverse` | right and left inverse |
+//! | `key` | [`Key`], one entry of a slice key |
 //! | `views` | the layout half of tensor views: slice, reshape, affine composition, broadcast_in_dim, squeeze, reversal |
 
 mod coalesce;
@@ -25,6 +26,7 @@ mod divide;
 mod inline_vec;
 pub(crate) mod int_tuple;
 mod inverse;
+mod key;
 mod notation;
 mod pattern;
 mod product;
@@ -36,10 +38,11 @@ mod views;
 
 pub use self::core::Layout;
 pub use int_tuple::{IntTuple, ProfileToken};
+pub use key::Key;
 pub use shape::{Shape, Stride};
 pub use tiler::Tiler;
 pub use tree::Tree;
-pub use views::{Key, Sliced};
+pub use views::Sliced;
 
 #[doc(hidden)]
 pub mod __private {

@@ -5,7 +5,7 @@ use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 
 use crate::error::{Error, Result};
-use crate::layout::int_tuple::{IntTuple, ProfileToken, leaf_path, parse_error};
+use crate::layout::int_tuple::{IntTuple, ProfileToken, first_parse_error, leaf_path, parse_error};
 
 /// An [`IntTuple`] whose leaves are extents ≥ 1 and whose size fits in `i64` (contracts L1).
 ///
@@ -222,7 +222,7 @@ impl Stride {
 }
 
 macro_rules! tuple_newtype_impls {
-    ($ty:ident, $name:literal, $parse:path) => {
+    ($ty:ident, $name:literal, $parse:path, $check:expr) => {
         impl PartialEq for $ty {
             /// Equal when the profiles and leaves agree; at the root `n` equals `(n)`.
             fn eq(&self, other: &$ty) -> bool {
@@ -256,9 +256,11 @@ macro_rules! tuple_newtype_impls {
         impl FromStr for $ty {
             type Err = Error;
 
-            /// Reads `(2,(3,4))`, `[2, [3, 4]]` or the `Debug` form.
+            /// Reads `(2,(3,4))`, `[2, [3, 4]]` or the `Debug` form; a mistake is reported as
+            /// the macros report it, with the text quoted and carets under the offending part.
             fn from_str(s: &str) -> Result<$ty> {
-                let t = $parse(s).map_err(|e| parse_error($name, s, e))?;
+                let t = $parse(s).map_err(|e| parse_error($name, s, &e))?;
+                $check(&t).map_err(|e| first_parse_error($name, s, e))?;
                 $ty::new(IntTuple::from_syntax(&t))
             }
         }
@@ -279,5 +281,13 @@ macro_rules! tuple_newtype_impls {
     };
 }
 
-tuple_newtype_impls!(Shape, "Shape", strideweave_syntax::parse_shape);
-tuple_newtype_impls!(Stride, "Stride", strideweave_syntax::parse_stride);
+tuple_newtype_impls!(
+    Shape,
+    "Shape",
+    strideweave_syntax::parse_shape,
+    strideweave_syntax::check_shape
+);
+// A stride's leaves may be any integers: no rule beyond the grammar.
+tuple_newtype_impls!(Stride, "Stride", strideweave_syntax::parse_stride, |_| {
+    Ok::<(), strideweave_syntax::Mistakes<std::ops::Range<usize>>>(())
+});

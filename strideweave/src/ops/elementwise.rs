@@ -3,11 +3,12 @@
 use crate::autograd::node::{Cotangents, Rule};
 use crate::dtype::Scalar;
 use crate::error::{Error, Result};
+use crate::kernels::num::{Dense, Num, with_num};
+use crate::kernels::strided::{walk1, walk2};
 use crate::layout::Layout;
-use crate::ops::num::{Dense, Num, with_num};
-use crate::ops::strided::{gather, read, read2, walk1, walk2};
 use crate::ops::{Dest, check_dest, check_operand, check_pair, finish, fresh};
 use crate::tensor::Tensor;
+use crate::tensor::read::{gather, read, read2};
 
 #[derive(Clone, Copy, Debug)]
 enum Binary {

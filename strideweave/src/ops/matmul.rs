@@ -8,11 +8,12 @@
 
 use crate::autograd::node::{Cotangents, Rule};
 use crate::error::{Error, Result};
+use crate::kernels::num::{Dense, Num, with_num};
+use crate::kernels::strided::walk1;
 use crate::layout::{IntTuple, Layout, Shape};
-use crate::ops::num::{Dense, Num, with_num};
-use crate::ops::strided::{read, read2, walk1};
 use crate::ops::{Dest, check_dest, check_pair, finish, fresh};
 use crate::tensor::Tensor;
+use crate::tensor::read::{read, read2};
 
 const OP: &str = "matmul";
 
@@ -190,74 +191,6 @@ fn product<T: Num>(a: Operand<'_, T>, b: Operand<'_, T>) -> Vec<T> {
         }
     }
     c
-}
-
-/// `C ← A·B` for f32/f64 through `matrixmultiply` (see [`Num::gemm`]).
-#[allow(unsafe_code)]
-pub(crate) fn gemm_real<T: Num>(
-    (m, k, n): (usize, usize, usize),
-    (a, oa, rsa, csa): (&[T], i64, i64, i64),
-    (b, ob, rsb, csb): (&[T], i64, i64, i64),
-    c: &mut [T],
-) {
-    use std::any::TypeId;
-    assert_eq!(c.len(), m * n, "C is compact m × n");
-    // Every index the kernel reads, `o + i·rs + j·cs` for i < rows, j < cols, lies inside
-    // the slice: check the extreme corners (the index is affine in i and j).
-    let inside = |len: usize, o: i64, rows: usize, cols: usize, rs: i64, cs: i64| {
-        let (r, q) = ((rows as i64 - 1) * rs, (cols as i64 - 1) * cs);
-        let lo = o + r.min(0) + q.min(0);
-        let hi = o + r.max(0) + q.max(0);
-        lo >= 0 && hi < len as i64
-    };
-    assert!(inside(a.len(), oa, m, k, rsa, csa), "A inside its carrier");
-    assert!(inside(b.len(), ob, k, n, rsb, csb), "B inside its carrier");
-    let (rsa, csa, rsb, csb) = (rsa as isize, csa as isize, rsb as isize, csb as isize);
-    let (rsc, csc) = (1isize, m as isize);
-    // SAFETY: the asserts above prove that every element the kernel reads from `a` and `b`
-    // lies inside those slices; `c` is exactly m·n elements with the injective strides
-    // (1, m), and is exclusively borrowed. The pointers keep the provenance of the whole
-    // slices (`wrapping_offset` from `as_ptr`), so negative strides stay in bounds.
-    // beta = 0: `c` is not read. The TypeId checks make the casts identities.
-    unsafe {
-        if TypeId::of::<T>() == TypeId::of::<f32>() {
-            matrixmultiply::sgemm(
-                m,
-                k,
-                n,
-                1.0,
-                (a.as_ptr() as *const f32).wrapping_offset(oa as isize),
-                rsa,
-                csa,
-                (b.as_ptr() as *const f32).wrapping_offset(ob as isize),
-                rsb,
-                csb,
-                0.0,
-                c.as_mut_ptr() as *mut f32,
-                rsc,
-                csc,
-            );
-        } else if TypeId::of::<T>() == TypeId::of::<f64>() {
-            matrixmultiply::dgemm(
-                m,
-                k,
-                n,
-                1.0,
-                (a.as_ptr() as *const f64).wrapping_offset(oa as isize),
-                rsa,
-                csa,
-                (b.as_ptr() as *const f64).wrapping_offset(ob as isize),
-                rsb,
-                csb,
-                0.0,
-                c.as_mut_ptr() as *mut f64,
-                rsc,
-                csc,
-            );
-        } else {
-            unreachable!("gemm_real is implemented for f32 and f64 only");
-        }
-    }
 }
 
 /// Backward of `C = A·B`: `dA = dC · Bᴴ`, `dB = Aᴴ · dC`.

@@ -2,11 +2,12 @@
 //!
 //! | module | what it holds |
 //! | --- | --- |
-//! | `num` | [`num::Num`] (the floating and complex element types), dense ordinal vectors |
-//! | `strided` | iteration over strided (and stride-zero) layouts without copying |
 //! | `elementwise` | add, sub, mul, div, neg, the scalar forms, `copy_from` |
 //! | `reduce` | `sum`, `sum_modes`, `mean` |
 //! | `matmul` | the product of two rank-2 tensors |
+//!
+//! The element arithmetic, dense value vectors, strided walks and the gemm call they run on
+//! are in `kernels`, shared with `autograd`.
 //!
 //! Each has an `_into` form that writes into a caller's tensor (contracts C5): see `Dest`.
 //!
@@ -16,13 +17,12 @@
 //! Nothing broadcasts implicitly (contracts C3): elementwise operands have equal shapes.
 
 mod elementwise;
-pub(crate) mod matmul;
-pub(crate) mod num;
+mod matmul;
 mod reduce;
-pub(crate) mod strided;
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::kernels::{num, strided};
 use crate::tensor::Tensor;
 
 /// The checks every kernel makes on an operand: one subtensor (RT008) and a floating or

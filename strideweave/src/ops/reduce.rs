@@ -3,11 +3,12 @@
 use crate::autograd::node::{Cotangents, Rule};
 use crate::dtype::Element;
 use crate::error::{Error, Result};
+use crate::kernels::num::{Dense, Num, with_num};
+use crate::kernels::strided::{walk1, walk2};
 use crate::layout::{IntTuple, Layout, Shape};
-use crate::ops::num::{Dense, Num, with_num};
-use crate::ops::strided::{read, walk1, walk2};
 use crate::ops::{Dest, check_dest, check_operand, finish, fresh};
 use crate::tensor::Tensor;
+use crate::tensor::read::read;
 
 /// The shape `1`: one leaf of extent one, the shape of a scalar loss.
 fn unit_shape() -> Shape {

@@ -146,9 +146,9 @@ impl Tensor {
         let s = self.require_single(OP)?;
         let value = self.cast_value(OP, value.into())?;
         let (o, l) = (s.offset as i64, &s.layout);
-        s.carrier.with_host_mut(OP, |b| {
+        s.carrier.with_host_mut(OP, |mut b| {
             for i in 0..l.size() as i64 {
-                b.set_scalar((o + l.eval(i)) as usize, value);
+                b.set((o + l.eval(i)) as usize, value);
             }
             Ok(())
         })

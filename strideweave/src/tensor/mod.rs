@@ -8,7 +8,9 @@
 //! | `views` | permute, reshape, as_strided, broadcasts, squeeze/unsqueeze, reversal, rearrange |
 
 mod access;
+mod block_scaled;
 mod index;
+pub(crate) mod read;
 mod views;
 
 use std::fmt;

@@ -1,5 +1,6 @@
-//! The block-scaled dtype `BlockScaledI8F32`: 8-bit codes in subtensor 0, one `f32` scale per
-//! block in subtensor 1, `S_0` sending each element to its scale; value = code × scale.
+//! Tensors of the block-scaled dtype `BlockScaledI8F32`: 8-bit codes in subtensor 0, one
+//! `f32` scale per block in subtensor 1, `S_0` sending each element to its scale; value =
+//! code × scale. Its representation rule (RT006) is in `repr`.
 
 use crate::carrier::Carrier;
 use crate::dtype::DType;
@@ -7,20 +8,6 @@ use crate::error::{Error, Result};
 use crate::layout::{IntTuple, Layout, Shape, Stride};
 use crate::repr::{Representation, Subtensor};
 use crate::tensor::Tensor;
-
-/// The dtype rules (RT006), run after universal validation on a read-only representation.
-pub(crate) fn rules(dtype: DType, r: &Representation, op: &'static str) -> Result<()> {
-    if dtype == DType::BlockScaledI8F32 && !r.subtensors[1].layout.is_injective() {
-        return Err(Error::NotInjective {
-            op,
-            layout: format!(
-                "{} (the scale placement L_1 of a block-scaled tensor)",
-                r.subtensors[1].layout
-            ),
-        });
-    }
-    Ok(())
-}
 
 impl Tensor {
     /// A block-scaled tensor over `codes` (first-mode-fastest order of `shape`) and `scales`,

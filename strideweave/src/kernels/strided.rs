@@ -3,10 +3,7 @@
 
 use smallvec::SmallVec;
 
-use crate::error::Result;
 use crate::layout::Layout;
-use crate::ops::num::Num;
-use crate::tensor::Tensor;
 
 /// Leaves shared by `N` layouts of one shape, with extent-1 leaves dropped and neighbours
 /// merged where every layout steps regularly across them.
@@ -110,45 +107,4 @@ pub(crate) fn walk2(a: (&Layout, i64), b: (&Layout, i64), f: impl FnMut(usize, u
         [a.1, b.1],
         |[i, j]| f(i, j),
     );
-}
-
-/// Runs `f` on the elements of a one-subtensor tensor of element type `T`, with its offset
-/// and layout: the values are read in place, never copied.
-pub(crate) fn read<T: Num, R>(
-    t: &Tensor,
-    op: &'static str,
-    f: impl FnOnce(&[T], i64, &Layout) -> R,
-) -> Result<R> {
-    let s = t.require_single(op)?;
-    s.carrier.read(|x: &[T]| f(x, s.offset as i64, &s.layout))
-}
-
-/// Runs `f` on the elements of two tensors at once (one read when they share a carrier).
-pub(crate) fn read2<T: Num, R>(
-    a: &Tensor,
-    b: &Tensor,
-    op: &'static str,
-    f: impl FnOnce((&[T], i64, &Layout), (&[T], i64, &Layout)) -> R,
-) -> Result<R> {
-    let sa = a.require_single(op)?;
-    let sb = b.require_single(op)?;
-    let (oa, ob) = (sa.offset as i64, sb.offset as i64);
-    if crate::carrier::Carrier::same(&sa.carrier, &sb.carrier) {
-        return sa
-            .carrier
-            .read(|x: &[T]| f((x, oa, &sa.layout), (x, ob, &sb.layout)));
-    }
-    sa.carrier.read(|x: &[T]| {
-        sb.carrier
-            .read(|y: &[T]| f((x, oa, &sa.layout), (y, ob, &sb.layout)))
-    })?
-}
-
-/// The values of a tensor in first-mode-fastest order.
-pub(crate) fn gather<T: Num>(t: &Tensor, op: &'static str) -> Result<Vec<T>> {
-    read(t, op, |x: &[T], o, l| {
-        let mut out = Vec::with_capacity(l.size());
-        walk1(l, o, |i| out.push(x[i]));
-        out
-    })
 }

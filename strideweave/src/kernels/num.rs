@@ -97,7 +97,7 @@ macro_rules! num_real {
                 b: (&[Self], i64, i64, i64),
                 c: &mut [Self],
             ) -> bool {
-                crate::ops::matmul::gemm_real(dims, a, b, c);
+                crate::kernels::gemm::gemm_real(dims, a, b, c);
                 true
             }
         }

@@ -1,0 +1,447 @@
+//! The input of `layout!`, `shape!` and `shape_t!`: the string form goes to
+//! [`strideweave_syntax`], the token form is read here by a small recursive-descent parser over
+//! token trees, so that each mistake is reported at the token that makes it.
+
+use proc_macro2::{Delimiter, Literal, Spacing, Span, TokenStream, TokenTree};
+use syn::Lit;
+
+use super::{describe, int_value};
+use crate::ast::{LayoutAst, LayoutInput, MacroKind, ShapeInput, Spans, Text, TokenTuple};
+
+/// Parses the input of `layout!`.
+pub fn layout(input: TokenStream) -> syn::Result<LayoutInput> {
+    let mac = MacroKind::Layout;
+    let mut c = Cursor::new(input, Span::call_site(), mac);
+    if c.at_end() {
+        return Err(syn::Error::new(
+            Span::call_site(),
+            "layout!: the input is empty; write a shape and a stride, e.g. \
+             `layout!((2, (3, 4)) : (1, (2, 6)))`, a shape alone for compact strides, e.g. \
+             `layout!((2, (3, 4)))`, or a string, e.g. `layout!(\"(2,(3,4)):(1,(2,6))\")`",
+        ));
+    }
+    if let Some(text) = c.text()? {
+        return match strideweave_syntax::parse_layout(&text.value) {
+            Ok((shape, stride)) => Ok(LayoutInput::Text(
+                text,
+                LayoutAst {
+                    shape,
+                    stride: Some(stride),
+                },
+            )),
+            Err(e) => Err(text.errors(mac, &[e])),
+        };
+    }
+    let shape = c.term()?;
+    if c.at_end() {
+        return Ok(LayoutInput::Tokens(LayoutAst {
+            shape,
+            stride: None,
+        }));
+    }
+    c.colon()?;
+    let stride = c.term()?;
+    if let Some(rest) = c.rest_spans() {
+        return Err(rest.error(format!(
+            "layout!: unexpected {} after the stride; a layout is written `shape : stride`",
+            describe(c.peek().expect("not at the end"))
+        )));
+    }
+    Ok(LayoutInput::Tokens(LayoutAst {
+        shape,
+        stride: Some(stride),
+    }))
+}
+
+/// Parses the input of `shape!`: a comma-separated list of modes (the root tuple), a single
+/// integer (an integer shape), or a string. `mac` is `shape!` or `shape_t!`.
+pub fn shape(input: TokenStream, mac: MacroKind) -> syn::Result<ShapeInput> {
+    let mut c = Cursor::new(input, Span::call_site(), mac);
+    if let Some(text) = c.text()? {
+        return match strideweave_syntax::parse_shape(&text.value) {
+            Ok(t) => Ok(ShapeInput::Text(text, t)),
+            Err(e) => Err(text.errors(mac, &[e])),
+        };
+    }
+    let whole = c.all_spans();
+    let (mut items, trailing_comma) = c.list(|i| format!("the end of the input after mode {i}"))?;
+    if items.len() == 1 && !trailing_comma && matches!(items[0], TokenTuple::Int(..)) {
+        return Ok(ShapeInput::Tokens(items.remove(0)));
+    }
+    Ok(ShapeInput::Tokens(TokenTuple::Tuple(items, whole)))
+}
+
+/// A position in a flat list of token trees.
+struct Cursor {
+    tokens: Vec<TokenTree>,
+    pos: usize,
+    /// Where to point when the input ends too early.
+    end: Span,
+    /// The macro's name, to start each message.
+    mac: MacroKind,
+}
+
+impl Cursor {
+    fn new(input: TokenStream, end: Span, mac: MacroKind) -> Cursor {
+        Cursor {
+            tokens: input.into_iter().collect(),
+            pos: 0,
+            end,
+            mac,
+        }
+    }
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.tokens.len()
+    }
+
+    fn peek(&self) -> Option<&TokenTree> {
+        self.tokens.get(self.pos)
+    }
+
+    fn next(&mut self) -> Option<TokenTree> {
+        let t = self.tokens.get(self.pos).cloned();
+        self.pos += 1;
+        t
+    }
+
+    /// The spans of every token, or of the macro call when there is none.
+    fn all_spans(&self) -> Spans {
+        match (self.tokens.first(), self.tokens.last()) {
+            (Some(a), Some(b)) => Spans {
+                first: a.span(),
+                last: b.span(),
+            },
+            _ => Spans::single(self.end),
+        }
+    }
+
+    /// The spans of the tokens not read yet, if any.
+    fn rest_spans(&self) -> Option<Spans> {
+        let first = self.tokens.get(self.pos)?;
+        let last = self.tokens.last()?;
+        Some(Spans {
+            first: first.span(),
+            last: last.span(),
+        })
+    }
+
+    /// The string form: a single string literal as the whole input.
+    fn text(&mut self) -> syn::Result<Option<Text>> {
+        let Some(TokenTree::Literal(lit)) = self.peek() else {
+            return Ok(None);
+        };
+        let Lit::Str(lit) = Lit::new(lit.clone()) else {
+            return Ok(None);
+        };
+        if !lit.suffix().is_empty() {
+            return Err(syn::Error::new(
+                lit.span(),
+                format!(
+                    "{}: unexpected suffix `{}` on the string",
+                    self.mac,
+                    lit.suffix()
+                ),
+            ));
+        }
+        self.pos += 1;
+        if let Some(rest) = self.rest_spans() {
+            return Err(rest.error(format!(
+                "{}: unexpected {} after the string; the string form takes the whole \
+                 notation in one string literal",
+                self.mac,
+                describe(self.peek().expect("not at the end"))
+            )));
+        }
+        let value = lit.value();
+        Ok(Some(Text { lit, value }))
+    }
+
+    /// The `:` between shape and stride.
+    fn colon(&mut self) -> syn::Result<()> {
+        let tt = self.next().expect("caller checked for the end");
+        if let TokenTree::Punct(p) = &tt
+            && p.as_char() == ':'
+        {
+            if p.spacing() == Spacing::Joint
+                && let Some(TokenTree::Punct(q)) = self.peek()
+                && q.as_char() == ':'
+            {
+                let spans = Spans {
+                    first: p.span(),
+                    last: q.span(),
+                };
+                return Err(spans.error(
+                    "layout!: expected a single `:` between the shape and the stride, found `::`",
+                ));
+            }
+            return Ok(());
+        }
+        let hint = match &tt {
+            TokenTree::Punct(p) if p.as_char() == ',' => {
+                "; a shape of several modes is one parenthesized tuple, e.g. \
+                 `layout!((2, 3) : (1, 2))`"
+            }
+            _ => "",
+        };
+        Err(syn::Error::new_spanned(
+            &tt,
+            format!(
+                "layout!: expected `:` between the shape and the stride, found {}{hint}",
+                describe(&tt)
+            ),
+        ))
+    }
+
+    /// One mode: an integer (possibly negative) or a parenthesized tuple.
+    fn term(&mut self) -> syn::Result<TokenTuple> {
+        let mac = self.mac;
+        let Some(tt) = self.next() else {
+            return Err(syn::Error::new(
+                self.end,
+                format!(
+                    "{mac}: expected an integer or a parenthesized tuple, found the end of the input"
+                ),
+            ));
+        };
+        match &tt {
+            TokenTree::Literal(lit) => integer(mac, lit, None),
+            TokenTree::Punct(p) if p.as_char() == '-' => match self.next() {
+                Some(TokenTree::Literal(lit)) => integer(mac, &lit, Some(p.span())),
+                Some(other) => Err(syn::Error::new_spanned(
+                    &other,
+                    format!(
+                        "{mac}: expected an integer after `-`, found {}",
+                        describe(&other)
+                    ),
+                )),
+                None => Err(syn::Error::new(
+                    p.span(),
+                    format!("{mac}: expected an integer after `-`, found the end of the input"),
+                )),
+            },
+            TokenTree::Group(g) => match g.delimiter() {
+                Delimiter::Parenthesis => {
+                    let mut inner = Cursor::new(g.stream(), g.span_close(), mac);
+                    let (items, _) =
+                        inner.list(|i| format!("`)` after mode {i} of the tuple `{g}`"))?;
+                    Ok(TokenTuple::Tuple(items, Spans::single(g.span())))
+                }
+                Delimiter::None => {
+                    // A fragment forwarded by `macro_rules!` (e.g. `$e:expr`): one term.
+                    let mut inner = Cursor::new(g.stream(), g.span(), mac);
+                    let t = inner.term()?;
+                    match inner.rest_spans() {
+                        None => Ok(t),
+                        Some(rest) => Err(rest.error(format!(
+                            "{mac}: expected one integer or tuple in this fragment, found more"
+                        ))),
+                    }
+                }
+                Delimiter::Bracket | Delimiter::Brace => Err(syn::Error::new(
+                    g.span_open(),
+                    format!(
+                        "{mac}: tuples are written in parentheses in the token form, found `{}`; \
+                         e.g. `(2, (3, 4))`",
+                        if g.delimiter() == Delimiter::Bracket {
+                            '['
+                        } else {
+                            '{'
+                        }
+                    ),
+                )),
+            },
+            TokenTree::Ident(i) => Err(syn::Error::new(
+                i.span(),
+                format!(
+                    "{mac}: expected an integer or a parenthesized tuple, found identifier `{i}`; \
+                     {} are integer literals (names and constants are not accepted)",
+                    numbers(mac)
+                ),
+            )),
+            TokenTree::Punct(_) => Err(syn::Error::new_spanned(
+                &tt,
+                format!(
+                    "{mac}: expected an integer or a parenthesized tuple, found {}",
+                    describe(&tt)
+                ),
+            )),
+        }
+    }
+
+    /// Comma-separated modes up to the end of this cursor (a trailing comma is allowed).
+    /// Returns the modes and whether a trailing comma ended the list. `after` says what else
+    /// may follow mode `i`.
+    fn list(&mut self, after: impl Fn(usize) -> String) -> syn::Result<(Vec<TokenTuple>, bool)> {
+        let mut items = Vec::new();
+        loop {
+            if self.at_end() {
+                let trailing_comma = !items.is_empty();
+                return Ok((items, trailing_comma));
+            }
+            items.push(self.term()?);
+            match self.next() {
+                None => return Ok((items, false)),
+                Some(TokenTree::Punct(p)) if p.as_char() == ',' => {}
+                Some(other) => {
+                    return Err(syn::Error::new_spanned(
+                        &other,
+                        format!(
+                            "{}: expected `,` or {}, found {}",
+                            self.mac,
+                            after(items.len() - 1),
+                            describe(&other)
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// An integer literal, negated when `minus` holds the span of a leading `-`.
+fn integer(mac: MacroKind, lit: &Literal, minus: Option<Span>) -> syn::Result<TokenTuple> {
+    let spans = Spans {
+        first: minus.unwrap_or_else(|| lit.span()),
+        last: lit.span(),
+    };
+    let sign = if minus.is_some() { "-" } else { "" };
+    match Lit::new(lit.clone()) {
+        Lit::Int(i) => {
+            if !matches!(i.suffix(), "" | "i64") {
+                return Err(spans.error(format!(
+                    "{mac}: `{sign}{lit}` has the type suffix `{}`; {} are plain integers \
+                     (i64), e.g. `{sign}{}`",
+                    i.suffix(),
+                    numbers(mac),
+                    i.base10_digits()
+                )));
+            }
+            match int_value(&i, minus.is_some()) {
+                Some(v) => Ok(TokenTuple::Int(v, spans)),
+                None => Err(Spans::errors(
+                    mac,
+                    &[strideweave_syntax::LayoutError {
+                        position: spans,
+                        mistake: strideweave_syntax::LayoutMistake::IntegerOutOfRange {
+                            text: format!("{sign}{}", i.base10_digits()),
+                        },
+                    }],
+                )),
+            }
+        }
+        Lit::Float(_) => Err(spans.error(format!(
+            "{mac}: `{sign}{lit}` is not an integer; {} are integers",
+            numbers(mac)
+        ))),
+        Lit::Str(_) => {
+            let example = match mac {
+                MacroKind::Layout => "(2,3):(1,2)",
+                _ => "(2,3)",
+            };
+            Err(spans.error(format!(
+                "{mac}: expected an integer or a parenthesized tuple, found the string {lit}; \
+                 a string is accepted only as the whole input, e.g. `{mac}(\"{example}\")`"
+            )))
+        }
+        _ => Err(spans.error(format!(
+            "{mac}: expected an integer or a parenthesized tuple, found `{sign}{lit}`"
+        ))),
+    }
+}
+
+/// What the integers of a macro's input are.
+fn numbers(mac: MacroKind) -> &'static str {
+    match mac {
+        MacroKind::Layout => "extents and strides",
+        _ => "extents",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    fn tokens(input: TokenStream) -> LayoutAst<Spans> {
+        match layout(input) {
+            Ok(LayoutInput::Tokens(ast)) => ast,
+            Ok(LayoutInput::Text(..)) => panic!("string form"),
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    fn error(input: TokenStream) -> String {
+        match layout(input) {
+            Ok(_) => panic!("accepted"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn token_form_reads_nested_tuples_and_negative_strides() {
+        let ast = tokens(quote!((2, (3, 4)) : (1, (-2, 6))));
+        assert_eq!(ast.shape.to_string(), "(2,(3,4))");
+        assert_eq!(ast.stride.unwrap().to_string(), "(1,(-2,6))");
+        let ast = tokens(quote!(8 : 1));
+        assert_eq!(format!("{}", ast.shape), "8");
+        let ast = tokens(quote!(() : ()));
+        assert_eq!(ast.stride.unwrap().to_string(), "()");
+        let ast = tokens(quote!((2, 3,)));
+        assert!(ast.stride.is_none());
+        let ast = tokens(quote!((1) : (-9223372036854775808)));
+        assert_eq!(ast.stride.unwrap().to_string(), "(-9223372036854775808)");
+    }
+
+    #[test]
+    fn string_form_goes_through_the_shared_parser() {
+        let Ok(LayoutInput::Text(text, ast)) = layout(quote!("(2,(3,4)):(1,(2,6))")) else {
+            panic!()
+        };
+        assert_eq!(text.value, "(2,(3,4)):(1,(2,6))");
+        assert_eq!(ast.shape.to_string(), "(2,(3,4))");
+        let e = error(quote!("(2,(3,4):(1,(2,6))"));
+        assert!(e.starts_with("layout!: expected ',' or ')'"), "{e}");
+        assert!(
+            e.ends_with(", found ':'\n  (2,(3,4):(1,(2,6))\n          ^"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn token_form_mistakes_are_named() {
+        assert!(error(quote!()).starts_with("layout!: the input is empty"));
+        assert!(error(quote!((2, 2.5) : (1, 2))).contains("`2.5` is not an integer"));
+        assert!(error(quote!((2, n) : (1, 2))).contains("found identifier `n`"));
+        assert!(error(quote!((2, 3)(1, 2))).contains("expected `:` between"));
+        assert!(error(quote!(2, 3)).contains("one parenthesized tuple"));
+        assert!(error(quote!((2, 3) : (1, 2) x)).contains("unexpected identifier `x` after"));
+        assert!(
+            error(quote!((2 3) : (1, 2)))
+                .contains("expected `,` or `)` after mode 0 of the tuple `(2 3)`")
+        );
+        assert!(error(quote!((2, "3") : (1, 2))).contains("found the string \"3\""));
+        assert!(error(quote!([2, 3] : (1, 2))).contains("in parentheses"));
+        assert!(error(quote!((2, 3) :: (1, 2))).contains("found `::`"));
+        assert!(error(quote!((2, 3u8) : (1, 2))).contains("type suffix `u8`"));
+        assert!(error(quote!((2, 99999999999999999999) : (1, 2))).contains("does not fit in i64"));
+        assert!(error(quote!((2, -) : (1, 2))).contains("after `-`"));
+        assert!(error(quote!((2, 3) :)).contains("found the end of the input"));
+    }
+
+    #[test]
+    fn shape_lists_are_the_root_tuple() {
+        let read = |t: TokenStream| match shape(t, MacroKind::Shape) {
+            Ok(ShapeInput::Tokens(t)) => t.to_string(),
+            Ok(ShapeInput::Text(_, t)) => format!("text {t}"),
+            Err(e) => format!("error {e}"),
+        };
+        assert_eq!(read(quote!(2, (3, 4))), "(2,(3,4))");
+        assert_eq!(read(quote!(8)), "8");
+        assert_eq!(read(quote!(8,)), "(8)");
+        assert_eq!(read(quote!((2, 3))), "((2,3))");
+        assert_eq!(read(quote!()), "()");
+        assert_eq!(read(quote!("Shape([2, 3])")), "text (2,3)");
+        assert!(read(quote!(2 3)).contains("expected `,` or the end of the input after mode 0"));
+    }
+}

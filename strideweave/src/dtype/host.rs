@@ -1,0 +1,225 @@
+//! Host memory of one plain dtype: owned ([`HostBuffer`], what the host carrier class keeps)
+//! and borrowed ([`HostSlice`], [`HostSliceMut`], what any storage class lends to readers
+//! and writers).
+
+use super::{DType, Element, Scalar};
+use num_complex::{Complex32, Complex64};
+
+/// Host memory of one plain dtype, owned.
+#[doc(hidden)]
+#[derive(Clone, Debug)]
+pub enum HostBuffer {
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    U8(Vec<u8>),
+    I8(Vec<i8>),
+    Bool(Vec<bool>),
+    Complex64(Vec<Complex32>),
+    Complex128(Vec<Complex64>),
+    #[cfg(feature = "half")]
+    F16(Vec<half::f16>),
+    #[cfg(feature = "half")]
+    BF16(Vec<half::bf16>),
+}
+
+/// The elements of a storage, borrowed for reading: a slice of one plain dtype in host
+/// memory. A [`CarrierStorage`](crate::CarrierStorage) lends one from
+/// [`host`](crate::CarrierStorage::host); build it from any `&[T]` of an [`Element`] type.
+///
+/// ```
+/// use strideweave::{DType, HostSlice};
+/// let data = [1.0f32, 2.0, 3.0];
+/// let s = HostSlice::from(&data[..]);
+/// assert_eq!((s.dtype(), s.len()), (DType::F32, 3));
+/// assert!(matches!(s, HostSlice::F32(x) if x[2] == 3.0));
+/// ```
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum HostSlice<'a> {
+    /// `f32` elements.
+    F32(&'a [f32]),
+    /// `f64` elements.
+    F64(&'a [f64]),
+    /// `i32` elements.
+    I32(&'a [i32]),
+    /// `i64` elements.
+    I64(&'a [i64]),
+    /// `u8` elements.
+    U8(&'a [u8]),
+    /// `i8` elements.
+    I8(&'a [i8]),
+    /// `bool` elements.
+    Bool(&'a [bool]),
+    /// Complex elements of two `f32` (dtype `complex64`).
+    Complex64(&'a [Complex32]),
+    /// Complex elements of two `f64` (dtype `complex128`).
+    Complex128(&'a [Complex64]),
+    /// `f16` elements (feature `half`).
+    #[cfg(feature = "half")]
+    F16(&'a [half::f16]),
+    /// `bf16` elements (feature `half`).
+    #[cfg(feature = "half")]
+    BF16(&'a [half::bf16]),
+}
+
+/// The elements of a storage, borrowed for writing: a mutable slice of one plain dtype in
+/// host memory. A [`CarrierStorage`](crate::CarrierStorage) lends one from
+/// [`host_mut`](crate::CarrierStorage::host_mut); build it from any `&mut [T]` of an
+/// [`Element`] type.
+///
+/// ```
+/// use strideweave::{DType, HostSliceMut};
+/// let mut data = [1i8, 2];
+/// let s = HostSliceMut::from(&mut data[..]);
+/// assert_eq!((s.dtype(), s.len()), (DType::I8, 2));
+/// ```
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum HostSliceMut<'a> {
+    /// `f32` elements.
+    F32(&'a mut [f32]),
+    /// `f64` elements.
+    F64(&'a mut [f64]),
+    /// `i32` elements.
+    I32(&'a mut [i32]),
+    /// `i64` elements.
+    I64(&'a mut [i64]),
+    /// `u8` elements.
+    U8(&'a mut [u8]),
+    /// `i8` elements.
+    I8(&'a mut [i8]),
+    /// `bool` elements.
+    Bool(&'a mut [bool]),
+    /// Complex elements of two `f32` (dtype `complex64`).
+    Complex64(&'a mut [Complex32]),
+    /// Complex elements of two `f64` (dtype `complex128`).
+    Complex128(&'a mut [Complex64]),
+    /// `f16` elements (feature `half`).
+    #[cfg(feature = "half")]
+    F16(&'a mut [half::f16]),
+    /// `bf16` elements (feature `half`).
+    #[cfg(feature = "half")]
+    BF16(&'a mut [half::bf16]),
+}
+
+/// Evaluates `$e` with `$v` bound to the vector or slice inside any variant of `$ty`.
+macro_rules! each_variant {
+    ($ty:ident, $b:expr, $v:ident => $e:expr) => {
+        match $b {
+            $ty::F32($v) => $e,
+            $ty::F64($v) => $e,
+            $ty::I32($v) => $e,
+            $ty::I64($v) => $e,
+            $ty::U8($v) => $e,
+            $ty::I8($v) => $e,
+            $ty::Bool($v) => $e,
+            $ty::Complex64($v) => $e,
+            $ty::Complex128($v) => $e,
+            #[cfg(feature = "half")]
+            $ty::F16($v) => $e,
+            #[cfg(feature = "half")]
+            $ty::BF16($v) => $e,
+        }
+    };
+}
+
+impl HostBuffer {
+    /// The elements, borrowed.
+    pub(crate) fn as_slice(&self) -> HostSlice<'_> {
+        each_variant!(HostBuffer, self, v => HostSlice::from(&v[..]))
+    }
+
+    /// The elements, borrowed mutably.
+    pub(crate) fn as_slice_mut(&mut self) -> HostSliceMut<'_> {
+        each_variant!(HostBuffer, self, v => HostSliceMut::from(&mut v[..]))
+    }
+
+    /// `len` zeros of a plain dtype.
+    pub(crate) fn zeros(dtype: DType, len: usize) -> Option<HostBuffer> {
+        Some(match dtype {
+            DType::F32 => HostBuffer::F32(vec![0.0; len]),
+            DType::F64 => HostBuffer::F64(vec![0.0; len]),
+            DType::I32 => HostBuffer::I32(vec![0; len]),
+            DType::I64 => HostBuffer::I64(vec![0; len]),
+            DType::U8 => HostBuffer::U8(vec![0; len]),
+            DType::I8 => HostBuffer::I8(vec![0; len]),
+            DType::Bool => HostBuffer::Bool(vec![false; len]),
+            DType::Complex64 => HostBuffer::Complex64(vec![Complex32::new(0.0, 0.0); len]),
+            DType::Complex128 => HostBuffer::Complex128(vec![Complex64::new(0.0, 0.0); len]),
+            #[cfg(feature = "half")]
+            DType::F16 => HostBuffer::F16(vec![half::f16::ZERO; len]),
+            #[cfg(feature = "half")]
+            DType::BF16 => HostBuffer::BF16(vec![half::bf16::ZERO; len]),
+            DType::BlockScaledI8F32 => return None,
+        })
+    }
+}
+
+fn element_dtype<T: Element>(_: &[T]) -> DType {
+    T::DTYPE
+}
+
+/// `len`, `is_empty` and `dtype` of a borrowed form (`$r` borrows an array in the examples).
+macro_rules! slice_queries {
+    ($ty:ident, $r:literal) => {
+        impl $ty<'_> {
+            /// The number of elements.
+            ///
+            #[doc = concat!("```\nassert_eq!(strideweave::", stringify!($ty), "::from(", $r, "[0u8; 4][..]).len(), 4);\n```")]
+            pub fn len(&self) -> usize {
+                each_variant!($ty, self, v => v.len())
+            }
+
+            /// Whether there are no elements.
+            ///
+            #[doc = concat!("```\nassert!(strideweave::", stringify!($ty), "::from(", $r, "[0u8; 0][..]).is_empty());\n```")]
+            pub fn is_empty(&self) -> bool {
+                self.len() == 0
+            }
+
+            /// The dtype of the elements.
+            ///
+            #[doc = concat!("```\nuse strideweave::{DType, ", stringify!($ty), "};\nassert_eq!(", stringify!($ty), "::from(", $r, "[true][..]).dtype(), DType::Bool);\n```")]
+            pub fn dtype(&self) -> DType {
+                each_variant!($ty, self, v => element_dtype(v))
+            }
+        }
+    };
+}
+
+slice_queries!(HostSlice, "&");
+slice_queries!(HostSliceMut, "&mut ");
+
+impl HostSlice<'_> {
+    /// Element `i` (in bounds).
+    pub(crate) fn get(&self, i: usize) -> Scalar {
+        each_variant!(HostSlice, self, v => v[i].to_scalar())
+    }
+}
+
+impl HostSliceMut<'_> {
+    /// Sets element `i` (in bounds) to `s`; `false` when `s` is not of this dtype.
+    pub(crate) fn set(&mut self, i: usize, s: Scalar) -> bool {
+        each_variant!(HostSliceMut, self, v => match Element::from_scalar(s) {
+            Some(x) => {
+                v[i] = x;
+                true
+            }
+            None => false,
+        })
+    }
+}
+
+impl<'a, T: Element> From<&'a [T]> for HostSlice<'a> {
+    fn from(v: &'a [T]) -> HostSlice<'a> {
+        T::lend(v)
+    }
+}
+
+impl<'a, T: Element> From<&'a mut [T]> for HostSliceMut<'a> {
+    fn from(v: &'a mut [T]) -> HostSliceMut<'a> {
+        T::lend_mut(v)
+    }
+}

@@ -1,0 +1,14 @@
+//! What `ops` and `autograd` share, below both and below `tensor`: element arithmetic and
+//! dense value vectors, strided walks over layouts, and the gemm call.
+//!
+//! | module | what it holds |
+//! | --- | --- |
+//! | `num` | [`num::Num`] (the floating and complex element types), [`num::Dense`] (dense ordinal vectors), `with_num!` (dtype → type) |
+//! | `strided` | iteration over strided (and stride-zero) layouts without copying |
+//! | `gemm` | `matrixmultiply`'s f32/f64 kernels: the crate's one `unsafe` block |
+//!
+//! Nothing here knows a `Tensor`: kernels see slices, offsets and layouts.
+
+pub(crate) mod gemm;
+pub(crate) mod num;
+pub(crate) mod strided;

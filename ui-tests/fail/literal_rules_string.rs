@@ -1,0 +1,21 @@
+// Each mistake a layout or shape literal can make, in the string form. `one_wording.rs` checks
+// that each message is the sentence and the caret of `str::parse` on the same text, and the
+// sentence of the token form in `literal_rules_tokens.rs`, case by case in this order.
+use strideweave::{layout, shape};
+
+fn main() {
+    let _ = layout!("(2,(0,4)):(1,(2,6))");
+    let _ = layout!("(2,(3,4)):(1,2)");
+    let _ = layout!("(4294967296,4294967296):(1,0)");
+    let _ = layout!("3:4611686018427387904");
+    let _ = layout!("(2,2):(9223372036854775807,1)");
+    let _ = layout!("(2,2):(-9223372036854775807,-2)");
+    let _ = layout!("(2,3):(1,99999999999999999999)");
+    let _ = shape!("(2,(3,0))");
+    let _ = shape!("(65536,(65536,65536),65536)");
+    // Grammar mistakes of the text notation: the string form only.
+    let _ = layout!("(2,x):(1,2)");
+    let _ = layout!("(2,3):(1,2) x");
+    let _ = layout!("(2,(3,4):(1,(2,6))");
+    let _ = layout!("(2,3):(1,-)");
+}

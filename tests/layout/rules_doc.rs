@@ -66,7 +66,15 @@ fn rules_doc_recognises_every_kind_of_identifier() {
         "contracts L12, RT004 (C5; D6), contracts §5, seed 000, `layout-algebra.md` §9; \
          make_layout(A, B) and L_0 are not rules",
     );
-    let want = ["L12", "RT004", "C5", "D6", "contracts-5", "seed-000", "algebra-9"];
+    let want = [
+        "L12",
+        "RT004",
+        "C5",
+        "D6",
+        "contracts-5",
+        "seed-000",
+        "algebra-9",
+    ];
     assert_eq!(found, want.iter().map(|s| s.to_string()).collect());
 }
 
@@ -75,12 +83,17 @@ fn rules_doc_holds_every_rule_the_sources_name() {
     let root = root();
     let rules = std::fs::read_to_string(root.join("docs/rules.md")).expect("docs/rules.md");
     let mut files = vec![root.join("README.md"), root.join("ARCHITECTURE.md")];
-    for dir in ["strideweave/src", "strideweave-macros/src", "strideweave-syntax/src"] {
+    for dir in [
+        "strideweave/src",
+        "strideweave-macros/src",
+        "strideweave-syntax/src",
+    ] {
         sources(&root.join(dir), &mut files);
     }
     let mut missing = Vec::new();
     for file in &files {
-        let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let text =
+            std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         for anchor in rule_anchors(&text) {
             if !rules.contains(&format!("<a id=\"{anchor}\"></a>")) {
                 let shown = file.strip_prefix(&root).unwrap_or(file);

@@ -80,15 +80,8 @@ impl Layout {
     /// assert_eq!(a.compose_tiler(&t).unwrap().to_string(), "(2,3,2):(3,1,12)");
     /// ```
     pub fn compose_tiler(&self, tiler: &Tiler) -> Result<Layout> {
-        self.compose_tiler_in("compose_tiler", tiler)
-    }
-
-    fn compose_tiler_in(&self, op: &'static str, tiler: &Tiler) -> Result<Layout> {
-        match tiler {
-            Tiler::Keep => Ok(self.clone()),
-            Tiler::Layout(b) => self.compose_in(op, b),
-            Tiler::ByMode(ts) => self.by_mode(op, ts, |a, t| a.compose_tiler_in(op, t)),
-        }
+        const OP: &str = "compose_tiler";
+        self.apply_tiler(OP, tiler, &|a, b| a.compose_in(OP, b))
     }
 }
 

@@ -52,15 +52,8 @@ impl Layout {
     ///     "((3,3),((2,4),(2,2))):((177,59),((13,2),(26,1)))");
     /// ```
     pub fn logical_divide_tiler(&self, tiler: &Tiler) -> Result<Layout> {
-        self.logical_divide_tiler_in("logical_divide_tiler", tiler)
-    }
-
-    fn logical_divide_tiler_in(&self, op: &'static str, tiler: &Tiler) -> Result<Layout> {
-        match tiler {
-            Tiler::Keep => Ok(self.clone()),
-            Tiler::Layout(b) => self.logical_divide_in(op, b),
-            Tiler::ByMode(ts) => self.by_mode(op, ts, |a, t| a.logical_divide_tiler_in(op, t)),
-        }
+        const OP: &str = "logical_divide_tiler";
+        self.apply_tiler(OP, tiler, &|a, b| a.logical_divide_in(OP, b))
     }
 
     /// `((tiles…), (rests…, trailing modes…))`: the divide by each tiler entry, its tiles

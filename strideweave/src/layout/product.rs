@@ -52,15 +52,8 @@ impl Layout {
     /// assert_eq!(a.logical_product_tiler(&t).unwrap().to_string(), "((2,3),(5,4)):((5,10),(1,30))");
     /// ```
     pub fn logical_product_tiler(&self, tiler: &Tiler) -> Result<Layout> {
-        self.logical_product_tiler_in("logical_product_tiler", tiler)
-    }
-
-    fn logical_product_tiler_in(&self, op: &'static str, tiler: &Tiler) -> Result<Layout> {
-        match tiler {
-            Tiler::Keep => Ok(self.clone()),
-            Tiler::Layout(b) => self.logical_product_in(op, b),
-            Tiler::ByMode(ts) => self.by_mode(op, ts, |a, t| a.logical_product_tiler_in(op, t)),
-        }
+        const OP: &str = "logical_product_tiler";
+        self.apply_tiler(OP, tiler, &|a, b| a.logical_product_in(OP, b))
     }
 
     /// `((A modes…), (products…, trailing modes…))`: the product by each tiler entry, its

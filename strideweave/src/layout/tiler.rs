@@ -83,8 +83,24 @@ fn unit_stride(n: i64) -> Layout {
 }
 
 impl Layout {
+    /// Applies a tiler with `f`, the operation by one layout: `Keep` leaves `self` unchanged,
+    /// a layout is `f(self, layout)`, and a by-mode list applies each entry to its leading
+    /// top-level mode (recursively) and keeps the trailing modes.
+    pub(crate) fn apply_tiler(
+        &self,
+        op: &'static str,
+        tiler: &Tiler,
+        f: &dyn Fn(&Layout, &Layout) -> Result<Layout>,
+    ) -> Result<Layout> {
+        match tiler {
+            Tiler::Keep => Ok(self.clone()),
+            Tiler::Layout(b) => f(self, b),
+            Tiler::ByMode(ts) => self.by_mode(op, ts, |a, t| a.apply_tiler(op, t, f)),
+        }
+    }
+
     /// Applies `f` to each leading top-level mode with its tiler entry; trailing modes kept.
-    pub(crate) fn by_mode(
+    fn by_mode(
         &self,
         op: &'static str,
         tilers: &[Tiler],

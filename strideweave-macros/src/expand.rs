@@ -123,7 +123,7 @@ pub fn pattern_call(
         .keywords
         .iter()
         .map(|k| {
-            let id = sym(&k.name.to_string());
+            let id = sym(&k.name.to_string()) as usize;
             let value = &k.value;
             let value = quote_spanned!(k.spans.last=> ::strideweave::__private::extent(#value));
             quote!(#p::Keyword { sym: #id, value: #value })

@@ -7,9 +7,10 @@
 //! fields, in the order of the `F_*` constants. The runtime (`strideweave::__private::Side`)
 //! decodes with the same constants.
 
+use std::fmt::Write;
 use std::ops::Range;
 
-use crate::pattern::{Pattern, Term, term_path};
+use crate::pattern::{Pattern, Term};
 
 /// The fields of a record, in order: the token's kind (`K_*`), its symbol's index among the
 /// pattern's names, for `(` the index of its `)` (else the token's own index), the first and
@@ -109,7 +110,12 @@ pub fn encode_pattern(text: &str, p: &Pattern<Range<usize>>) -> Result<EncodedPa
     };
     let mut sides = [EncodedSide::default(), EncodedSide::default()];
     for (side, out) in [&p.left, &p.right].into_iter().zip(&mut sides) {
-        let mut records: Vec<[usize; FIELDS]> = Vec::new();
+        // A side has fewer tokens than characters; its strings (a path and a text per term)
+        // rarely exceed a few times its text. Sized once: a pattern read at run time is
+        // encoded on every call.
+        let chars = side.span.end.saturating_sub(side.span.start) + 1;
+        let mut records: Vec<[usize; FIELDS]> = Vec::with_capacity(chars);
+        out.strings.reserve(4 * chars);
         flatten(
             &side.terms,
             &mut Vec::new(),
@@ -118,6 +124,7 @@ pub fn encode_pattern(text: &str, p: &Pattern<Range<usize>>) -> Result<EncodedPa
             &mut records,
             &mut out.strings,
         );
+        out.toks.reserve_exact(records.len() * RECORD);
         for r in records {
             for v in r {
                 out.toks
@@ -162,11 +169,16 @@ fn flatten(
         let mut r = [0; FIELDS];
         r[F_START] = col(t.span().start);
         r[F_END] = col(t.span().end);
+        // Written in place (no string per token): the path as `term_path` spells it, then
+        // the term's text.
         r[F_PATH] = strings.len();
-        strings.push_str(&term_path(path));
+        for (k, i) in path.iter().enumerate() {
+            let dot = if k > 0 { "." } else { "" };
+            write!(strings, "{dot}{i}").expect("writing to a String");
+        }
         r[F_PATH_LEN] = strings.len() - r[F_PATH];
         r[F_TEXT] = strings.len();
-        strings.push_str(&t.to_string());
+        write!(strings, "{t}").expect("writing to a String");
         r[F_TEXT_LEN] = strings.len() - r[F_TEXT];
         let at = out.len();
         r[F_CLOSE] = at;

@@ -1,4 +1,4 @@
-//! The grammar that StrideWeave's runtime (`FromStr`, `rearrange_pattern`) and its macros
+//! The grammar that StrideWeave's runtime (`FromStr`, `Layout::rearrange`) and its macros
 //! (`layout!`, `shape!`) share, so that text read at run time and tokens read at compile time
 //! obey one set of rules: layout notation and rearrangement patterns.
 //!

@@ -399,8 +399,8 @@ fn parse_side(text: &str, toks: &[Tok], side: SideName) -> Result<Vec<Term<Range
             Tok::Word(r) => {
                 let word = &text[r.clone()];
                 // An open group's index is its parent's next member index, so the path is
-                // the member count at every level of the stack.
-                let path: Vec<usize> = stack.iter().map(|(_, m)| m.len()).collect();
+                // the member count at every level of the stack (built for messages only).
+                let path = || -> Vec<usize> { stack.iter().map(|(_, m)| m.len()).collect() };
                 let term = if word.as_bytes()[0].is_ascii_alphabetic() {
                     Term::Symbol(word.to_string(), r.clone())
                 } else if word.bytes().all(|b| b.is_ascii_digit()) {
@@ -409,7 +409,7 @@ fn parse_side(text: &str, toks: &[Tok], side: SideName) -> Result<Vec<Term<Range
                             r.clone(),
                             format!(
                                 "number `{word}` on the {side}, term {}: the only number allowed is `1` (an extent-one mode)",
-                                term_path(&path)
+                                term_path(&path())
                             ),
                         ));
                     }
@@ -419,7 +419,7 @@ fn parse_side(text: &str, toks: &[Tok], side: SideName) -> Result<Vec<Term<Range
                         r.clone(),
                         format!(
                             "`{word}` on the {side}, term {} is not a symbol: a symbol starts with a letter and continues with letters, digits or `_`",
-                            term_path(&path)
+                            term_path(&path())
                         ),
                     ));
                 };
@@ -454,16 +454,32 @@ fn walk<'t, S>(
     Ok(())
 }
 
-/// Every symbol of a side with its span and path, in depth-first order.
-fn symbols<S>(side: &Side<S>) -> Vec<(&str, &S, Vec<usize>)> {
+/// Every symbol of a side with its span, in depth-first order (paths, which only messages
+/// need, come from [`path_of`]: a pattern read at run time is checked on every call).
+fn symbols<S>(side: &Side<S>) -> Vec<(&str, &S)> {
     let mut out = Vec::new();
-    let _ = walk(&side.terms, &mut Vec::new(), &mut |t, path| {
+    let _ = walk(&side.terms, &mut Vec::new(), &mut |t, _| {
         if let Term::Symbol(name, s) = t {
-            out.push((name.as_str(), s, path.to_vec()));
+            out.push((name.as_str(), s));
         }
         Ok::<(), NotationError<S>>(())
     });
     out
+}
+
+/// The path of the first term of a side that names `name` (empty if none does).
+fn path_of<S>(side: &Side<S>, name: &str) -> Vec<usize> {
+    let mut found = Vec::new();
+    let _ = walk(&side.terms, &mut Vec::new(), &mut |t, path| {
+        if found.is_empty()
+            && let Term::Symbol(n, _) = t
+            && n == name
+        {
+            found = path.to_vec();
+        }
+        Ok::<(), NotationError<S>>(())
+    });
+    found
 }
 
 /// Applies the rules that need only the pattern, for `kind`, and returns what the layout
@@ -499,7 +515,7 @@ pub fn check_pattern<S: Clone>(
                 ),
             ));
         }
-        let mut seen: Vec<(&str, Vec<usize>)> = Vec::new();
+        let mut seen: Vec<&str> = Vec::new();
         walk(&side.terms, &mut Vec::new(), &mut |t, path| match t {
             Term::Group(members, s) if members.is_empty() => Err(err(
                 s,
@@ -532,17 +548,17 @@ pub fn check_pattern<S: Clone>(
                 Ok(())
             }
             Term::Symbol(name, s) => {
-                if let Some((_, first)) = seen.iter().find(|(n, _)| n == name) {
+                if seen.contains(&name.as_str()) {
                     return Err(err(
                         s,
                         format!(
                             "duplicate symbol `{name}` on the {which}: terms {} and {} both name it",
-                            term_path(first),
+                            term_path(&path_of(side, name)),
                             term_path(path)
                         ),
                     ));
                 }
-                seen.push((name, path.to_vec()));
+                seen.push(name);
                 Ok(())
             }
             _ => Ok(()),
@@ -573,15 +589,15 @@ pub fn check_pattern<S: Clone>(
     let left = symbols(&pattern.left);
     let right = symbols(&pattern.right);
     let mut new = Vec::new();
-    for (name, s, path) in &right {
-        if !left.iter().any(|(n, _, _)| n == name) {
+    for (name, s) in &right {
+        if !left.iter().any(|(n, _)| n == name) {
             match kind {
                 PatternKind::Rearrange => {
                     return Err(err(
                         s,
                         format!(
                             "unknown identifier `{name}` on the right, term {}: it does not appear on the left",
-                            term_path(path)
+                            term_path(&path_of(&pattern.right, name))
                         ),
                     ));
                 }
@@ -591,8 +607,8 @@ pub fn check_pattern<S: Clone>(
     }
     let omitted = left
         .iter()
-        .filter(|(name, _, _)| !right.iter().any(|(n, _, _)| n == name))
-        .map(|(name, s, _)| (name.to_string(), (*s).clone()))
+        .filter(|(name, _)| !right.iter().any(|(n, _)| n == name))
+        .map(|(name, s)| (name.to_string(), (*s).clone()))
         .collect();
     Ok(PatternSymbols { omitted, new })
 }
@@ -612,10 +628,11 @@ pub fn find_symbol<'p, S>(
     [SideName::Left, SideName::Right]
         .into_iter()
         .find_map(|which| {
-            symbols(pattern.side(which))
+            let side = pattern.side(which);
+            symbols(side)
                 .into_iter()
-                .find(|(n, _, _)| *n == name)
-                .map(|(_, s, path)| (which, path, s))
+                .find(|(n, _)| *n == name)
+                .map(|(_, s)| (which, path_of(side, name), s))
         })
 }
 
@@ -689,15 +706,14 @@ pub fn check_keywords<S: Clone, V: KeywordValue>(
     }
     if kind == PatternKind::Repeat {
         let left = symbols(&pattern.left);
-        for (name, s, path) in symbols(&pattern.right) {
-            if !left.iter().any(|(n, _, _)| *n == name)
-                && !keywords.iter().any(|(n, _, _)| *n == name)
+        for (name, s) in symbols(&pattern.right) {
+            if !left.iter().any(|(n, _)| *n == name) && !keywords.iter().any(|(n, _, _)| *n == name)
             {
                 return Err(err(
                     s,
                     format!(
                         "new symbol `{name}` on the right, term {} needs an extent: give it as a keyword ({name} = …)",
-                        term_path(&path)
+                        term_path(&path_of(&pattern.right, name))
                     ),
                 ));
             }

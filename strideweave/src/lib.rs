@@ -24,6 +24,7 @@ mod error;
 mod kernels;
 pub mod layout;
 mod ops;
+mod pattern;
 mod repr;
 mod statics;
 mod tensor;

@@ -4,7 +4,7 @@
 use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
 use std::cell::Cell;
 
-use strideweave::{IntTuple, Layout, Shape};
+use strideweave::{IntTuple, Layout, Shape, Tensor, Tree};
 
 /// Counts the allocations made by the current thread, so parallel tests do not disturb it.
 struct Counting;
@@ -125,4 +125,28 @@ fn complement_and_inverses_allocate_nothing() {
     assert_eq!(c.to_string(), "(3,2):(2,12)");
     assert_eq!(r.to_string(), "2:1");
     assert_eq!(li.size(), 12);
+}
+
+/// A string `Tensor::rearrange` reads its pattern once, also when autograd records the view
+/// (which applies the view's plan to the compact layout of the source's shape): the call
+/// allocates no more than one `Layout::rearrange` of the pattern (parse, check, encode,
+/// compile) plus the same view made from a tree (no pattern), recording included.
+#[test]
+fn a_string_rearrange_reads_its_pattern_once_also_when_recording() {
+    let t = Tensor::arange::<f32>(&"(2,3,4,5)".parse().unwrap());
+    t.set_requires_grad(true).unwrap();
+    let pattern = "a b c d -> d b a c";
+    let tree = Tree::node([Tree::id(3), Tree::id(1), Tree::id(0), Tree::id(2)]);
+    let layout = t.layout().clone();
+    let (once, by_layout) = allocations(|| layout.rearrange(pattern, &[]).unwrap());
+    let (view, by_tree) = allocations(|| t.rearrange_tree(&tree, None).unwrap());
+    let (n, v) = allocations(|| t.rearrange(pattern, &[]).unwrap());
+    assert!(once >= 10, "reading a pattern allocates ({once})");
+    assert!(
+        n <= once + view,
+        "Tensor::rearrange allocated {n}: more than one reading of the pattern ({once}) and the view ({view})"
+    );
+    assert_eq!(v.layout(), &by_layout);
+    assert_eq!(v.layout(), by_tree.layout());
+    assert!(v.requires_grad());
 }

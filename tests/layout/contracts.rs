@@ -374,7 +374,7 @@ fn l12_identified_leaves_retain_leaf_structure() {
 fn l12_reorder_sources_and_insert_a_singleton() {
     let layout = l("Layout(Shape([2, 3]), Stride([1, 2]))");
     let out = Tree::node([Tree::id(1), Tree::Leaf, Tree::id(0)]);
-    let r = layout.rearrange(&out, None).unwrap();
+    let r = layout.rearrange_tree(&out, None).unwrap();
     assert_eq!(r.shape(), &s("[3, 1, 2]"));
     assert_eq!(r.stride(), &"[2, 0, 1]".parse::<Stride>().unwrap());
 }
@@ -384,7 +384,7 @@ fn l12_select_a_nested_subtree_as_one_source() {
     let layout = l("Layout(Shape([1, [2, 3]]), Stride([5, [7, 14]]))");
     let sel = Tree::node([Tree::Leaf, Tree::Leaf]);
     let out = Tree::node([Tree::id(1), Tree::id(0)]);
-    let r = layout.rearrange(&out, Some(&sel)).unwrap();
+    let r = layout.rearrange_tree(&out, Some(&sel)).unwrap();
     assert_eq!(r, l("Layout(Shape([[2, 3], 1]), Stride([[7, 14], 5]))"));
 }
 
@@ -393,7 +393,7 @@ fn l12_default_selection_extracts_every_leaf_depth_first() {
     let layout = l("(2,(3,4)):(1,(2,6))");
     let out = Tree::node([Tree::id(2), Tree::node([Tree::id(0), Tree::id(1)])]);
     assert_eq!(
-        layout.rearrange(&out, None).unwrap(),
+        layout.rearrange_tree(&out, None).unwrap(),
         l("(4,(2,3)):(6,(1,2))")
     );
 }
@@ -401,7 +401,7 @@ fn l12_default_selection_extracts_every_leaf_depth_first() {
 #[test]
 fn l12_reject_missing_non_singleton_sources() {
     let err = l("(2,3):(1,2)")
-        .rearrange(&Tree::node([Tree::id(0)]), None)
+        .rearrange_tree(&Tree::node([Tree::id(0)]), None)
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Value);
     assert!(
@@ -410,7 +410,7 @@ fn l12_reject_missing_non_singleton_sources() {
     );
     // A size-1 source may be omitted.
     let r = l("(2,1):(1,9)")
-        .rearrange(&Tree::node([Tree::id(0)]), None)
+        .rearrange_tree(&Tree::node([Tree::id(0)]), None)
         .unwrap();
     assert_eq!(r, l("(2):(1)"));
 }
@@ -421,7 +421,7 @@ fn l12_reject_duplicated_or_out_of_range_identifiers() {
     let dup = Tree::node([Tree::id(0), Tree::id(0), Tree::id(1)]);
     assert!(
         layout
-            .rearrange(&dup, None)
+            .rearrange_tree(&dup, None)
             .unwrap_err()
             .to_string()
             .contains("more than once")
@@ -429,7 +429,7 @@ fn l12_reject_duplicated_or_out_of_range_identifiers() {
     let oor = Tree::node([Tree::id(0), Tree::id(2)]);
     assert!(
         layout
-            .rearrange(&oor, None)
+            .rearrange_tree(&oor, None)
             .unwrap_err()
             .to_string()
             .contains("out of range")
@@ -445,7 +445,7 @@ fn l12_reject_a_selection_that_does_not_mirror_the_source() {
         Tree::node([Tree::node([Tree::Leaf]), Tree::Leaf]),
         Tree::node([Tree::Leaf, Tree::node([Tree::Leaf])]),
     ] {
-        let err = layout.rearrange(&out, Some(&sel)).unwrap_err();
+        let err = layout.rearrange_tree(&out, Some(&sel)).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Value, "{sel}");
         assert!(err.to_string().contains("does not mirror"), "{err}");
     }

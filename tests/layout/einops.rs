@@ -375,7 +375,7 @@ fn run(
     let rev: Vec<i64> = input_shape.iter().rev().copied().collect();
     let n: i64 = rev.iter().product();
     let t = Tensor::from_vec((0..n).collect::<Vec<i64>>(), &shape_of(&rev)).expect("input");
-    let kw: Vec<(&str, usize)> = sizes.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    let kw: Vec<(&str, i64)> = sizes.iter().map(|(k, v)| (k.as_str(), *v as i64)).collect();
     let v = match op {
         "rearrange" => t.rearrange(sw_pattern, &kw)?,
         "repeat" => t.repeat(sw_pattern, &kw)?,

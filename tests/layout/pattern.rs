@@ -1,4 +1,4 @@
-//! contracts §5: rearrangement patterns on layouts (`rearrange_pattern`, `repeat_pattern`),
+//! contracts §5: rearrangement patterns on layouts (`rearrange`, `repeat`),
 //! every rejection with its message, permutation and identity as property tests, and einops
 //! translations (`einops-reference.md` rule (a)) checked against an index model of einops.
 
@@ -7,25 +7,23 @@ use strideweave::{Error, ErrorKind, Layout, Shape};
 
 use crate::support::{indices, l, layout_with, s};
 
-fn rearrange(layout: &str, pattern: &str, sizes: &[(&str, usize)]) -> String {
+fn rearrange(layout: &str, pattern: &str, sizes: &[(&str, i64)]) -> String {
     l(layout)
-        .rearrange_pattern(pattern, sizes)
+        .rearrange(pattern, sizes)
         .unwrap_or_else(|e| panic!("{e}"))
         .to_string()
 }
 
-fn repeat(layout: &str, pattern: &str, sizes: &[(&str, usize)]) -> String {
+fn repeat(layout: &str, pattern: &str, sizes: &[(&str, i64)]) -> String {
     l(layout)
-        .repeat_pattern(pattern, sizes)
+        .repeat(pattern, sizes)
         .unwrap_or_else(|e| panic!("{e}"))
         .to_string()
 }
 
 /// The full error text of a rejected rearrangement; checks kind and variant.
-fn rejected(layout: &str, pattern: &str, sizes: &[(&str, usize)]) -> String {
-    let err = l(layout)
-        .rearrange_pattern(pattern, sizes)
-        .expect_err(pattern);
+fn rejected(layout: &str, pattern: &str, sizes: &[(&str, i64)]) -> String {
+    let err = l(layout).rearrange(pattern, sizes).expect_err(pattern);
     assert_eq!(err.kind(), ErrorKind::Value);
     assert!(
         matches!(
@@ -40,8 +38,8 @@ fn rejected(layout: &str, pattern: &str, sizes: &[(&str, usize)]) -> String {
     err.to_string()
 }
 
-fn rejected_repeat(layout: &str, pattern: &str, sizes: &[(&str, usize)]) -> String {
-    let err = l(layout).repeat_pattern(pattern, sizes).expect_err(pattern);
+fn rejected_repeat(layout: &str, pattern: &str, sizes: &[(&str, i64)]) -> String {
+    let err = l(layout).repeat(pattern, sizes).expect_err(pattern);
     assert_eq!(err.kind(), ErrorKind::Value);
     assert!(
         matches!(err, Error::InvalidRearrange { op: "repeat", .. }),
@@ -152,7 +150,7 @@ fn pattern_split_leaf_first_name_fastest() {
     );
     // Keeping the split as a nested mode reproduces the index function.
     let split = l("(12,5):(2,24)")
-        .rearrange_pattern("(h w) c -> (h w) c", &[("h", 2)])
+        .rearrange("(h w) c -> (h w) c", &[("h", 2)])
         .unwrap();
     assert_eq!(split.to_string(), "((2,6),5):((2,4),24)");
     assert_eq!(indices(&split), indices(&l("(12,5):(2,24)")));
@@ -415,6 +413,16 @@ fn pattern_rejects_bad_keywords() {
         rejected("(12,5):(1,12)", "(h w) c -> h w c", &[("h", 4), ("h", 4)])
             .contains("keyword `h` is given twice (h = 4 and h = 4)")
     );
+    // Sizes are i64: a negative keyword is named like a zero one.
+    assert_eq!(
+        rejected("(12,5):(1,12)", "(h w) c -> h w c", &[("h", -3)]),
+        rendered(
+            "rearrange",
+            "keyword `h = -3` for `h` on the left, term 0.0: an extent must be at least 1",
+            "(h w) c -> h w c",
+            " ^"
+        )
+    );
 }
 
 // ---- rejections that need the source's shape --------------------------------------------
@@ -450,7 +458,7 @@ fn pattern_rejects_group_arity_mismatch() {
         rejected("(2,(3,4)):(1,(2,6))", "a (b c d) -> a b c d", &[]),
         rendered(
             "rearrange",
-            "the group `(b c d)` on the left, term 1 has 3 members but mode 1 of the source, (3,4):(2,6), has 2 children",
+            "the group `(b c d)` on the left, term 1 has 3 members but mode 1 of the source, (3,4), has 2 children",
             "a (b c d) -> a b c d",
             "  ^^^^^^^"
         )
@@ -547,12 +555,12 @@ fn pattern_errors_leave_no_partial_state_and_never_panic() {
         "a -> 1 1 1 (1) a",
         "α -> α",
     ] {
-        let _ = l("(2,3):(1,2)").rearrange_pattern(pattern, &[]);
-        let _ = l("(2,3):(1,2)").repeat_pattern(pattern, &[("r", 2)]);
+        let _ = l("(2,3):(1,2)").rearrange(pattern, &[]);
+        let _ = l("(2,3):(1,2)").repeat(pattern, &[("r", 2)]);
     }
-    let huge = l("(2,3):(1,2)").repeat_pattern("a b -> a b r", &[("r", usize::MAX)]);
+    let huge = l("(2,3):(1,2)").repeat("a b -> a b r", &[("r", i64::MAX)]);
     assert!(huge.is_err());
-    let huge = l("(2,3):(1,2)").repeat_pattern("a b -> a b r s", &[("r", 1 << 40), ("s", 1 << 40)]);
+    let huge = l("(2,3):(1,2)").repeat("a b -> a b r s", &[("r", 1 << 40), ("s", 1 << 40)]);
     assert!(huge.unwrap_err().to_string().contains("overflows"));
 }
 
@@ -637,7 +645,7 @@ proptest! {
         let n = names(order.len());
         let right: Vec<&str> = order.iter().map(|&i| n[i].as_str()).collect();
         let pattern = format!("{} -> {}", n.join(" "), right.join(" "));
-        let by_pattern = layout.rearrange_pattern(&pattern, &[]).unwrap();
+        let by_pattern = layout.rearrange(&pattern, &[]).unwrap();
         prop_assert_eq!(&by_pattern, &layout.permute(&order).unwrap(), "{}", pattern);
     }
 
@@ -646,11 +654,11 @@ proptest! {
         let n = names(layout.rank());
         if !n.is_empty() {
             let pattern = format!("{} -> {}", n.join(" "), n.join(" "));
-            prop_assert_eq!(&layout.rearrange_pattern(&pattern, &[]).unwrap(), &layout);
+            prop_assert_eq!(&layout.rearrange(&pattern, &[]).unwrap(), &layout);
         }
-        prop_assert_eq!(&layout.rearrange_pattern("... -> ...", &[]).unwrap(), &layout);
+        prop_assert_eq!(&layout.rearrange("... -> ...", &[]).unwrap(), &layout);
         if layout.rank() == 1 {
-            prop_assert_eq!(&layout.rearrange_pattern("x -> x", &[]).unwrap(), &layout);
+            prop_assert_eq!(&layout.rearrange("x -> x", &[]).unwrap(), &layout);
         }
     }
 
@@ -674,7 +682,7 @@ proptest! {
             .map(|(j, m)| if j == i { "(h w)".to_string() } else { m.clone() })
             .collect();
         let pattern = format!("{} -> {}", left.join(" "), left.join(" "));
-        let v = layout.rearrange_pattern(&pattern, &[("h", factor as usize)]).unwrap();
+        let v = layout.rearrange(&pattern, &[("h", factor)]).unwrap();
         prop_assert_eq!(indices(&v), indices(&layout));
         let split = v.mode(i).unwrap();
         prop_assert_eq!(split.shape().extents(), &[factor, extent / factor][..]);
@@ -729,7 +737,7 @@ fn reversed(text: &str) -> String {
 /// elements in row-major order, computed by index arithmetic on elementary axes: split the
 /// left into elementary axes (C order), take their row-major strides from
 /// `Layout::row_major`, and walk the right's elementary axes last-fastest.
-fn einops_offsets(pattern: &str, shape: &[i64], sizes: &[(&str, usize)]) -> Vec<i64> {
+fn einops_offsets(pattern: &str, shape: &[i64], sizes: &[(&str, i64)]) -> Vec<i64> {
     let (l_text, r_text) = pattern.split_once("->").unwrap();
     let (mut left, mut right) = (einops_side(l_text), einops_side(r_text));
     // Expand `...` into named axes.
@@ -758,7 +766,7 @@ fn einops_offsets(pattern: &str, shape: &[i64], sizes: &[(&str, usize)]) -> Vec<
         *side = out;
     }
     assert_eq!(left.len(), shape.len());
-    let size_of = |n: &str| sizes.iter().find(|(k, _)| *k == n).map(|(_, v)| *v as i64);
+    let size_of = |n: &str| sizes.iter().find(|(k, _)| *k == n).map(|(_, v)| *v);
     let mut extent: Vec<(String, i64)> = Vec::new();
     for (g, &dim) in left.iter().zip(shape) {
         let known: i64 = g.iter().filter_map(|n| size_of(n)).product();
@@ -799,15 +807,15 @@ fn einops_offsets(pattern: &str, shape: &[i64], sizes: &[(&str, usize)]) -> Vec<
 }
 
 /// Checks rule (a) on one einops case; returns the StrideWeave view.
-fn check_einops(repeat_op: bool, pattern: &str, shape: &[i64], sizes: &[(&str, usize)]) -> Layout {
+fn check_einops(repeat_op: bool, pattern: &str, shape: &[i64], sizes: &[(&str, i64)]) -> Layout {
     let (l_text, r_text) = pattern.split_once("->").unwrap();
     let colex = format!("{} -> {}", reversed(l_text), reversed(r_text));
     let dims: Vec<String> = shape.iter().rev().map(|d| d.to_string()).collect();
     let buffer = Layout::compact(&s(&format!("({})", dims.join(","))));
     let view = if repeat_op {
-        buffer.repeat_pattern(&colex, sizes)
+        buffer.repeat(&colex, sizes)
     } else {
-        buffer.rearrange_pattern(&colex, sizes)
+        buffer.rearrange(&colex, sizes)
     }
     .unwrap_or_else(|e| panic!("{pattern} as {colex}: {e}"));
     assert_eq!(
@@ -855,4 +863,126 @@ fn einops_reversal_rule_on_more_patterns() {
     check_einops(true, "h w -> (r h) w", &[3, 4], &[("r", 2)]);
     check_einops(true, "h w -> h (w r)", &[3, 4], &[("r", 2)]);
     check_einops(true, "b h -> b r h", &[3, 4], &[("r", 3)]);
+}
+
+// ---- no size limit at run time ---------------------------------------------------------
+
+/// `n` leaves of extent 2 as `(2,2,…):(1,2,4,…)`.
+fn flat_twos(n: usize) -> Layout {
+    let shape = vec!["2"; n].join(",");
+    let stride: Vec<String> = (0..n).map(|i| (1i64 << i).to_string()).collect();
+    l(&format!("({shape}):({})", stride.join(",")))
+}
+
+#[test]
+fn a_40_leaf_layout_rearranges_at_run_time() {
+    // Ten top-level modes of four leaves each, extents 1..=3, strides 1, 3, 9, … (distinct).
+    let extents: Vec<i64> = (0..40).map(|i| 1 + (i % 3)).collect();
+    let strides: Vec<i64> = (0..40)
+        .map(|i| 3i64.pow(i as u32 % 20) * (1 + i / 20))
+        .collect();
+    let group = |v: &[i64]| {
+        let modes: Vec<String> = v
+            .chunks(4)
+            .map(|c| {
+                format!(
+                    "({})",
+                    c.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+                )
+            })
+            .collect();
+        format!("({})", modes.join(","))
+    };
+    let layout = l(&format!("{}:{}", group(&extents), group(&strides)));
+    assert_eq!(layout.shape().extents().len(), 40);
+    let names: Vec<String> = (0..10).map(|i| format!("m{i}")).collect();
+    let reversed: Vec<String> = names.iter().rev().cloned().collect();
+    let v = layout
+        .rearrange(
+            &format!("{} -> {}", names.join(" "), reversed.join(" ")),
+            &[],
+        )
+        .unwrap();
+    // The modes in reverse order, each keeping its leaves, extents and strides.
+    let rev = |v: &[i64]| -> Vec<i64> { v.chunks(4).rev().flatten().copied().collect() };
+    assert_eq!(
+        v.to_string(),
+        format!("{}:{}", group(&rev(&extents)), group(&rev(&strides)))
+    );
+    // A group on the right flattens nothing: one mode holding all ten.
+    let v = layout
+        .rearrange(
+            &format!("{} -> ({})", names.join(" "), reversed.join(" ")),
+            &[],
+        )
+        .unwrap();
+    assert_eq!(v.rank(), 1);
+    assert_eq!(v.stride().values(), rev(&strides).as_slice());
+}
+
+#[test]
+fn a_40_symbol_pattern_rearranges_at_run_time() {
+    // Twenty modes of extent 4, each split in two: forty symbols, result reversed.
+    let shape = vec!["4"; 20].join(",");
+    let stride: Vec<String> = (0..20).map(|i| (1i64 << (2 * i)).to_string()).collect();
+    let layout = l(&format!("({shape}):({})", stride.join(",")));
+    let left: Vec<String> = (0..20).map(|i| format!("(a{i} b{i})")).collect();
+    let right: Vec<String> = (0..20).rev().map(|i| format!("b{i} a{i}")).collect();
+    let names: Vec<String> = (0..20).map(|i| format!("a{i}")).collect();
+    let sizes: Vec<(&str, i64)> = names.iter().map(|n| (n.as_str(), 2)).collect();
+    let v = layout
+        .rearrange(
+            &format!("{} -> {}", left.join(" "), right.join(" ")),
+            &sizes,
+        )
+        .unwrap();
+    // a_i is the fast half of mode i (stride 4^i), b_i the slow half (stride 2·4^i): the
+    // result is leaf k of the 40 compact leaves of extent 2, in reverse order.
+    assert_eq!(v.to_string(), {
+        let flat = flat_twos(40);
+        let strides: Vec<String> = flat
+            .stride()
+            .values()
+            .iter()
+            .rev()
+            .map(i64::to_string)
+            .collect();
+        format!("({}):({})", vec!["2"; 40].join(","), strides.join(","))
+    });
+    // And back again, each pair as a nested mode of the same elements.
+    let back = v
+        .rearrange(&format!("{} -> {}", right.join(" "), left.join(" ")), &[])
+        .unwrap();
+    let pairs: Vec<String> = (0..20)
+        .map(|i| format!("({},{})", 1i64 << (2 * i), 1i64 << (2 * i + 1)))
+        .collect();
+    assert_eq!(
+        back.to_string(),
+        format!("({}):({})", vec!["(2,2)"; 20].join(","), pairs.join(","))
+    );
+}
+
+#[test]
+fn run_time_messages_are_not_cut() {
+    // The message names a 600-mode shape: longer than the macros' fixed message buffer.
+    let layout = flat_twos(60).rearrange("... -> ...", &[]).unwrap();
+    let err = layout
+        .repeat("a b -> b a r", &[("r", 2)])
+        .unwrap_err()
+        .to_string();
+    let shape = format!("({})", vec!["2"; 60].join(","));
+    assert!(
+        err.contains(&format!(
+            "but the source has 60 top-level modes (shape {shape})"
+        )),
+        "{err}"
+    );
+    let big = l(&format!(
+        "({}):({})",
+        vec!["1"; 600].join(","),
+        vec!["0"; 600].join(",")
+    ));
+    let err = big.rearrange("a b -> b a", &[]).unwrap_err().to_string();
+    assert!(err.len() > 1024 && !err.contains('…'), "{err}");
+    assert!(err.ends_with("  a b -> b a\n  ^^^"), "{err}");
 }

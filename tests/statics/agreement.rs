@@ -10,7 +10,7 @@ macro_rules! agree {
     ($t:expr, $pattern:tt $(, $k:ident = $v:expr)*) => {{
         let t: &Tensor = &$t;
         let by_macro = rearrange!(t, $pattern $(, $k = $v)*).unwrap();
-        let by_runtime = t.rearrange($pattern, &[$((stringify!($k), $v)),*]).unwrap();
+        let by_runtime = t.rearrange($pattern, &[$((stringify!($k), $v as i64)),*]).unwrap();
         same_view(&by_macro, &by_runtime, &format!("rearrange {:?} on {}", $pattern, t.layout()));
     }};
 }
@@ -20,7 +20,7 @@ macro_rules! agree_repeat {
     ($t:expr, $pattern:tt $(, $k:ident = $v:expr)*) => {{
         let t: &Tensor = &$t;
         let by_macro = repeat!(t, $pattern $(, $k = $v)*).unwrap();
-        let by_runtime = t.repeat($pattern, &[$((stringify!($k), $v)),*]).unwrap();
+        let by_runtime = t.repeat($pattern, &[$((stringify!($k), $v as i64)),*]).unwrap();
         same_view(&by_macro, &by_runtime, &format!("repeat {:?} on {}", $pattern, t.layout()));
     }};
 }

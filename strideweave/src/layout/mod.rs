@@ -7,8 +7,7 @@
 //! | `core` | [`Layout`]: construction, size, reach, indexing, injectivity |
 //! | `notation` | `Display`/`Debug`/`FromStr` of layouts |
 //! | `structure` | sub-layouts, concat, append, permute, broadcast, flatten |
-//! | `tree` | [`Tree`] and tree rearrangement (L12) |
-//! | `pattern` | rearrangement patterns (§5): `rearrange_pattern`, `repeat_pattern` |
+//! | `tree` | [`Tree`] and tree rearrangement (L12): `rearrange_tree` |
 //! | `coalesce` | coalesce, by-mode coalesce, filter |
 //! | `compose` | composition with a layout, a shape or a by-mode tiler |
 //! | `complement` | complement |
@@ -28,7 +27,6 @@ pub(crate) mod int_tuple;
 mod inverse;
 mod key;
 mod notation;
-mod pattern;
 mod product;
 mod shape;
 mod structure;

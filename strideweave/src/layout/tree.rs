@@ -108,7 +108,7 @@ impl std::fmt::Display for Tree {
     }
 }
 
-const OP: &str = "rearrange";
+const OP: &str = "rearrange_tree";
 
 fn invalid(detail: String) -> Error {
     Error::InvalidRearrange { op: OP, detail }
@@ -128,14 +128,14 @@ impl Layout {
     /// use strideweave::{Layout, Tree};
     /// let l: Layout = "(2,3):(1,2)".parse().unwrap();
     /// let out = Tree::node([Tree::id(1), Tree::Leaf, Tree::id(0)]);
-    /// assert_eq!(l.rearrange(&out, None).unwrap().to_string(), "(3,1,2):(2,0,1)");
+    /// assert_eq!(l.rearrange_tree(&out, None).unwrap().to_string(), "(3,1,2):(2,0,1)");
     ///
     /// let l: Layout = "(1,(2,3)):(5,(7,14))".parse().unwrap();
     /// let sel = Tree::node([Tree::Leaf, Tree::Leaf]);
     /// let out = Tree::node([Tree::id(1), Tree::id(0)]);
-    /// assert_eq!(l.rearrange(&out, Some(&sel)).unwrap().to_string(), "((2,3),1):((7,14),5)");
+    /// assert_eq!(l.rearrange_tree(&out, Some(&sel)).unwrap().to_string(), "((2,3),1):((7,14),5)");
     /// ```
-    pub fn rearrange(&self, output: &Tree, selection: Option<&Tree>) -> Result<Layout> {
+    pub fn rearrange_tree(&self, output: &Tree, selection: Option<&Tree>) -> Result<Layout> {
         let mut parts = Extracted::new();
         match selection {
             None => {

@@ -4,15 +4,12 @@
 use std::fmt;
 
 use crate::layout::{IntTuple, ProfileToken, Shape};
+use crate::pattern::{LEAF, POP, PUSH, ShapeRef};
 
 /// The most leaves a [`ShapeCode`] holds.
 pub const MAX_LEAVES: usize = 32;
 /// The most profile tokens (leaves, `(`, `)`) a [`ShapeCode`] holds.
 pub const MAX_TOKENS: usize = 64;
-
-pub(crate) const LEAF: u8 = 0;
-pub(crate) const PUSH: u8 = 1;
-pub(crate) const POP: u8 = 2;
 
 /// A shape in a fixed-capacity encoding that `const fn`s can read and build: the profile
 /// of the root's contents (leaf, `(`, `)`) and the extents in depth-first order, for at most
@@ -241,16 +238,15 @@ impl ShapeCode {
         self.poisoned
     }
 
-    pub(crate) const fn tok(&self, i: usize) -> u8 {
-        self.toks[i]
-    }
-
-    pub(crate) const fn ntoks(&self) -> usize {
-        self.ntoks as usize
-    }
-
-    pub(crate) const fn extent(&self, leaf: usize) -> i64 {
-        self.extents[leaf]
+    /// The shape as the rearrangement engine reads it.
+    pub(crate) const fn view(&self) -> ShapeRef<'_> {
+        ShapeRef {
+            toks: &self.toks,
+            ntoks: self.ntoks as usize,
+            extents: &self.extents,
+            nleaves: self.nleaves as usize,
+            int_root: self.int_root,
+        }
     }
 
     /// A tuple-rooted code from raw parts (the output of a rearrangement).

@@ -12,14 +12,13 @@
 use std::marker::PhantomData;
 
 use super::code::{MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape};
-use super::compile::{Outcome, Plan, check_pattern, compile, message};
-use super::msg::Msg;
-use super::pattern::PatternCode;
+use super::compile::{Outcome, Plan, check_pattern, compile, message_into};
 use super::tensor::StaticTensor;
 use crate::Rearranged;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::layout::{Layout, ProfileToken};
+use crate::pattern::{MSG_CAP, MsgState, PatternCode};
 use crate::tensor::Tensor;
 
 /// The shape of a tensor as the compiler sees it: static, or known only at run time.
@@ -69,11 +68,12 @@ impl<S: ShapeInfo, P: Check<S>> Compiled<S, P> {
         None => check_pattern(&<P as Check<S>>::PATTERN),
     };
 
-    /// The message of the mistake (when [`OUTCOME`](Compiled::OUTCOME) is `Err`).
-    pub const fn message() -> Msg {
+    /// Writes the message of the mistake (when [`OUTCOME`](Compiled::OUTCOME) is `Err`)
+    /// into `buf`.
+    pub const fn message(buf: &mut [u8]) -> MsgState {
         match S::INFO {
-            Some(s) => message(Some(&s), &<P as Check<S>>::PATTERN),
-            None => message(None, &<P as Check<S>>::PATTERN),
+            Some(s) => message_into(Some(&s), &<P as Check<S>>::PATTERN, buf),
+            None => message_into(None, &<P as Check<S>>::PATTERN, buf),
         }
     }
 }
@@ -83,7 +83,9 @@ impl<S: ShapeInfo, P: Check<S>> Compiled<S, P> {
 #[track_caller]
 pub const fn check<S: ShapeInfo, P: Check<S>>() -> Witness<S> {
     if let Outcome::Err = Compiled::<S, P>::OUTCOME {
-        fail(Compiled::<S, P>::message().as_str());
+        let mut buf = [0u8; MSG_CAP];
+        let m = Compiled::<S, P>::message(&mut buf);
+        fail(m.text(&buf));
     }
     Witness(PhantomData)
 }
@@ -94,9 +96,10 @@ pub const fn check<S: ShapeInfo, P: Check<S>>() -> Witness<S> {
 #[track_caller]
 pub const fn check_at<S: ShapeInfo, P: Check<S>>(column: u32) {
     if let Outcome::Err = Compiled::<S, P>::OUTCOME {
-        let m = Compiled::<S, P>::message();
+        let mut buf = [0u8; MSG_CAP];
+        let m = Compiled::<S, P>::message(&mut buf);
         if m.anchor() == column {
-            fail(m.as_str());
+            fail(m.text(&buf));
         }
     }
 }
@@ -234,7 +237,8 @@ impl<P: Check<Dynamic>> PatternView<P> for &Tensor {
     }
 }
 
-/// The dynamic path: the same [`compile`] as the compiler's check, on the runtime shape.
+/// The dynamic path: the engine of the compiler's check, on the runtime shape, with scratch
+/// sized from it (no capacity).
 ///
 /// ```
 /// use strideweave::{Tensor, rearrange, shape};
@@ -249,23 +253,9 @@ impl<P: Check<Dynamic>> PatternView<P> for &Tensor {
 pub fn dynamic(t: &Tensor, p: &PatternCode) -> Result<Tensor> {
     let op = p.op.name();
     t.require_single(op)?;
-    let Some(code) = ShapeCode::from_shape(t.shape()) else {
-        return Err(Error::InvalidRearrange {
-            op,
-            detail: format!(
-                "the tensor's shape {} has more than 32 leaves or 64 profile tokens, more than the macros handle; use Tensor::{}",
-                t.shape(),
-                &op[..op.len() - 1]
-            ),
-        });
-    };
-    match compile(&code, p) {
-        Outcome::Ok(shape, plan) => view(t, &shape, &plan),
-        _ => Err(Error::InvalidRearrange {
-            op,
-            detail: message(Some(&code), p).detail().to_string(),
-        }),
-    }
+    let plan = crate::pattern::run::Plan::compile(t.shape(), p, true)
+        .map_err(|detail| Error::InvalidRearrange { op, detail })?;
+    t.leading_view(op, |l| Ok(plan.apply(l)))
 }
 
 /// The static path: the view of a rearrangement the compiler has checked.

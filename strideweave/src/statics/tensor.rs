@@ -283,10 +283,11 @@ const fn check_cast(from: &ShapeCode, to: &ShapeCode) {
     if from.is_poisoned() || to.is_poisoned() || from.same_shape(to) {
         return;
     }
-    let mut m = super::msg::Msg::new();
+    let mut buf = [0u8; crate::pattern::MSG_CAP];
+    let mut m = crate::pattern::Msg::new(&mut buf);
     m.str("StaticTensor::cast: the tensor's static shape ");
-    m.shape(from);
+    m.shape(from.view());
     m.str(" differs from the shape cast to, ");
-    m.shape(to);
+    m.shape(to.view());
     panic!("{}", m.as_str());
 }

@@ -4,6 +4,8 @@
 
 use crate::error::{Error, Result};
 use crate::layout::{Layout, Shape, Stride, Tree};
+use crate::pattern::Op;
+use crate::pattern::run::Plan;
 use crate::repr::{Representation, Subtensor};
 use crate::tensor::Tensor;
 use crate::tensor::index::offset_plus;
@@ -197,13 +199,15 @@ impl Tensor {
     /// assert_eq!(v.layout().to_string(), "(3,1,2):(2,0,1)");
     /// ```
     pub fn rearrange_tree(&self, output: &Tree, selection: Option<&Tree>) -> Result<Tensor> {
-        const OP: &str = "rearrange";
+        const OP: &str = "rearrange_tree";
         self.require_single(OP)?;
-        self.leading_view(OP, |l| l.rearrange(output, selection))
+        self.leading_view(OP, |l| l.rearrange_tree(output, selection))
     }
 
     /// Rearranges by a pattern (contracts §5): `"b (h w) c -> b c h w"` with keyword
-    /// extents for split groups and assertions. A view over the same carrier and offset.
+    /// extents for split groups and assertions (see [`Layout::rearrange`]). A view over the
+    /// same carrier and offset. The pattern is read once per call, also when autograd
+    /// records the view.
     ///
     /// ```
     /// let t = strideweave::Tensor::arange::<f32>(&"(12,5)".parse().unwrap());
@@ -212,10 +216,8 @@ impl Tensor {
     /// let err = t.rearrange("(h w) c -> h w c", &[("h", 5)]).unwrap_err();
     /// assert!(err.to_string().contains("does not divide extent 12 of mode 0"));
     /// ```
-    pub fn rearrange(&self, pattern: &str, sizes: &[(&str, usize)]) -> Result<Tensor> {
-        const OP: &str = "rearrange";
-        self.require_single(OP)?;
-        self.leading_view(OP, |l| l.rearrange_pattern(pattern, sizes))
+    pub fn rearrange(&self, pattern: &str, sizes: &[(&str, i64)]) -> Result<Tensor> {
+        self.pattern_view(Op::Rearrange, pattern, sizes)
     }
 
     /// einops' `repeat` as a zero-copy view: new symbols on the right become stride-0
@@ -226,9 +228,16 @@ impl Tensor {
     /// let v = t.repeat("h w -> h w c", &[("c", 4)]).unwrap();
     /// assert_eq!(v.layout().to_string(), "(2,3,4):(1,2,0)");
     /// ```
-    pub fn repeat(&self, pattern: &str, sizes: &[(&str, usize)]) -> Result<Tensor> {
-        const OP: &str = "repeat";
-        self.require_single(OP)?;
-        self.leading_view(OP, |l| l.repeat_pattern(pattern, sizes))
+    pub fn repeat(&self, pattern: &str, sizes: &[(&str, i64)]) -> Result<Tensor> {
+        self.pattern_view(Op::Repeat, pattern, sizes)
+    }
+
+    /// `rearrange` and `repeat`: the pattern compiled once on the shape, its plan applied to
+    /// every layout the view needs (`L_0`, `S_0` and autograd's compact layout).
+    fn pattern_view(&self, op: Op, pattern: &str, sizes: &[(&str, i64)]) -> Result<Tensor> {
+        let name = op.method();
+        self.require_single(name)?;
+        let plan = Plan::parse(self.shape(), op, pattern, sizes)?;
+        self.leading_view(name, |l| Ok(plan.apply(l)))
     }
 }

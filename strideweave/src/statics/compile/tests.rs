@@ -1,6 +1,8 @@
-//! A differential test: `compile` (the macros' shape rule) against `Layout::rearrange_pattern`
-//! and `Layout::repeat_pattern` (the runtime's), on random shapes, strides, patterns and
-//! keywords, valid and not: the same layouts, or the same messages.
+//! A differential test on random shapes, strides, patterns and keywords, valid and not: the
+//! engine's fast path against its checked path (the same result, or both fail), and the
+//! static front end (fixed arrays, `rearrange!`'s messages) against the run-time one
+//! (`Layout::rearrange`/`repeat`, scratch sized from the input): the same layouts, or the
+//! same messages.
 
 use std::ops::Range;
 
@@ -9,10 +11,12 @@ use strideweave_syntax::{
     EncodedSide, Pattern, PatternKind, check_keywords, check_pattern, encode_pattern, parse_pattern,
 };
 
-use super::{Checked, Outcome, compile, explain, fast, message};
+use super::{Outcome, Room, compile, message_into};
 use crate::layout::Layout;
-use crate::statics::code::ShapeCode;
-use crate::statics::pattern::{Keyword, Op, PatternCode, Side};
+use crate::pattern::{
+    Keyword, MSG_CAP, MsgState, NO_PART, Op, Out, PatternCode, Scratch, Side, explain, fast,
+};
+use crate::statics::ShapeCode;
 
 /// A tiny deterministic generator (xorshift), so that one seed is one case.
 struct Gen(u64);
@@ -38,7 +42,7 @@ impl Gen {
 struct Case {
     layout: String,
     pattern: String,
-    sizes: Vec<(String, usize)>,
+    sizes: Vec<(String, i64)>,
     kind: PatternKind,
 }
 
@@ -58,7 +62,7 @@ fn generate(seed: u64) -> Case {
     let mut shape = Vec::new();
     let mut stride = Vec::new();
     let mut left: Vec<String> = Vec::new();
-    let mut sizes: Vec<(String, usize)> = Vec::new();
+    let mut sizes: Vec<(String, i64)> = Vec::new();
     let rank = g.below(5);
     let ellipsis_at = if g.chance(25) {
         Some(g.below(rank + 1))
@@ -99,7 +103,7 @@ fn generate(seed: u64) -> Case {
                 let s = names.next().unwrap();
                 if g.chance(20) {
                     let v = if g.chance(60) { size } else { g.extent() };
-                    sizes.push((s.clone(), v as usize));
+                    sizes.push((s.clone(), v));
                 }
                 s
             }
@@ -154,7 +158,7 @@ fn generate(seed: u64) -> Case {
     if kind == PatternKind::Repeat {
         for i in 0..1 + g.below(2) {
             let r = format!("r{i}");
-            sizes.push((r.clone(), 1 + g.below(3)));
+            sizes.push((r.clone(), 1 + g.below(3) as i64));
             right.insert(g.below(right.len() + 1), r);
         }
     }
@@ -187,7 +191,7 @@ fn generate(seed: u64) -> Case {
 fn split_or_symbol(
     g: &mut Gen,
     names: &mut impl Iterator<Item = String>,
-    sizes: &mut Vec<(String, usize)>,
+    sizes: &mut Vec<(String, i64)>,
     extent: i64,
 ) -> String {
     match g.below(4) {
@@ -202,7 +206,7 @@ fn split_or_symbol(
 fn split(
     g: &mut Gen,
     names: &mut impl Iterator<Item = String>,
-    sizes: &mut Vec<(String, usize)>,
+    sizes: &mut Vec<(String, i64)>,
     extent: i64,
 ) -> String {
     let k = 1 + g.below(3);
@@ -237,7 +241,7 @@ fn split(
             g.extent()
         };
         left = if left % v == 0 { left / v } else { left };
-        sizes.push(((*s).clone(), v as usize));
+        sizes.push(((*s).clone(), v));
     }
     format!("({})", factors.join(" "))
 }
@@ -247,7 +251,7 @@ fn code(
     text: &str,
     p: &Pattern<Range<usize>>,
     kind: PatternKind,
-    sizes: &[(String, usize)],
+    sizes: &[(String, i64)],
 ) -> PatternCode {
     let e = encode_pattern(text, p).unwrap();
     let side = |s: EncodedSide| Side {
@@ -257,8 +261,8 @@ fn code(
     let keywords: Vec<Keyword> = sizes
         .iter()
         .map(|(n, v)| Keyword {
-            sym: e.symbol(n).unwrap(),
-            value: *v,
+            sym: e.symbol(n).unwrap() as usize,
+            value: *v as usize,
         })
         .collect();
     PatternCode {
@@ -282,23 +286,41 @@ fn code(
     }
 }
 
+/// What the engine writes: profile tokens, extents, sources, multipliers.
+type Written = (Vec<u8>, Vec<i64>, Vec<usize>, Vec<i64>);
+
+/// Runs `f` with the static front end's scratch and output; what it wrote, when it returns
+/// `true`.
+fn run(f: impl FnOnce(&mut Scratch<'_>, &mut Out<'_>) -> bool) -> Option<Written> {
+    let mut room = Room::NEW;
+    let (mut s, mut out) = room.split();
+    f(&mut s, &mut out).then(|| {
+        let (nt, nl) = (out.ntoks, out.nleaves);
+        (
+            out.toks[..nt].to_vec(),
+            out.extents[..nl].to_vec(),
+            out.source[..nl].to_vec(),
+            out.multiplier[..nl].to_vec(),
+        )
+    })
+}
+
 /// Runs one case; returns whether it was valid (for the statistics).
 fn check(seed: u64) -> Option<bool> {
     let case = generate(seed);
     let layout: Layout = case.layout.parse().ok()?;
-    let sizes: Vec<(&str, usize)> = case.sizes.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+    let sizes: Vec<(&str, i64)> = case.sizes.iter().map(|(n, v)| (n.as_str(), *v)).collect();
     let runtime = match case.kind {
-        PatternKind::Rearrange => layout.rearrange_pattern(&case.pattern, &sizes),
-        PatternKind::Repeat => layout.repeat_pattern(&case.pattern, &sizes),
+        PatternKind::Rearrange => layout.rearrange(&case.pattern, &sizes),
+        PatternKind::Repeat => layout.repeat(&case.pattern, &sizes),
     };
     let what = format!(
         "{:?} on {} with {:?}",
         case.pattern, case.layout, case.sizes
     );
-    // Pattern-only mistakes are the macros' compile errors; `compile` never sees them.
+    // Pattern-only mistakes are the macros' compile errors; the engine never sees them.
     let pattern = parse_pattern(&case.pattern).unwrap_or_else(|e| panic!("{what}: {}", e.message));
-    let kws: Vec<(&str, i64, Range<usize>)> =
-        sizes.iter().map(|(n, v)| (*n, *v as i64, 0..0)).collect();
+    let kws: Vec<(&str, i64, Range<usize>)> = sizes.iter().map(|(n, v)| (*n, *v, 0..0)).collect();
     if check_pattern(&pattern, case.kind).is_err()
         || check_keywords(&pattern, case.kind, &kws).is_err()
     {
@@ -311,13 +333,16 @@ fn check(seed: u64) -> Option<bool> {
     let p = code(&case.pattern, &pattern, case.kind, &case.sizes);
     let src = ShapeCode::from_shape(layout.shape()).unwrap();
     // The fast path succeeds exactly when the checked path does, with the same result.
-    match (fast::plan(&src, &p), explain(&src, &p)) {
-        (Some((s, plan)), Checked::Ok(s2, plan2)) => {
-            assert!(s == s2 && plan == plan2, "{what}: the fast path differs")
-        }
-        (None, Checked::Err(_)) => {}
-        (Some(_), _) => panic!("{what}: the fast path accepts a mistake"),
-        (None, _) => panic!("{what}: the fast path gives up on a valid case"),
+    let mut parts = vec![NO_PART; p.left.len() + src.ntoks as usize + p.right.len()];
+    let mut msg = vec![0; MSG_CAP];
+    let fast = run(|s, out| fast(src.view(), &p, s, out));
+    let checked =
+        run(|_, out| explain(src.view(), &p, &mut parts, out, &mut msg, MsgState::EMPTY).is_ok());
+    match (fast, checked) {
+        (Some(a), Some(b)) => assert!(a == b, "{what}: the fast path differs"),
+        (None, None) => {}
+        (Some(_), None) => panic!("{what}: the fast path accepts a mistake"),
+        (None, Some(_)) => panic!("{what}: the fast path gives up on a valid case"),
     }
     match (runtime, compile(&src, &p)) {
         (Ok(expected), Outcome::Ok(shape, plan)) => {
@@ -331,26 +356,25 @@ fn check(seed: u64) -> Option<bool> {
             Some(true)
         }
         (Err(e), Outcome::Err) => {
-            let m = message(Some(&src), &p);
+            let mut buf = [0; MSG_CAP];
+            let m = message_into(Some(&src), &p, &mut buf);
             let runtime = e.to_string();
             let runtime = runtime.split_once(": ").unwrap().1;
-            let ours = m.detail();
+            let ours = m.detail(&buf);
             let ours = ours
                 .rsplit_once("\n  the tensor's shape is ")
                 .map_or(ours, |(a, _)| a);
-            if runtime.contains(" of the source, ") {
-                // The group-arity message: the runtime also prints the nested mode's strides.
-                let strip = |s: &str| s.split(" of the source, ").next().unwrap().to_string();
-                assert_eq!(strip(ours), strip(runtime), "{what}");
-            } else {
-                assert_eq!(ours, runtime, "{what}");
-            }
+            assert_eq!(ours, runtime, "{what}");
             Some(false)
         }
-        (Ok(l), Outcome::Err) => panic!(
-            "{what}: the runtime gives {l}, compile says\n{}",
-            message(Some(&src), &p).as_str()
-        ),
+        (Ok(l), Outcome::Err) => {
+            let mut buf = [0; MSG_CAP];
+            let m = message_into(Some(&src), &p, &mut buf);
+            panic!(
+                "{what}: the runtime gives {l}, compile says\n{}",
+                m.text(&buf)
+            )
+        }
         (Err(e), _) => panic!("{what}: the runtime says {e}, compile accepts"),
         (Ok(_), _) => panic!("{what}: unexpected outcome"),
     }

@@ -2,18 +2,24 @@
 //! and plan, built from the right side.
 
 use super::{
-    Compiler, NO_PART, NO_SOURCE, Node, PART_CAPTURED, PART_NEW, PART_SYMBOL, Part, Plan, at,
-    begin, chars, finish, is_leaf, keyword, mode, on_side, push, tri,
+    Compiler, NO_PART, Node, PART_CAPTURED, PART_NEW, PART_SYMBOL, Part, at, begin, chars, finish,
+    is_leaf, keyword, mode, on_side, push, tri,
 };
-use crate::statics::code::{LEAF, MAX_LEAVES, MAX_TOKENS, POP, PUSH, ShapeCode};
-use crate::statics::msg::Msg;
-use crate::statics::pattern::{Op, TokKind};
+use crate::pattern::code::{Op, TokKind};
+use crate::pattern::msg::MsgState;
+use crate::pattern::plan::{NO_SOURCE, Out};
+use crate::pattern::shape::{LEAF, POP, PUSH, ShapeRef};
 
 /// The first part that a symbol names.
-const fn part_of(c: &Compiler<'_>, sym: u16) -> Option<Part> {
+const fn part_of(c: &Compiler<'_, '_>, sym: usize) -> Option<Part> {
+    part_of_in(c.parts, c.nparts, sym)
+}
+
+/// The first of the `n` parts that a symbol names.
+const fn part_of_in(parts: &[Part], n: usize, sym: usize) -> Option<Part> {
     let mut i = 0;
-    while i < c.nparts {
-        let part = c.parts[i];
+    while i < n {
+        let part = parts[i];
         if (part.kind == PART_SYMBOL || part.kind == PART_NEW) && part.sym == sym {
             return Some(part);
         }
@@ -23,7 +29,7 @@ const fn part_of(c: &Compiler<'_>, sym: u16) -> Option<Part> {
 }
 
 /// Left symbols absent on the right are valid only at extent 1.
-pub(super) const fn omitted(c: &Compiler<'_>) -> Result<(), Msg> {
+pub(super) const fn omitted(c: &mut Compiler<'_, '_>) -> Result<(), MsgState> {
     let (src, p) = (c.src, c.p);
     let mut i = 0;
     while i < p.left.len() {
@@ -33,8 +39,8 @@ pub(super) const fn omitted(c: &Compiler<'_>) -> Result<(), Msg> {
             && let Some(part) = part_of(c, t.sym)
             && part.size > 1
         {
-            let name = p.names[t.sym as usize];
-            let mut m = begin(p);
+            let name = p.names[t.sym];
+            let mut m = begin!(c);
             m.str("omitted source: `");
             m.str(name);
             m.str("` on the left, term ");
@@ -42,12 +48,12 @@ pub(super) const fn omitted(c: &Compiler<'_>) -> Result<(), Msg> {
             m.str(" is absent from the right, but it names ");
             if part.split {
                 m.str("a factor of the split ");
-                mode(&mut m, &part.mp);
+                mode(&mut m, src, part.node.t0);
             } else {
-                mode(&mut m, &part.mp);
+                mode(&mut m, src, part.node.t0);
                 if !is_leaf(src, part.node) {
                     m.str(" (shape ");
-                    m.node(src, part.node.t0 as usize, part.node.l0 as usize);
+                    m.node(src, part.node.t0, part.node.l0);
                     m.str(")");
                 }
             }
@@ -62,12 +68,13 @@ pub(super) const fn omitted(c: &Compiler<'_>) -> Result<(), Msg> {
 }
 
 /// New `repeat` symbols: stride-0 modes of their keyword extents.
-pub(super) const fn new_symbols(c: &mut Compiler<'_>) -> Result<(), Msg> {
+pub(super) const fn new_symbols(c: &mut Compiler<'_, '_>) -> Result<(), MsgState> {
     let p = c.p;
     if !matches!(p.op, Op::Repeat) {
         return Ok(());
     }
-    let mut total = c.src.size();
+    let size = size(c.src);
+    let mut total = size;
     let mut i = 0;
     while i < p.right.len() {
         let t = p.right.get(i);
@@ -80,11 +87,11 @@ pub(super) const fn new_symbols(c: &mut Compiler<'_>) -> Result<(), Msg> {
             total = match total.checked_mul(extent) {
                 Some(t) => t,
                 None => {
-                    let mut m = begin(p);
+                    let mut m = begin!(c);
                     m.str("the repeated layout's size overflows i64 (source size ");
-                    m.int(c.src.size());
+                    m.int(size);
                     m.str(", `");
-                    m.str(p.names[t.sym as usize]);
+                    m.str(p.names[t.sym]);
                     m.str(" = ");
                     m.int(extent);
                     m.str("`)");
@@ -107,46 +114,57 @@ pub(super) const fn new_symbols(c: &mut Compiler<'_>) -> Result<(), Msg> {
     Ok(())
 }
 
-/// The result under construction.
-struct Out {
-    toks: [u8; MAX_TOKENS],
-    ntoks: usize,
-    extents: [i64; MAX_LEAVES],
-    plan: Plan,
+/// The source's size (it fits in `i64`).
+const fn size(src: ShapeRef<'_>) -> i64 {
+    let mut p = 1i64;
+    let mut i = 0;
+    while i < src.nleaves {
+        p = p.saturating_mul(src.extents[i]);
+        i += 1;
+    }
+    p
+}
+
+/// The result under construction: `out`, and whether it ran out of room.
+struct Writer<'w, 'o> {
+    out: &'w mut Out<'o>,
     full: bool,
 }
 
-impl Out {
+impl Writer<'_, '_> {
     const fn tok(&mut self, t: u8) {
-        if self.ntoks == MAX_TOKENS {
+        if self.out.ntoks == self.out.toks.len() {
             self.full = true;
             return;
         }
-        self.toks[self.ntoks] = t;
-        self.ntoks += 1;
+        self.out.toks[self.out.ntoks] = t;
+        self.out.ntoks += 1;
     }
 
-    const fn leaf(&mut self, extent: i64, source: u8, mult: i64) {
-        if self.plan.len == MAX_LEAVES {
+    const fn leaf(&mut self, extent: i64, source: usize, mult: i64) {
+        let k = self.out.nleaves;
+        if k == self.out.extents.len()
+            || k == self.out.source.len()
+            || k == self.out.multiplier.len()
+        {
             self.full = true;
             return;
         }
         self.tok(LEAF);
-        let k = self.plan.len;
-        self.extents[k] = extent;
-        self.plan.source[k] = source;
-        self.plan.multiplier[k] = mult;
-        self.plan.len += 1;
+        self.out.extents[k] = extent;
+        self.out.source[k] = source;
+        self.out.multiplier[k] = mult;
+        self.out.nleaves += 1;
     }
 
     /// Copies the source node `n` whole.
-    const fn node(&mut self, src: &ShapeCode, n: Node) {
-        let mut t = n.t0 as usize;
-        let mut l = n.l0 as usize;
-        while t < (n.t1 as usize) {
-            match src.tok(t) {
+    const fn node(&mut self, src: ShapeRef<'_>, n: Node) {
+        let mut t = n.t0;
+        let mut l = n.l0;
+        while t < n.t1 {
+            match src.toks[t] {
                 LEAF => {
-                    self.leaf(src.extent(l), l as u8, 1);
+                    self.leaf(src.extents[l], l, 1);
                     l += 1;
                 }
                 tok => self.tok(tok),
@@ -157,18 +175,12 @@ impl Out {
 }
 
 /// Builds the result from the right side.
-pub(super) const fn place(c: &Compiler<'_>) -> Result<(ShapeCode, Plan), Msg> {
+pub(super) const fn place(c: &mut Compiler<'_, '_>) -> Result<(), MsgState> {
     let (src, p) = (c.src, c.p);
-    let mut out = Out {
-        toks: [LEAF; MAX_TOKENS],
-        ntoks: 0,
-        extents: [0; MAX_LEAVES],
-        plan: Plan {
-            source: [NO_SOURCE; MAX_LEAVES],
-            multiplier: [0; MAX_LEAVES],
-            len: 0,
-            op: p.op,
-        },
+    c.out.ntoks = 0;
+    c.out.nleaves = 0;
+    let mut out = Writer {
+        out: &mut *c.out,
         full: false,
     };
     let mut i = 0;
@@ -176,7 +188,7 @@ pub(super) const fn place(c: &Compiler<'_>) -> Result<(ShapeCode, Plan), Msg> {
         let t = p.right.get(i);
         match t.kind {
             TokKind::Symbol => {
-                if let Some(part) = part_of(c, t.sym) {
+                if let Some(part) = part_of_in(c.parts, c.nparts, t.sym) {
                     if part.kind == PART_NEW {
                         out.leaf(part.extent, NO_SOURCE, 0);
                     } else if part.split {
@@ -202,17 +214,15 @@ pub(super) const fn place(c: &Compiler<'_>) -> Result<(ShapeCode, Plan), Msg> {
         i += 1;
     }
     if out.full {
-        let mut m = begin(p);
-        m.str("the result would have more than 32 leaves or 64 profile tokens, more than the macros handle; use Tensor::");
-        m.str(match p.op {
-            Op::Rearrange => "rearrange",
-            Op::Repeat => "repeat",
-        });
+        let (leaves, toks) = (c.out.extents.len(), c.out.toks.len());
+        let mut m = begin!(c);
+        m.str("the result would have more than ");
+        m.int(leaves as i64);
+        m.str(" leaves or ");
+        m.int(toks as i64);
+        m.str(" profile tokens, more than the macros handle; use Tensor::");
+        m.str(p.op.method());
         return Err(finish(m, p, 0, chars(p.text)));
     }
-    let len = out.plan.len;
-    Ok((
-        ShapeCode::from_raw(out.toks, out.ntoks, out.extents, len),
-        out.plan,
-    ))
+    Ok(())
 }

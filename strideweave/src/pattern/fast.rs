@@ -1,35 +1,32 @@
-//! The fast path of [`compile`](super::compile): the result of a valid rearrangement, or
-//! `None` at the first sign of a mistake, with no message (the slow path, [`explain`], then
-//! finds the mistake and words it).
+//! The fast path of the engine: the result of a valid rearrangement, or `false` at the first
+//! sign of a mistake, with no message (the checked path, [`explain`], then finds the mistake
+//! and words it).
 //!
 //! It exists for the compiler's sake. Rustc evaluates `const fn`s with an interpreter whose
 //! cost is per MIR statement and, above all, per call: entering a function scans the
 //! callee's whole body. The checked path (`explain`) is written for its messages — many small
 //! helpers, each carrying message code — and costs about a millisecond per macro call; this
 //! one is a single loop nest over the tokens whose helpers are macros, and it reads the
-//! fields of [`ShapeCode`] and the byte records of [`PatternCode`] in place.
+//! source's slices and the byte records of the pattern in place. It keeps its state in the
+//! caller's [`Scratch`] and writes the result into the caller's [`Out`]: no capacity of its
+//! own.
 //!
-//! Contract, checked by the differential test in `tests.rs`: `plan(s, p)` is `Some(r)`
-//! exactly when `explain(s, p)` is `Checked::Ok(r)` (for a pattern that passed the macros'
-//! pattern-only checks and a source that is not poisoned).
+//! Contract, checked by the differential test in `tests.rs`: `fast(s, p, ..)` is `true`
+//! exactly when `explain(s, p, ..)` is `Ok`, with the same result (for a pattern that passed
+//! the pattern-only checks of `strideweave_syntax`, with scratch and output of the sizes
+//! documented on [`Scratch`] and [`Out`]).
 //!
-//! [`explain`]: super::explain
+//! [`explain`]: super::explain::explain
 
-use super::{NO_SOURCE, Plan};
-use crate::statics::code::{LEAF, MAX_LEAVES, MAX_TOKENS, POP, PUSH, ShapeCode};
-use crate::statics::pattern::{Op, PatternCode};
+use super::code::{Op, PatternRef};
+use super::plan::{NO_SOURCE, ON_LEFT, ON_RIGHT, Out, Scratch};
+use super::shape::{LEAF, POP, PUSH, ShapeRef};
 use strideweave_syntax::{
     F_CLOSE, F_KIND, F_SYM, K_CLOSE, K_ELLIPSIS, K_OPEN, K_SYMBOL, K_UNIT, RECORD,
 };
 
-/// The most symbols a pattern may have on the fast path.
-const MAX_SYMBOLS: usize = 32;
-/// The deepest nesting of a shape (each level takes a `(` and a `)` token).
-const MAX_DEPTH: usize = MAX_TOKENS / 2 + 1;
-
-/// What a symbol names: nothing yet, a source node (copied whole), a factor of a split leaf,
-/// or a new (`repeat`) stride-0 mode.
-const UNSET: u8 = 0;
+/// What a symbol names: nothing yet (0, as the caller zeroes [`Scratch::kind`]), a source
+/// node (copied whole), a factor of a split leaf, or a new (`repeat`) stride-0 mode.
 const NODE: u8 = 1;
 const FACTOR: u8 = 2;
 const NEW: u8 = 3;
@@ -94,45 +91,65 @@ const OPEN: usize = K_OPEN as usize;
 const CLOSE: usize = K_CLOSE as usize;
 const ELLIPSIS: usize = K_ELLIPSIS as usize;
 
-/// The result's shape and plan when `p` applies to `src`; `None` for any mistake (and for
-/// patterns beyond this path's limits, which the slow path handles).
-pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode, Plan)> {
-    let (toks, extents) = (&src.toks, &src.extents);
+/// Writes the result's shape and plan into `out` when `p` applies to `src` and returns
+/// `true`; `false` for any mistake (and when `s` or `out` is too small, which the checked
+/// path reports).
+pub const fn fast(
+    src: ShapeRef<'_>,
+    p: &PatternRef<'_>,
+    s: &mut Scratch<'_>,
+    out: &mut Out<'_>,
+) -> bool {
+    let (toks, extents) = (src.toks, src.extents);
+    let ntoks = src.ntoks;
     let (left, right) = (p.left, p.right);
     let (nleft, nright) = (left.toks.len() / RECORD, right.toks.len() / RECORD);
-    if p.names.len() > MAX_SYMBOLS {
-        return None;
+    let nsym = p.names.len();
+    if nsym > s.given.len() {
+        return false;
     }
+    let given = &mut *s.given;
+    let sides = &mut *s.sides;
+    let kind = &mut *s.kind;
+    let node_t0 = &mut *s.t0;
+    let node_t1 = &mut *s.t1;
+    let leaf0 = &mut *s.leaf0;
+    let extent = &mut *s.extent;
+    let mult = &mut *s.mult;
+    let cur = &mut *s.cur;
+    let end = &mut *s.end;
+    let leaf = &mut *s.leaf;
     // Keyword extents by symbol (0: none given).
-    let mut given = [0i64; MAX_SYMBOLS];
     let mut i = 0;
     while i < p.keywords.len() {
         let k = &p.keywords[i];
         if k.value == 0 || k.value > i64::MAX as usize {
-            return None;
+            return false;
         }
-        given[k.sym as usize] = k.value as i64;
+        given[k.sym] = k.value as i64;
         i += 1;
     }
-    // The symbols of each side, as bit sets.
-    let (mut on_left, mut on_right) = (0u32, 0u32);
+    // The sides each symbol is on.
     i = 0;
     while i < nleft {
         if kind!(left, i) == SYMBOL {
-            on_left |= 1 << field!(left, i, F_SYM);
+            sides[field!(left, i, F_SYM)] |= ON_LEFT;
         }
         i += 1;
     }
+    let mut new = false;
     i = 0;
     while i < nright {
         if kind!(right, i) == SYMBOL {
-            on_right |= 1 << field!(right, i, F_SYM);
+            let s = field!(right, i, F_SYM);
+            sides[s] |= ON_RIGHT;
+            new |= sides[s] == ON_RIGHT;
         }
         i += 1;
     }
     // How many top-level modes `...` captures: the source's rank less the named terms.
     let (mut rank, mut t) = (0usize, 0usize);
-    while t < src.ntoks as usize {
+    while t < ntoks {
         t = skip!(toks, t).0;
         rank += 1;
     }
@@ -149,33 +166,29 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
         };
     }
     if ellipsis && named > rank {
-        return None;
+        return false;
     }
     let captured = rank.saturating_sub(named);
 
-    // What each symbol names: its kind, a source node (tokens t0..t1, first leaf l0) or a
-    // factor (extent, source leaf l0, stride multiplier).
-    let mut kind = [UNSET; MAX_SYMBOLS];
-    let mut node_t0 = [0usize; MAX_SYMBOLS];
-    let mut node_t1 = [0usize; MAX_SYMBOLS];
-    let mut leaf0 = [0usize; MAX_SYMBOLS];
-    let mut extent = [0i64; MAX_SYMBOLS];
-    let mut mult = [0i64; MAX_SYMBOLS];
+    // What each symbol names (`kind`): a source node (tokens node_t0..node_t1, first leaf
+    // leaf0) or a factor (extent, source leaf leaf0, stride multiplier mult).
     // The tokens and first leaf that `...` captures.
     let (mut ell_t0, mut ell_t1, mut ell_l0) = (0usize, 0usize, 0usize);
 
     // Match the left side: a stack of source nodes being walked (next token, end, next leaf).
-    let mut cur = [0usize; MAX_DEPTH];
-    let mut end = [0usize; MAX_DEPTH];
-    let mut leaf = [0usize; MAX_DEPTH];
-    end[0] = src.ntoks as usize;
+    if cur.is_empty() {
+        return false;
+    }
+    cur[0] = 0;
+    leaf[0] = 0;
+    end[0] = ntoks;
     let mut d = 0;
     i = 0;
     while i < nleft {
         let term = kind!(left, i);
         if term == CLOSE {
             if cur[d] != end[d] {
-                return None; // fewer members than children
+                return false; // fewer members than children
             }
             d -= 1;
             i += 1;
@@ -183,7 +196,7 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
         }
         if term == ELLIPSIS {
             if d != 0 {
-                return None;
+                return false;
             }
             ell_t0 = cur[0];
             ell_l0 = leaf[0];
@@ -200,7 +213,7 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
         }
         // A symbol, `1` or a group: the next source node.
         if cur[d] >= end[d] {
-            return None; // more terms than modes
+            return false; // more terms than modes
         }
         let (t0, l0) = (cur[d], leaf[d]);
         let (t1, n) = skip!(toks, t0);
@@ -210,8 +223,8 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
             SYMBOL => {
                 let s = field!(left, i, F_SYM);
                 let size = product!(extents, l0, n);
-                if (given[s] != 0 && given[s] != size) || (on_right & (1 << s) == 0 && size != 1) {
-                    return None;
+                if (given[s] != 0 && given[s] != size) || (sides[s] & ON_RIGHT == 0 && size != 1) {
+                    return false;
                 }
                 kind[s] = NODE;
                 node_t0[s] = t0;
@@ -221,15 +234,15 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
             }
             UNIT => {
                 if product!(extents, l0, n) != 1 {
-                    return None;
+                    return false;
                 }
                 i += 1;
             }
             _ if toks[t0] != LEAF => {
                 // A group on a nested mode: its members match the mode's children.
                 d += 1;
-                if d == MAX_DEPTH {
-                    return None;
+                if d == cur.len() {
+                    return false;
                 }
                 cur[d] = t0 + 1;
                 end[d] = t1 - 1;
@@ -249,13 +262,13 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
                             let s = field!(left, j, F_SYM);
                             if given[s] == 0 {
                                 if unknown != usize::MAX {
-                                    return None;
+                                    return false;
                                 }
                                 unknown = s;
                             } else {
                                 known = match known.checked_mul(given[s]) {
                                     Some(k) => k,
-                                    None => return None,
+                                    None => return false,
                                 };
                             }
                         }
@@ -266,12 +279,12 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
                 }
                 let inferred = if unknown == usize::MAX {
                     if known != whole {
-                        return None;
+                        return false;
                     }
                     1
                 } else {
                     if whole % known != 0 {
-                        return None;
+                        return false;
                     }
                     whole / known
                 };
@@ -282,8 +295,8 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
                     if kind!(left, j) == SYMBOL {
                         let s = field!(left, j, F_SYM);
                         let e = if given[s] == 0 { inferred } else { given[s] };
-                        if on_right & (1 << s) == 0 && e != 1 {
-                            return None;
+                        if sides[s] & ON_RIGHT == 0 && e != 1 {
+                            return false;
                         }
                         kind[s] = FACTOR;
                         extent[s] = e;
@@ -298,25 +311,24 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
         }
     }
     if d != 0 || cur[0] != end[0] {
-        return None; // fewer terms than modes
+        return false; // fewer terms than modes
     }
 
     // New symbols on the right: `repeat`'s stride-0 modes, of their keyword extents.
-    let new = on_right & !on_left;
-    if new != 0 {
+    if new {
         if !matches!(p.op, Op::Repeat) {
-            return None;
+            return false;
         }
-        let mut total = src.size();
+        let mut total = product!(extents, 0, src.nleaves);
         let mut s = 0;
-        while s < MAX_SYMBOLS {
-            if new & (1 << s) != 0 {
+        while s < nsym {
+            if sides[s] == ON_RIGHT {
                 if given[s] == 0 {
-                    return None;
+                    return false;
                 }
                 total = match total.checked_mul(given[s]) {
                     Some(t) => t,
-                    None => return None,
+                    None => return false,
                 };
                 kind[s] = NEW;
                 extent[s] = given[s];
@@ -326,11 +338,15 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
     }
 
     // Build the result from the right side.
-    let mut out = [LEAF; MAX_TOKENS];
+    let (cap_toks, cap_leaves) = (out.toks.len(), out.extents.len());
+    if out.source.len() < cap_leaves || out.multiplier.len() < cap_leaves {
+        return false;
+    }
+    let out_toks = &mut *out.toks;
+    let out_extents = &mut *out.extents;
+    let source = &mut *out.source;
+    let multiplier = &mut *out.multiplier;
     let mut nt = 0usize;
-    let mut out_extents = [0i64; MAX_LEAVES];
-    let mut source = [NO_SOURCE; MAX_LEAVES];
-    let mut multiplier = [0i64; MAX_LEAVES];
     let mut nl = 0usize;
     i = 0;
     while i < nright {
@@ -347,7 +363,7 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
             ELLIPSIS => {
                 (t0, t1, l0) = (ell_t0, ell_t1, ell_l0);
                 if !ellipsis {
-                    return None;
+                    return false;
                 }
             }
             _ => {
@@ -355,18 +371,18 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
                 let s = field!(right, i - 1, F_SYM);
                 match kind[s] {
                     NODE => (t0, t1, l0) = (node_t0[s], node_t1[s], leaf0[s]),
-                    FACTOR => (e, from, m) = (extent[s], leaf0[s] as u8, mult[s]),
+                    FACTOR => (e, from, m) = (extent[s], leaf0[s], mult[s]),
                     NEW => e = extent[s],
-                    _ => return None,
+                    _ => return false,
                 }
             }
         }
         if t1 == t0 && term != ELLIPSIS {
             // One token.
-            if nt == MAX_TOKENS || (tok == LEAF && nl == MAX_LEAVES) {
-                return None;
+            if nt == cap_toks || (tok == LEAF && nl == cap_leaves) {
+                return false;
             }
-            out[nt] = tok;
+            out_toks[nt] = tok;
             nt += 1;
             if tok == LEAF {
                 out_extents[nl] = e;
@@ -380,14 +396,14 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
         let mut t = t0;
         let mut l = l0;
         while t < t1 {
-            if nt == MAX_TOKENS || (toks[t] == LEAF && nl == MAX_LEAVES) {
-                return None;
+            if nt == cap_toks || (toks[t] == LEAF && nl == cap_leaves) {
+                return false;
             }
-            out[nt] = toks[t];
+            out_toks[nt] = toks[t];
             nt += 1;
             if toks[t] == LEAF {
                 out_extents[nl] = extents[l];
-                source[nl] = l as u8;
+                source[nl] = l;
                 multiplier[nl] = 1;
                 nl += 1;
                 l += 1;
@@ -395,20 +411,7 @@ pub(super) const fn plan(src: &ShapeCode, p: &PatternCode) -> Option<(ShapeCode,
             t += 1;
         }
     }
-    Some((
-        ShapeCode {
-            toks: out,
-            ntoks: nt as u8,
-            extents: out_extents,
-            nleaves: nl as u8,
-            int_root: false,
-            poisoned: false,
-        },
-        Plan {
-            source,
-            multiplier,
-            len: nl,
-            op: p.op,
-        },
-    ))
+    out.ntoks = nt;
+    out.nleaves = nl;
+    true
 }

@@ -1,17 +1,19 @@
-//! A rearrangement pattern as constant data: what `rearrange!` and `repeat!` emit after
-//! parsing and checking the pattern at compile time, so nothing is parsed at run time.
+//! A rearrangement pattern as the engine reads it: each side's tokens as fixed-width byte
+//! records (the encoding of `strideweave_syntax::encode_pattern`), the symbols' names and the
+//! keyword extents. `rearrange!` and `repeat!` emit one as constant data ([`PatternCode`]);
+//! `Layout::rearrange` encodes its string once per call and borrows it ([`PatternRef`]).
 
 use strideweave_syntax::{
     F_CLOSE, F_END, F_KIND, F_PATH, F_PATH_LEN, F_START, F_SYM, F_TEXT, F_TEXT_LEN, K_CLOSE,
     K_OPEN, K_SYMBOL, K_UNIT, RECORD,
 };
 
-/// Which macro a pattern belongs to.
+/// Which rule a pattern follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
-    /// `rearrange!`: every right symbol appears on the left.
+    /// `rearrange`: every right symbol appears on the left.
     Rearrange,
-    /// `repeat!`: right symbols absent on the left are new stride-0 modes.
+    /// `repeat`: right symbols absent on the left are new stride-0 modes.
     Repeat,
 }
 
@@ -25,6 +27,18 @@ impl Op {
         match self {
             Op::Rearrange => "rearrange!",
             Op::Repeat => "repeat!",
+        }
+    }
+
+    /// The method's name, as run-time messages start: `rearrange` or `repeat`.
+    ///
+    /// ```
+    /// assert_eq!(strideweave::__private::Op::Repeat.method(), "repeat");
+    /// ```
+    pub const fn method(self) -> &'static str {
+        match self {
+            Op::Rearrange => "rearrange",
+            Op::Repeat => "repeat",
         }
     }
 }
@@ -46,26 +60,26 @@ pub enum TokKind {
 
 /// One token of a pattern side, with what messages need precomputed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Tok {
+pub struct Tok<'a> {
     /// What it is.
     pub kind: TokKind,
-    /// For a symbol, its index in [`PatternCode::names`].
-    pub sym: u16,
+    /// For a symbol, its index in [`PatternRef::names`].
+    pub sym: usize,
     /// For `(`, the index of its `)` on the same side; else the token's own index.
-    pub close: u16,
+    pub close: usize,
     /// The first column (in characters) of the term in the pattern text.
     pub start: u32,
     /// The column after the term (for a group, after its `)`).
     pub end: u32,
     /// The term's dotted path in its side (`1.0`).
-    pub path: &'static str,
+    pub path: &'a str,
     /// The term's text with single spaces (`(h w)`, `a`, `1`, `...`).
-    pub text: &'static str,
+    pub text: &'a str,
 }
 
-impl Tok {
+impl Tok<'_> {
     /// The `)` of a group (and a placeholder where no token applies).
-    pub const fn close() -> Tok {
+    pub const fn close() -> Tok<'static> {
         Tok {
             kind: TokKind::Close,
             sym: 0,
@@ -100,14 +114,14 @@ impl Tok {
 /// assert_eq!(left.get(0).text, "(h w)");
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub struct Side {
+pub struct Side<'a> {
     /// The records.
-    pub toks: &'static [u8],
+    pub toks: &'a [u8],
     /// The paths and texts the records point into.
-    pub strings: &'static str,
+    pub strings: &'a str,
 }
 
-impl Side {
+impl<'a> Side<'a> {
     /// The number of tokens.
     ///
     /// ```
@@ -131,7 +145,7 @@ impl Side {
         self.toks[at] as usize | (self.toks[at + 1] as usize) << 8
     }
 
-    const fn string(&self, offset: usize, len: usize) -> &'static str {
+    const fn string(&self, offset: usize, len: usize) -> &'a str {
         self.strings.split_at(offset).1.split_at(len).0
     }
 
@@ -157,11 +171,11 @@ impl Side {
     }
 
     /// Token `i`, decoded.
-    pub const fn get(&self, i: usize) -> Tok {
+    pub const fn get(&self, i: usize) -> Tok<'a> {
         Tok {
             kind: self.kind(i),
-            sym: self.field(i, F_SYM) as u16,
-            close: self.field(i, F_CLOSE) as u16,
+            sym: self.field(i, F_SYM),
+            close: self.field(i, F_CLOSE),
             start: self.field(i, F_START) as u32,
             end: self.field(i, F_END) as u32,
             path: self.string(self.field(i, F_PATH), self.field(i, F_PATH_LEN)),
@@ -173,14 +187,15 @@ impl Side {
 /// A keyword argument: `h = 4` gives symbol `h` the extent 4.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Keyword {
-    /// The symbol's index in [`PatternCode::names`].
-    pub sym: u16,
+    /// The symbol's index in [`PatternRef::names`].
+    pub sym: usize,
     /// The extent.
     pub value: usize,
 }
 
-/// A pattern parsed and checked at compile time, with its keywords, as `rearrange!` and
-/// `repeat!` emit it (see [`Side`]).
+/// A pattern parsed and checked by `strideweave_syntax`, with its keywords, as the engine
+/// reads it (see [`Side`]). The macros emit a [`PatternCode`] (all of it `'static`);
+/// `Layout::rearrange` borrows one from its encoded string.
 ///
 /// ```
 /// use strideweave::__private::{Op, PatternCode, Side};
@@ -202,22 +217,25 @@ pub struct Keyword {
 /// assert_eq!((P.right.len(), P.right.get(1).text, P.right.get(1).start), (2, "1", 7));
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub struct PatternCode {
-    /// The macro.
+pub struct PatternRef<'a> {
+    /// The rule: `rearrange` or `repeat`.
     pub op: Op,
     /// The pattern as written (quoted in messages).
-    pub text: &'static str,
+    pub text: &'a str,
     /// The left side's tokens.
-    pub left: Side,
+    pub left: Side<'a>,
     /// The right side's tokens.
-    pub right: Side,
+    pub right: Side<'a>,
     /// The columns of the left side's text.
     pub left_span: (u32, u32),
     /// The symbols' names.
-    pub names: &'static [&'static str],
+    pub names: &'a [&'a str],
     /// The keyword extents.
-    pub keywords: &'static [Keyword],
+    pub keywords: &'a [Keyword],
 }
+
+/// A pattern as `rearrange!` and `repeat!` emit it: constant data.
+pub type PatternCode = PatternRef<'static>;
 
 /// A keyword extent as the expansion writes it: `extent(H)` makes a constant of another type
 /// a type error at the user's constant.

@@ -1,15 +1,15 @@
 //! Splitting a leaf by a left group: `(h w)` on extent 12 with `h = 4`.
 
 use super::{
-    Compiler, MAX_PARTS, NO_PART, Node, PART_SYMBOL, PART_UNIT, Part, Path, at, begin, keyword,
-    mode, push, tri,
+    Compiler, NO_PART, Node, PART_SYMBOL, PART_UNIT, Part, at, begin, keyword, mode, push, tri,
 };
-use crate::statics::msg::Msg;
-use crate::statics::pattern::{PatternCode, Tok, TokKind};
+use crate::pattern::code::{PatternRef, Tok, TokKind};
+use crate::pattern::msg::{Msg, MsgState};
+use crate::pattern::shape::ShapeRef;
 
 /// "mode 0, which the group `(h w)` on the left, term 0 splits".
-const fn split_place(m: &mut Msg, mp: &Path, group: &Tok) {
-    mode(m, mp);
+const fn split_place(m: &mut Msg<'_>, src: ShapeRef<'_>, n: Node, group: &Tok<'_>) {
+    mode(m, src, n.t0);
     m.str(", which the group `");
     m.str(group.text);
     m.str("` on the left, term ");
@@ -18,37 +18,26 @@ const fn split_place(m: &mut Msg, mp: &Path, group: &Tok) {
 }
 
 /// Splits the leaf `n` by the left group at token `gi`.
-pub(super) const fn split(c: &mut Compiler<'_>, gi: usize, n: Node, mp: Path) -> Result<(), Msg> {
+pub(super) const fn split(c: &mut Compiler<'_, '_>, gi: usize, n: Node) -> Result<(), MsgState> {
     let (src, p) = (c.src, c.p);
     let group = p.left.get(gi);
-    let extent = src.extent(n.l0 as usize);
-    let close = group.close as usize;
-    let mut unknown = [0u16; MAX_PARTS];
+    let extent = src.extents[n.l0];
+    let close = group.close;
     let mut nunknown = 0;
-    let mut given = [0u16; MAX_PARTS];
     let mut ngiven = 0;
     let mut known: Option<i64> = Some(1);
     let mut j = gi + 1;
     while j < close {
-        let t = p.left.get(j);
-        if matches!(t.kind, TokKind::Symbol) {
-            match keyword(p, t.sym) {
+        if matches!(p.left.kind(j), TokKind::Symbol) {
+            match keyword(p, p.left.sym(j)) {
                 Some(k) => {
-                    if ngiven < MAX_PARTS {
-                        given[ngiven] = j as u16;
-                        ngiven += 1;
-                    }
+                    ngiven += 1;
                     known = match known {
                         Some(q) => q.checked_mul(k),
                         None => None,
                     };
                 }
-                None => {
-                    if nunknown < MAX_PARTS {
-                        unknown[nunknown] = j as u16;
-                        nunknown += 1;
-                    }
-                }
+                None => nunknown += 1,
             }
         }
         j += 1;
@@ -59,8 +48,8 @@ pub(super) const fn split(c: &mut Compiler<'_>, gi: usize, n: Node, mp: Path) ->
             None => false,
         };
         if !matches {
-            let mut m = begin(p);
-            write_given(&mut m, p, &given, ngiven);
+            let mut m = begin!(c);
+            write_factors(&mut m, p, gi, ngiven, true);
             match known {
                 Some(_) if ngiven == 1 => m.str(" is not extent "),
                 Some(q) => {
@@ -72,7 +61,7 @@ pub(super) const fn split(c: &mut Compiler<'_>, gi: usize, n: Node, mp: Path) ->
             }
             m.int(extent);
             m.str(" of ");
-            split_place(&mut m, &mp, &group);
+            split_place(&mut m, src, n, &group);
             return Err(at(m, p, &group));
         }
         None
@@ -80,33 +69,24 @@ pub(super) const fn split(c: &mut Compiler<'_>, gi: usize, n: Node, mp: Path) ->
         match known {
             Some(k) if extent % k == 0 => Some(extent / k),
             _ => {
-                let mut m = begin(p);
-                write_given(&mut m, p, &given, ngiven);
+                let mut m = begin!(c);
+                write_factors(&mut m, p, gi, ngiven, true);
                 m.str(if ngiven == 1 { " does" } else { " do" });
                 m.str(" not divide extent ");
                 m.int(extent);
                 m.str(" of ");
-                split_place(&mut m, &mp, &group);
+                split_place(&mut m, src, n, &group);
                 return Err(at(m, p, &group));
             }
         }
     } else {
-        let mut m = begin(p);
+        let mut m = begin!(c);
         m.str("cannot split extent ");
         m.int(extent);
         m.str(" of ");
-        split_place(&mut m, &mp, &group);
+        split_place(&mut m, src, n, &group);
         m.str(": ");
-        let mut k = 0;
-        while k < nunknown {
-            if k > 0 {
-                m.str(if k + 1 == nunknown { " and " } else { ", " });
-            }
-            m.str("`");
-            m.str(p.names[p.left.get(unknown[k] as usize).sym as usize]);
-            m.str("`");
-            k += 1;
-        }
+        write_factors(&mut m, p, gi, nunknown, false);
         m.str(if nunknown == 2 { " both" } else { " all" });
         m.str(" lack an extent; give all but one of them as keywords");
         return Err(at(m, p, &group));
@@ -139,7 +119,6 @@ pub(super) const fn split(c: &mut Compiler<'_>, gi: usize, n: Node, mp: Path) ->
                 extent: e,
                 mult: prefix,
                 size: e,
-                mp,
             }
         } else {
             Part {
@@ -155,24 +134,38 @@ pub(super) const fn split(c: &mut Compiler<'_>, gi: usize, n: Node, mp: Path) ->
     Ok(())
 }
 
-/// "h = 4", "a = 1, b = 2 and c = 3", or "the group's members".
-const fn write_given(m: &mut Msg, p: &PatternCode, given: &[u16], n: usize) {
-    if n == 0 {
+/// The `n` factors of the group at `gi` with a keyword (`given`: "h = 4", "a = 1, b = 2 and
+/// c = 3", or "the group's members" when there are none) or without one ("`h` and `w`").
+const fn write_factors(m: &mut Msg<'_>, p: &PatternRef<'_>, gi: usize, n: usize, given: bool) {
+    if given && n == 0 {
         m.str("the group's members");
         return;
     }
+    let close = p.left.close(gi);
     let mut k = 0;
-    while k < n {
-        if k > 0 {
-            m.str(if k + 1 == n { " and " } else { ", " });
+    let mut j = gi + 1;
+    while j < close {
+        if matches!(p.left.kind(j), TokKind::Symbol) {
+            let sym = p.left.sym(j);
+            let value = keyword(p, sym);
+            if value.is_some() == given {
+                if k > 0 {
+                    m.str(if k + 1 == n { " and " } else { ", " });
+                }
+                if !given {
+                    m.str("`");
+                }
+                m.str(p.names[sym]);
+                match value {
+                    Some(v) => {
+                        m.str(" = ");
+                        m.int(v);
+                    }
+                    None => m.str("`"),
+                }
+                k += 1;
+            }
         }
-        let sym = p.left.get(given[k] as usize).sym;
-        m.str(p.names[sym as usize]);
-        m.str(" = ");
-        m.int(match keyword(p, sym) {
-            Some(v) => v,
-            None => 0,
-        });
-        k += 1;
+        j += 1;
     }
 }

@@ -1,0 +1,272 @@
+//! The run-time front end: a pattern string parsed, checked and encoded once, compiled by the
+//! engine on a layout's shape into a [`Plan`], which then applies to any layout of that shape
+//! (the source's placement, its adjacent layouts, and the compact layout that autograd
+//! records). Scratch and message buffers are sized from the input: no leaf or term limit.
+
+use std::ops::Range;
+
+use smallvec::{SmallVec, smallvec};
+use strideweave_syntax::{
+    NotationError, PatternKind, check_keywords, check_pattern, encode_pattern, parse_pattern,
+};
+
+use super::code::{Keyword, Op, PatternRef, Side};
+use super::explain::{NO_PART, explain};
+use super::fast::fast;
+use super::msg::{MSG_CAP, Msg, MsgState};
+use super::plan::{NO_SOURCE, Out, Scratch};
+use super::shape::{LEAF, POP, PUSH, ShapeRef};
+use crate::error::{Error, Result};
+use crate::layout::{Layout, ProfileToken, Shape};
+
+/// A compiled rearrangement of one source shape: the result's shape and, for each result
+/// leaf, the source leaf whose stride it scales ([`NO_SOURCE`]: stride 0) and the factor.
+/// Independent of strides, so applying it to the source's layout and to the compact layout
+/// of its shape gives exactly the view and the view's map onto the source.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    profile: SmallVec<[ProfileToken; INLINE]>,
+    extents: SmallVec<[i64; INLINE]>,
+    source: SmallVec<[usize; INLINE]>,
+    multiplier: SmallVec<[i64; INLINE]>,
+}
+
+/// Results of up to this many leaves and tokens, and the scratch of small patterns on small
+/// shapes, live on the stack; larger ones on the heap, without a limit.
+const INLINE: usize = 16;
+/// The inline scratch, in elements of each type.
+const SCRATCH: usize = 128;
+
+impl Plan {
+    /// Parses, checks and encodes `text` once, then compiles it on `shape`. Errors start with
+    /// `op`'s method name (`rearrange: …`).
+    pub(crate) fn parse(shape: &Shape, op: Op, text: &str, sizes: &[(&str, i64)]) -> Result<Plan> {
+        let name = op.method();
+        let fail = |detail: String| Error::InvalidRearrange { op: name, detail };
+        let lift = |e: NotationError<Range<usize>>| fail(e.render(text));
+        let kind = match op {
+            Op::Rearrange => PatternKind::Rearrange,
+            Op::Repeat => PatternKind::Repeat,
+        };
+        let pattern = parse_pattern(text).map_err(lift)?;
+        check_pattern(&pattern, kind).map_err(lift)?;
+        let keywords: Vec<(&str, i64, Range<usize>)> =
+            sizes.iter().map(|&(n, v)| (n, v, 0..text.len())).collect();
+        check_keywords(&pattern, kind, &keywords).map_err(lift)?;
+        let e = encode_pattern(text, &pattern).map_err(fail)?;
+        let names: SmallVec<[&str; INLINE]> = e.names.iter().map(String::as_str).collect();
+        let keywords: SmallVec<[Keyword; INLINE]> = sizes
+            .iter()
+            .map(|&(n, v)| Keyword {
+                sym: e
+                    .symbol(n)
+                    .expect("check_keywords: every keyword names a symbol")
+                    as usize,
+                // check_keywords: every value is at least 1.
+                value: v as usize,
+            })
+            .collect();
+        let p = PatternRef {
+            op,
+            text,
+            left: Side {
+                toks: &e.left.toks,
+                strings: &e.left.strings,
+            },
+            right: Side {
+                toks: &e.right.toks,
+                strings: &e.right.strings,
+            },
+            left_span: (e.left_span.0 as u32, e.left_span.1 as u32),
+            names: &names,
+            keywords: &keywords,
+        };
+        Plan::compile(shape, &p, false).map_err(fail)
+    }
+
+    /// Compiles an encoded pattern on `shape`; on a mistake, the message after the front
+    /// end's name, ending with the tensor's shape when `shape_line` (as the macros say it)
+    /// and the message does not name it already.
+    pub(crate) fn compile(
+        shape: &Shape,
+        p: &PatternRef<'_>,
+        shape_line: bool,
+    ) -> std::result::Result<Plan, String> {
+        let profile = shape.profile();
+        let (nleaves, ntoks) = (shape.extents().len(), profile.len());
+        let (nsym, nleft, nright) = (p.names.len(), p.left.len(), p.right.len());
+        // Room for every result leaf and token: the source's plus one per right-side token.
+        let (cap_leaves, cap_toks) = (nleaves + nright, ntoks + nright);
+        let depth = ntoks / 2 + 2;
+        let mut bytes: SmallVec<[u8; SCRATCH]> = smallvec![0; ntoks + 2 * nsym + cap_toks];
+        let mut words: SmallVec<[usize; SCRATCH]> = smallvec![0; 3 * nsym + 3 * depth + cap_leaves];
+        let mut ints: SmallVec<[i64; SCRATCH]> = smallvec![0; 3 * nsym + 2 * cap_leaves];
+        let (src_toks, bytes) = bytes.split_at_mut(ntoks);
+        for (b, t) in src_toks.iter_mut().zip(profile) {
+            *b = match t {
+                ProfileToken::Leaf => LEAF,
+                ProfileToken::Push => PUSH,
+                ProfileToken::Pop => POP,
+            };
+        }
+        let src = ShapeRef {
+            toks: src_toks,
+            ntoks,
+            extents: shape.extents(),
+            nleaves,
+            int_root: shape.as_int_tuple().is_int(),
+        };
+        let (sides, bytes) = bytes.split_at_mut(nsym);
+        let (kind, out_toks) = bytes.split_at_mut(nsym);
+        let (t0, words) = words.split_at_mut(nsym);
+        let (t1, words) = words.split_at_mut(nsym);
+        let (leaf0, words) = words.split_at_mut(nsym);
+        let (cur, words) = words.split_at_mut(depth);
+        let (end, words) = words.split_at_mut(depth);
+        let (leaf, source) = words.split_at_mut(depth);
+        let (given, ints) = ints.split_at_mut(nsym);
+        let (extent, ints) = ints.split_at_mut(nsym);
+        let (mult, ints) = ints.split_at_mut(nsym);
+        let (extents, multiplier) = ints.split_at_mut(cap_leaves);
+        let mut out = Out {
+            toks: out_toks,
+            ntoks: 0,
+            extents,
+            source,
+            multiplier,
+            nleaves: 0,
+        };
+        let mut scratch = Scratch {
+            given,
+            sides,
+            kind,
+            t0,
+            t1,
+            leaf0,
+            extent,
+            mult,
+            cur,
+            end,
+            leaf,
+        };
+        if !fast(src, p, &mut scratch, &mut out) {
+            let mut parts = vec![NO_PART; nleft + nright + ntoks];
+            let mut cap = MSG_CAP;
+            loop {
+                let mut msg = vec![0u8; cap];
+                if let Err(st) = explain(src, p, &mut parts, &mut out, &mut msg, MsgState::EMPTY) {
+                    let mut m = Msg::resume(&mut msg, st);
+                    if shape_line && !st.names_shape() {
+                        m.str("\n  the tensor's shape is ");
+                        m.shape(src);
+                    }
+                    let st = m.state();
+                    if st.is_full() {
+                        cap *= 4;
+                        continue;
+                    }
+                    return Err(st.text(&msg).to_string());
+                }
+                break;
+            }
+        }
+        let (nt, nl) = (out.ntoks, out.nleaves);
+        Ok(Plan {
+            profile: out.toks[..nt]
+                .iter()
+                .map(|&t| match t {
+                    LEAF => ProfileToken::Leaf,
+                    PUSH => ProfileToken::Push,
+                    _ => ProfileToken::Pop,
+                })
+                .collect(),
+            extents: out.extents[..nl].into(),
+            source: out.source[..nl].into(),
+            multiplier: out.multiplier[..nl].into(),
+        })
+    }
+
+    /// The view of `layout` (of the shape the plan was compiled on). A stride product that
+    /// overflows can only belong to an extent-one leaf after a split, whose stride is
+    /// immaterial (contracts D5): it is 0.
+    pub(crate) fn apply(&self, layout: &Layout) -> Layout {
+        let stride = layout.stride().values();
+        let strides: SmallVec<[i64; 16]> = self
+            .source
+            .iter()
+            .zip(&self.multiplier)
+            .map(|(&s, &m)| match s {
+                NO_SOURCE => 0,
+                s => stride[s].checked_mul(m).unwrap_or(0),
+            })
+            .collect();
+        crate::layout::__private::layout(&self.profile, &self.extents, &strides, false)
+    }
+}
+
+impl Layout {
+    /// Rearranges the layout by a pattern (contracts §5): a zero-copy view.
+    ///
+    /// The left side mirrors the source hierarchy top-down: each top-level term matches a
+    /// top-level mode, a symbol names the whole sublayout at its place (leaf or nested), a
+    /// group matches a nested mode child by child, `1` matches an extent-one sublayout (which
+    /// is dropped) and `...` matches zero or more whole top-level modes. On the right every
+    /// left symbol appears once (a left symbol of extent 1 may be omitted), `1` inserts an
+    /// extent-one, stride-zero mode, a group builds one nested mode from its contents (which
+    /// keep their own hierarchy) and `...` places the captured modes in order.
+    ///
+    /// `sizes` gives keyword extents (each at least 1). A left group on a *leaf* mode splits
+    /// that leaf: all of its names but at most one need a keyword, the missing one is
+    /// inferred, the product must equal the leaf's extent, and the first name varies fastest
+    /// (strides `d, d·e₁, …`). A keyword on any other symbol asserts the extent (size) of the
+    /// sublayout it names. The pattern is read once per call; there is no limit on the number
+    /// of leaves or terms.
+    ///
+    /// ```
+    /// use strideweave::Layout;
+    /// let l: Layout = "(2,(3,4)):(1,(2,6))".parse().unwrap();
+    /// assert_eq!(l.rearrange("a (b c) -> c b a", &[]).unwrap().to_string(), "(4,3,2):(6,2,1)");
+    /// // A symbol names a whole nested mode; a group builds one.
+    /// assert_eq!(l.rearrange("a bc -> (bc a) 1", &[]).unwrap().to_string(), "(((3,4),2),1):(((2,6),1),0)");
+    ///
+    /// // Splitting a leaf: the first name varies fastest.
+    /// let l: Layout = "(12,5):(1,12)".parse().unwrap();
+    /// let v = l.rearrange("(h w) c -> h w c", &[("h", 4)]).unwrap();
+    /// assert_eq!(v.to_string(), "(4,3,5):(1,4,12)");
+    ///
+    /// // `...` stands for whole top-level modes.
+    /// let l: Layout = "(2,3,4,5):(1,2,6,24)".parse().unwrap();
+    /// let v = l.rearrange("a ... d -> d ... a", &[]).unwrap();
+    /// assert_eq!(v.to_string(), "(5,3,4,2):(24,2,6,1)");
+    ///
+    /// // Errors quote the pattern and mark the offending term.
+    /// let err = "(10,5):(1,10)".parse::<Layout>().unwrap()
+    ///     .rearrange("(h w) c -> h w c", &[("h", 3)]).unwrap_err();
+    /// assert_eq!(err.kind(), strideweave::ErrorKind::Value);
+    /// assert_eq!(err.to_string(), "\
+    /// rearrange: h = 3 does not divide extent 10 of mode 0, which the group `(h w)` on the left, term 0 splits
+    ///   (h w) c -> h w c
+    ///   ^^^^^");
+    /// ```
+    pub fn rearrange(&self, pattern: &str, sizes: &[(&str, i64)]) -> Result<Layout> {
+        Plan::parse(self.shape(), Op::Rearrange, pattern, sizes).map(|p| p.apply(self))
+    }
+
+    /// einops' `repeat` as a zero-copy view: like [`rearrange`](Layout::rearrange), and a
+    /// right symbol absent on the left is a new mode of the keyword extent (≥ 1) with
+    /// stride 0, at top level or inside a group.
+    ///
+    /// ```
+    /// use strideweave::Layout;
+    /// let l: Layout = "(3,4):(1,3)".parse().unwrap();
+    /// let v = l.repeat("h w -> h (w r)", &[("r", 2)]).unwrap();
+    /// assert_eq!(v.to_string(), "(3,(4,2)):(1,(3,0))");
+    /// let v = l.repeat("h w -> b w h", &[("b", 5)]).unwrap();
+    /// assert_eq!(v.to_string(), "(5,4,3):(0,3,1)");
+    /// let err = l.repeat("h w -> h w r", &[]).unwrap_err();
+    /// assert!(err.to_string().contains("new symbol `r` on the right, term 2 needs an extent"));
+    /// ```
+    pub fn repeat(&self, pattern: &str, sizes: &[(&str, i64)]) -> Result<Layout> {
+        Plan::parse(self.shape(), Op::Repeat, pattern, sizes).map(|p| p.apply(self))
+    }
+}

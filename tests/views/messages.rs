@@ -10,6 +10,7 @@ use strideweave::{
 use super::support::{block_scaled, l, s, tensor};
 
 /// The error of a call that must fail.
+#[track_caller]
 fn err<T: std::fmt::Debug>(r: Result<T, Error>) -> Error {
     r.expect_err("the call must fail")
 }
@@ -235,6 +236,26 @@ fn every_layout_error_starts_with_the_called_operation_once() {
             "coalesce_by",
             err(a.coalesce_by(&IntTuple::from([1, 1, 1]))),
         ),
+        ("rearrange", err(a.rearrange("a b -> a", &[]))),
+        ("repeat", err(a.repeat("a b -> a b c", &[]))),
+        ("rearrange_tree", err(a.rearrange_tree(&Tree::id(5), None))),
+        ("compose", err(a.compose(&l("3:-1")))),
+        ("complement", err(l("(2,2):(1,-2)").complement(8))),
+        ("logical_divide", err(l("4:1").logical_divide(&l("2:-1")))),
+        (
+            "logical_product",
+            err(l("(2,2):(1,-2)").logical_product(&l("2:1"))),
+        ),
+        (
+            "blocked_product",
+            err(l("(2,2):(1,-2)").blocked_product(&l("(2,2):(1,2)"))),
+        ),
+        (
+            "raked_product",
+            err(l("(2,2):(1,-2)").raked_product(&l("(2,2):(1,2)"))),
+        ),
+        ("left_inverse", err(l("(2,2):(1,1)").left_inverse())),
+        ("right_inverse", err(l("(2,2):(1,-2)").right_inverse())),
     ];
     for (op, e) in cases {
         assert_reported_as(op, e);

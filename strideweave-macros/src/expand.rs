@@ -49,7 +49,7 @@ pub fn shape_error(e: &syn::Error) -> TokenStream {
 /// otherwise (`(Leaf<2>, (Leaf<3>, Leaf<4>))`; a one-mode tuple is `(Leaf<8>,)`).
 pub fn shape_type(c: &Checked) -> TokenStream {
     fn leaf(e: i64) -> TokenStream {
-        let lit = Literal::usize_unsuffixed(e as usize);
+        let lit = Literal::i64_unsuffixed(e);
         quote!(::strideweave::Leaf<#lit>)
     }
     if c.int_root {

@@ -65,20 +65,16 @@ impl ShapeCode {
     };
 
     /// The integer shape `extent`; panics (a compile error in const context) unless
-    /// `1 ≤ extent ≤ i64::MAX`.
+    /// `extent ≥ 1`.
     ///
     /// ```
     /// assert_eq!(strideweave::ShapeCode::leaf(8).to_string(), "8");
     /// ```
-    pub const fn leaf(extent: usize) -> ShapeCode {
+    pub const fn leaf(extent: i64) -> ShapeCode {
         assert!(extent >= 1, "a static shape's extents must be at least 1");
-        assert!(
-            extent <= i64::MAX as usize,
-            "a static shape's extents must fit in i64"
-        );
         let mut c = ShapeCode::EMPTY;
         c.ntoks = 1;
-        c.extents[0] = extent as i64;
+        c.extents[0] = extent;
         c.nleaves = 1;
         c.int_root = true;
         c
@@ -401,16 +397,17 @@ pub trait StaticShape: 'static {
 }
 
 /// The integer shape `N` (at the root) or a leaf of extent `N` (inside a tuple).
-/// `Leaf<0>` is rejected when its shape is evaluated.
+/// `N` is an `i64`, like every extent; `Leaf<0>` and `Leaf<-2>` are rejected when the shape
+/// is evaluated.
 ///
 /// ```
 /// use strideweave::{Leaf, StaticShape};
 /// assert_eq!(<Leaf<5>>::SHAPE.extents(), &[5]);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Leaf<const N: usize>;
+pub struct Leaf<const N: i64>;
 
-impl<const N: usize> StaticShape for Leaf<N> {
+impl<const N: i64> StaticShape for Leaf<N> {
     const SHAPE: ShapeCode = ShapeCode::leaf(N);
 }
 

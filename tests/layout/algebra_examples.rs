@@ -271,6 +271,31 @@ fn algebra_9_zipped_and_tiled_divide() {
     assert_eq!(zipped.shape().to_string(), "((4,8),(3,4,5))");
 }
 
+/// `hier_unzip` recurses into a nested by-mode tiler: the tiles of the inner modes gather
+/// into one nested mode and so do their rests (answers recorded from pycute 4.2.0.0); a kept
+/// mode goes whole to the rest side with a `1:0` tile.
+#[test]
+fn algebra_9_zipped_and_tiled_divide_unzip_nested_tilers() {
+    let a = l("(4,(6,8)):(1,(4,24))");
+    let nested = Tiler::by_mode([Tiler::from(l("2:1")), tiler(&["3:1", "4:1"])]);
+    assert_eq!(
+        show(a.zipped_divide(&nested).unwrap()),
+        "((2,(3,4)),(2,(2,2))):((1,(4,24)),(2,(12,96)))"
+    );
+    assert_eq!(
+        show(a.tiled_divide(&nested).unwrap()),
+        "((2,(3,4)),2,(2,2)):((1,(4,24)),2,(12,96))"
+    );
+    let kept = Tiler::by_mode([
+        Tiler::Keep,
+        Tiler::by_mode([Tiler::from(l("3:1")), Tiler::Keep]),
+    ]);
+    assert_eq!(
+        show(a.zipped_divide(&kept).unwrap()),
+        "((1,(3,1)),(4,(2,8))):((0,(4,0)),(1,(12,24)))"
+    );
+}
+
 #[test]
 fn algebra_10_products_doc_examples() {
     assert_eq!(
@@ -311,6 +336,37 @@ fn algebra_10_zipped_and_tiled_products() {
     assert_eq!(
         show(a.tiled_product(&t2).unwrap()),
         "((2,5),3,4):((5,1),10,30)"
+    );
+}
+
+/// The products unzip nested tilers the same way (answers recorded from pycute 4.2.0.0).
+#[test]
+fn algebra_10_zipped_and_tiled_products_unzip_nested_tilers() {
+    let a = l("(2,(3,2)):(1,(2,6))");
+    let nested = Tiler::by_mode([
+        Tiler::from(l("2:1")),
+        Tiler::by_mode([Tiler::from(l("2:1")), Tiler::Keep]),
+    ]);
+    assert_eq!(
+        show(a.zipped_product(&nested).unwrap()),
+        "((2,(3,1)),(2,(2,2))):((1,(2,0)),(2,(1,6)))"
+    );
+    assert_eq!(
+        show(a.tiled_product(&nested).unwrap()),
+        "((2,(3,1)),2,(2,2)):((1,(2,0)),2,(1,6))"
+    );
+}
+
+/// A broadcast operand works as in CuTe: complement ignores its stride-0 modes.
+#[test]
+fn algebra_10_products_of_broadcast_layouts() {
+    assert_eq!(
+        show(l("3:0").logical_product(&l("4:1")).unwrap()),
+        "(3,4):(0,1)"
+    );
+    assert_eq!(
+        show(l("(2,2):(0,1)").blocked_product(&l("(3,2):(1,3)")).unwrap()),
+        "((2,3),(2,2)):((0,2),(1,6))"
     );
 }
 

@@ -1,6 +1,6 @@
 //! contracts §3 (L1–L15): one test per rule, worked example and upstream scenario.
 
-use strideweave::{ErrorKind, IntTuple, Layout, ProfileToken::*, Shape, Stride, Tree};
+use strideweave::{ErrorKind, IntTuple, Layout, ProfileToken::*, Shape, Stride, Tiler, Tree};
 
 use crate::support::{indices, l, s, t};
 
@@ -477,12 +477,66 @@ fn l13_reject_complement_of_an_overlapping_layout() {
 }
 
 #[test]
-fn l13_reject_complement_smaller_than_the_layout() {
-    let err = l("(4,2):(1,4)").complement(4).unwrap_err();
-    assert!(
-        err.to_string()
-            .contains("cotarget 4 is smaller than the size 8"),
-        "{err}"
+fn l13_complement_ignores_stride_zero_modes() {
+    assert_eq!(l("3:0").complement(12).unwrap(), l("12:1"));
+    // As if the broadcast mode were not there: the complement of 4:2.
+    assert_eq!(
+        l("(3,4):(0,2)").complement(24).unwrap(),
+        l("4:2").complement(24).unwrap()
+    );
+    assert_eq!(l("(3,4):(0,2)").complement(24).unwrap(), l("(2,3):(1,8)"));
+    // Overlapping modes besides the broadcast ones are still rejected, and the message shows
+    // what is left once the stride-0 modes are ignored.
+    let err = l("(3,4,2):(0,1,1)").complement(8).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Value);
+    assert_eq!(
+        err.to_string(),
+        "complement: layout (3,4,2):(0,1,1) (without its stride-0 modes: (4,2):(1,1)) is not injective (two coordinates reach the same index)"
+    );
+}
+
+#[test]
+fn l13_complement_with_a_cotarget_below_the_size_is_trivial() {
+    assert_eq!(l("(4,2):(1,4)").complement(4).unwrap(), l("1:0"));
+    assert_eq!(l("12:1").complement(1).unwrap(), l("1:0"));
+    // A layout with holes keeps them: only the repetitions beyond it are dropped.
+    assert_eq!(l("4:2").complement(3).unwrap(), l("2:1"));
+    assert_eq!(l("4:2").complement(0).unwrap(), l("2:1"));
+}
+
+#[test]
+fn l13_reject_complement_whose_strides_do_not_divide() {
+    // pycute and CuTe floor-divide and lose the hole at 4.
+    let err = l("(4,2):(1,5)").complement(10).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Value);
+    assert_eq!(
+        err.to_string(),
+        "complement: stride 5 of (4,2):(1,5) is not a multiple of 4, the extent the smaller modes cover; the holes between them are not a layout"
+    );
+}
+
+#[test]
+fn l13_product_of_a_broadcast_layout() {
+    let r = l("3:0").logical_product(&l("4:1")).unwrap();
+    assert_eq!(r, l("(3,4):(0,1)"));
+    let r = l("(2,3):(0,1)")
+        .zipped_product(&Tiler::by_mode([
+            Tiler::from(l("2:1")),
+            Tiler::from(l("4:1")),
+        ]))
+        .unwrap();
+    assert_eq!(r, l("((2,3),(2,4)):((0,1),(1,3))"));
+}
+
+#[test]
+fn l13_divide_by_a_broadcast_tile() {
+    assert_eq!(
+        l("8:1").logical_divide(&l("2:0")).unwrap(),
+        l("(2,8):(0,1)")
+    );
+    assert_eq!(
+        l("(4,6):(1,4)").logical_divide(&l("(2,2):(0,1)")).unwrap(),
+        l("((2,2),12):((0,1),2)")
     );
 }
 
@@ -505,6 +559,92 @@ fn l13_results_that_are_not_layouts_are_errors_not_truncations() {
     assert!(err.to_string().contains("shape divisibility"), "{err}");
     // C++ returns (2,2):(9,1) here, which is not A∘B.
     assert!(l("(4,3):(3,1)").compose(&l("4:3")).is_err());
+}
+
+/// Every public operation of the algebra names itself, never a helper it calls (a divide
+/// computes a complement and a composition; a product a complement, a composition and
+/// sub-layouts).
+#[test]
+fn l13_algebra_errors_start_with_the_operation_called() {
+    let overlap = l("(4,2):(1,1)"); // not injective: no complement
+    let truncating = l("(4,6):(1,10)"); // ∘ 6:1 would truncate
+    let by_mode = |ls: &[&str]| Tiler::by_mode(ls.iter().map(|x| Tiler::from(l(x))));
+    let too_long = by_mode(&["2:1", "2:1", "2:1"]);
+    let cases = [
+        ("complement", overlap.complement(8)),
+        ("compose", truncating.compose(&l("6:1"))),
+        (
+            "compose_tiler",
+            truncating.compose_tiler(&Tiler::from(l("6:1"))),
+        ),
+        ("compose_tiler", l("(4,6):(1,4)").compose_tiler(&too_long)),
+        ("logical_divide", l("8:1").logical_divide(&overlap)),
+        ("logical_divide", truncating.logical_divide(&l("6:1"))),
+        ("logical_divide", l("8:1").logical_divide(&l("2:-1"))),
+        (
+            "logical_divide_tiler",
+            l("(8,8):(1,8)").logical_divide_tiler(&by_mode(&["2:1", "(4,2):(1,1)"])),
+        ),
+        (
+            "logical_divide_tiler",
+            l("(8,8):(1,8)").logical_divide_tiler(&too_long),
+        ),
+        (
+            "zipped_divide",
+            l("(8,8):(1,8)").zipped_divide(&by_mode(&["2:1", "(4,2):(1,1)"])),
+        ),
+        ("zipped_divide", l("(8,8):(1,8)").zipped_divide(&too_long)),
+        (
+            "zipped_divide",
+            truncating.zipped_divide(&Tiler::from(l("6:1"))),
+        ),
+        (
+            "tiled_divide",
+            l("(8,8):(1,8)").tiled_divide(&by_mode(&["2:1", "(4,2):(1,1)"])),
+        ),
+        ("tiled_divide", l("(8,8):(1,8)").tiled_divide(&too_long)),
+        ("logical_product", overlap.logical_product(&l("2:1"))),
+        ("logical_product", l("2:1").logical_product(&l("2:-1"))),
+        (
+            "logical_product_tiler",
+            l("((4,2),3):((1,1),8)").logical_product_tiler(&by_mode(&["2:1"])),
+        ),
+        (
+            "logical_product_tiler",
+            l("(8,8):(1,8)").logical_product_tiler(&too_long),
+        ),
+        (
+            "zipped_product",
+            l("((4,2),3):((1,1),8)").zipped_product(&by_mode(&["2:1"])),
+        ),
+        ("zipped_product", l("(8,8):(1,8)").zipped_product(&too_long)),
+        (
+            "tiled_product",
+            l("((4,2),3):((1,1),8)").tiled_product(&by_mode(&["2:1"])),
+        ),
+        (
+            "tiled_product",
+            overlap.tiled_product(&Tiler::from(l("2:1"))),
+        ),
+        (
+            "blocked_product",
+            overlap.blocked_product(&l("(2,2):(1,2)")),
+        ),
+        ("raked_product", overlap.raked_product(&l("(2,2):(1,2)"))),
+        ("right_inverse", l("(2,2):(1,-2)").right_inverse()),
+        ("left_inverse", overlap.left_inverse()),
+        ("coalesce_by", l("(2,3):(1,2)").coalesce_by(&t("(1,1,1)"))),
+    ];
+    for (op, r) in cases {
+        let msg = r.unwrap_err().to_string();
+        assert!(msg.starts_with(&format!("{op}: ")), "{op}: {msg}");
+        for helper in ["complement:", "compose:", "mode:", "make:", "coalesce:"] {
+            assert!(
+                helper == format!("{op}:") || !msg.contains(helper),
+                "{op} reports a helper: {msg}"
+            );
+        }
+    }
 }
 
 // ---- L14: checked arithmetic -----------------------------------------------------------------

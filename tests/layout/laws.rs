@@ -69,6 +69,26 @@ fn brute_force_injective(l: &Layout) -> bool {
     all.windows(2).all(|w| w[0] != w[1])
 }
 
+/// Whether each stride, in increasing order, is a multiple of the extent the smaller modes
+/// cover (so the holes between them form a layout).
+fn strides_divide(l: &Layout) -> bool {
+    let mut modes: Vec<(i64, i64)> = l
+        .stride()
+        .values()
+        .iter()
+        .zip(l.shape().extents())
+        .map(|(&d, &s)| (d, s))
+        .filter(|&(d, s)| d != 0 && s != 1)
+        .collect();
+    modes.sort_unstable();
+    let mut covered = 1;
+    modes.iter().all(|&(d, s)| {
+        let ok = d % covered == 0;
+        covered = d * s;
+        ok
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -122,21 +142,43 @@ proptest! {
     fn law_complement_concatenation_is_injective(a in non_negative(), k in 1usize..=4) {
         let n = a.cosize().max(a.size()) * k;
         if let Ok(r) = a.complement(n) {
-            let both = Layout::make(&[a.clone(), r.clone()]).unwrap();
-            prop_assert!(brute_force_injective(&both), "({}, {}) overlaps", a, r);
-            prop_assert!(both.cosize() >= n, "({}, {}) does not reach {}", a, r, n);
+            // Stride-0 modes are ignored: A without them, concatenated with R, is injective.
+            let live = a.filter();
+            let both = Layout::make(&[live.clone(), r.clone()]).unwrap();
+            prop_assert!(brute_force_injective(&both), "({}, {}) overlaps", live, r);
+            prop_assert!(both.cosize() >= n, "({}, {}) does not reach {}", live, r, n);
             let ri = indices(&r);
             prop_assert!(ri.windows(2).all(|w| w[0] < w[1]), "{} is not ordered", r);
             let image = indices(&a);
             prop_assert!(ri.iter().skip(1).all(|x| !image.contains(x)));
-            if a.size() * r.size() == n {
+            if live.size() * r.size() == n {
                 let mut all = indices(&both);
                 all.sort_unstable();
                 prop_assert_eq!(all, (0..n as i64).collect::<Vec<_>>());
             }
         } else {
-            // Rejected only for a reason the contract names.
-            prop_assert!(!a.is_injective() || a.size() > 1);
+            // Rejected only for a reason the contract names: overlapping modes once the
+            // stride-0 modes are ignored, or holes that strides not dividing leave.
+            prop_assert!(
+                !a.filter().is_injective() || !strides_divide(&a.filter()),
+                "{} rejected", a
+            );
+        }
+    }
+
+    #[test]
+    fn law_complement_ignores_stride_zero_and_extent_one_modes(a in non_negative(), n in 1usize..=600) {
+        prop_assert_eq!(a.complement(n).ok(), a.filter().complement(n).ok());
+    }
+
+    #[test]
+    fn law_complement_below_the_covered_extent_adds_no_repetition(a in permuted_compact_scaled(1..=3), n in 1usize..=600) {
+        // The covered extent: the largest extent × stride among the modes.
+        let top = a.shape().extents().iter().zip(a.stride().values()).map(|(s, d)| s * d).max().unwrap_or(1).max(1);
+        let r = a.complement(n).unwrap();
+        if n as i64 <= top {
+            prop_assert_eq!(&r, &a.complement(1).unwrap(), "complement({}, {})", a, n);
+            prop_assert!(r.cosize() as i64 <= top, "complement({}, {}) = {}", a, n, r);
         }
     }
 

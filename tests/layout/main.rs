@@ -7,4 +7,5 @@ mod einops;
 mod laws;
 mod oracle;
 mod pattern;
+mod rules_doc;
 mod support;

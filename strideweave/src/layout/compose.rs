@@ -12,8 +12,6 @@ use crate::layout::int_tuple::Node;
 use crate::layout::structure::LayoutBuilder;
 use crate::layout::tiler::Tiler;
 
-const OP: &str = "compose";
-
 impl Layout {
     /// `self ∘ b`: the layout `R` with `R(c) = self(b(c))` for every coordinate `c` of `b`,
     /// with `b`'s hierarchy (composition distributes over `b`'s modes).
@@ -31,29 +29,37 @@ impl Layout {
     /// assert!(a.compose(&"6:1".parse().unwrap()).is_err());
     /// ```
     pub fn compose(&self, b: &Layout) -> Result<Layout> {
+        self.compose_in("compose", b)
+    }
+
+    /// [`compose`](Self::compose) reporting its errors as `op`, the operation the user
+    /// called (a divide or a product composes too).
+    pub(crate) fn compose_in(&self, op: &'static str, b: &Layout) -> Result<Layout> {
         let a = coalesce_modes(self.leaves().map(|(&s, &d)| (s, d)), true);
         let mut out = LayoutBuilder::default();
         match b.shape.0.node() {
             Node::Leaf(s) => {
                 let d = b.stride.0.vals[0];
-                let modes = compose_leaf(&a, s, d, true)?;
-                return Layout::flat(OP, &modes, true);
+                let modes = compose_leaf(op, &a, s, d, true)?;
+                return Layout::flat(op, &modes, true);
             }
             Node::Tuple(_) => {
                 for (s, d) in b.top() {
-                    compose_node(&a, s, d, &mut out)?;
+                    compose_node(op, &a, s, d, &mut out)?;
                 }
             }
         }
-        let r = out.tuple(OP)?;
+        let r = out.tuple(op)?;
         // Composition distributes over B's modes only when their images add without carrying
         // across A's modes. An injective B guarantees that under the divisibility conditions
-        // above; for a non-injective B the result is verified over B's domain.
-        if !b.is_injective() {
+        // above, and so does a B that is injective once its stride-0 modes are ignored (they
+        // add 0 on both sides: a stride-0 leaf composes to a stride-0 leaf). Otherwise the
+        // result is verified over B's domain.
+        if !b.is_injective_ignoring_broadcast() {
             for i in 0..b.size() as i64 {
                 if r.eval(i) != self.eval_extended(b.eval(i)) {
                     return Err(Error::not_representable(
-                        OP,
+                        op,
                         format!(
                             "{self} ∘ {b} does not distribute over the modes of the non-injective right operand (at ordinal {i})"
                         ),
@@ -74,43 +80,20 @@ impl Layout {
     /// assert_eq!(a.compose_tiler(&t).unwrap().to_string(), "(2,3,2):(3,1,12)");
     /// ```
     pub fn compose_tiler(&self, tiler: &Tiler) -> Result<Layout> {
-        match tiler {
-            Tiler::Keep => Ok(self.clone()),
-            Tiler::Layout(b) => self.compose(b),
-            Tiler::ByMode(ts) => self.by_mode(OP, ts, |a, t| a.compose_tiler(t)),
-        }
-    }
-
-    /// Applies `f` to each leading top-level mode with its tiler entry; trailing modes kept.
-    pub(crate) fn by_mode(
-        &self,
-        op: &'static str,
-        tilers: &[Tiler],
-        mut f: impl FnMut(&Layout, &Tiler) -> Result<Layout>,
-    ) -> Result<Layout> {
-        let modes = self.top_layouts();
-        if tilers.len() > modes.len() {
-            return Err(Error::RankMismatch {
-                op,
-                what: "top-level modes for the by-mode tiler (at most)",
-                expected: modes.len(),
-                found: tilers.len(),
-            });
-        }
-        let mut out = LayoutBuilder::default();
-        for (i, m) in modes.iter().enumerate() {
-            match tilers.get(i) {
-                Some(t) => out.layout(&f(m, t)?),
-                None => out.layout(m),
-            }
-        }
-        out.tuple(op)
+        const OP: &str = "compose_tiler";
+        self.apply_tiler(OP, tiler, &|a, b| a.compose_in(OP, b))
     }
 }
 
-fn compose_node(a: &Modes, s: Node<'_>, d: Node<'_>, out: &mut LayoutBuilder) -> Result<()> {
+fn compose_node(
+    op: &'static str,
+    a: &Modes,
+    s: Node<'_>,
+    d: Node<'_>,
+    out: &mut LayoutBuilder,
+) -> Result<()> {
     match (s, d) {
-        (Node::Leaf(s), Node::Leaf(d)) => match compose_leaf(a, s, d, false)?.as_slice() {
+        (Node::Leaf(s), Node::Leaf(d)) => match compose_leaf(op, a, s, d, false)?.as_slice() {
             [(s, d)] => out.leaf(*s, *d),
             modes => {
                 out.push();
@@ -121,7 +104,7 @@ fn compose_node(a: &Modes, s: Node<'_>, d: Node<'_>, out: &mut LayoutBuilder) ->
         (Node::Tuple(ss), Node::Tuple(ds)) => {
             out.push();
             for (s, d) in ss.zip(ds) {
-                compose_node(a, s, d, out)?;
+                compose_node(op, a, s, d, out)?;
             }
             out.pop();
         }
@@ -139,20 +122,20 @@ fn compose_node(a: &Modes, s: Node<'_>, d: Node<'_>, out: &mut LayoutBuilder) ->
 /// across A's modes.
 ///
 /// Returns the coalesced flat modes of the result (`(s, 0)` alone for a stride-0 leaf).
-fn compose_leaf(a: &Modes, s: i64, d: i64, alone: bool) -> Result<Modes> {
+fn compose_leaf(op: &'static str, a: &Modes, s: i64, d: i64, alone: bool) -> Result<Modes> {
     if d == 0 || s == 1 {
         return Ok(Modes::from_slice(&[(s, 0)]));
     }
     if d < 0 {
         return Err(Error::NegativeStride {
-            op: OP,
+            op,
             mode: "of the right operand".into(),
             stride: d,
         });
     }
     let mul = |x: i64, y: i64| {
         x.checked_mul(y)
-            .ok_or_else(|| Error::overflow(OP, "a stride of the composition"))
+            .ok_or_else(|| Error::overflow(op, "a stride of the composition"))
     };
     let Some((&(_, last_d), init)) = a.split_last() else {
         // A is 1:0 (all unit modes).
@@ -176,7 +159,7 @@ fn compose_leaf(a: &Modes, s: i64, d: i64, alone: bool) -> Result<Modes> {
         }
         if cs % rest_stride != 0 && rest_stride % cs != 0 {
             return Err(Error::not_representable(
-                OP,
+                op,
                 format!(
                     "stride divisibility fails: the right operand's stride {rest_stride} neither divides nor is a multiple of the left operand's extent {cs} (composing with {s}:{d})"
                 ),
@@ -186,7 +169,7 @@ fn compose_leaf(a: &Modes, s: i64, d: i64, alone: bool) -> Result<Modes> {
         if new_shape != 1 {
             if rest_shape % new_shape != 0 {
                 return Err(Error::not_representable(
-                    OP,
+                    op,
                     format!(
                         "shape divisibility fails: {rest_shape} remaining elements of {s}:{d} do not split evenly over {new_shape} elements of the left operand's mode {cs}:{cd}"
                     ),

@@ -3,16 +3,17 @@
 use crate::error::Result;
 use crate::layout::core::Layout;
 use crate::layout::structure::LayoutBuilder;
-use crate::layout::tiler::Tiler;
+use crate::layout::tiler::{Tiler, hier_unzip};
 
 impl Layout {
     /// `A / B = A ∘ (B, complement(B, size(A)))`: mode 0 is the tile `A ∘ B`, mode 1 walks
     /// the tiles. If B does not divide A evenly the rest rounds up.
     ///
-    /// A tile larger than A is allowed (CuTe and pycute accept it): the complement's cotarget
-    /// is `max(size(A), size(B))`, which gives CuTe's `complement(B, size(A))` exactly, since
-    /// an injective B already spans at least `size(B)`, while `complement` itself requires a
-    /// cotarget of at least the size of its operand (contracts L13).
+    /// A tile larger than A is allowed (CuTe and pycute accept it): the rest is then `1:0`.
+    /// A broadcast tile (stride 0) repeats one element of A; the rest walks all of A.
+    ///
+    /// Errors name `logical_divide`: a negative stride in B, a B that is not injective once
+    /// its stride-0 modes are ignored, a complement or a composition no layout represents.
     ///
     /// ```
     /// let a: strideweave::Layout = "(4,2,3):(2,1,8)".parse().unwrap();
@@ -21,10 +22,20 @@ impl Layout {
     /// let small: strideweave::Layout = "4:1".parse().unwrap();
     /// let r = small.logical_divide(&"8:2".parse().unwrap()).unwrap();
     /// assert_eq!(r.to_string(), "(8,2):(2,1)");
+    /// let r = small.logical_divide(&"3:0".parse().unwrap()).unwrap();
+    /// assert_eq!(r.to_string(), "(3,4):(0,1)");
     /// ```
     pub fn logical_divide(&self, b: &Layout) -> Result<Layout> {
-        let rest = b.complement(self.size().max(b.size()))?;
-        self.compose(&Layout::make(&[b.clone(), rest])?)
+        self.logical_divide_in("logical_divide", b)
+    }
+
+    /// [`logical_divide`](Self::logical_divide) reporting its errors as `op`.
+    fn logical_divide_in(&self, op: &'static str, b: &Layout) -> Result<Layout> {
+        let rest = b.complement_in(op, self.size())?;
+        let mut pair = LayoutBuilder::default();
+        pair.layout(b);
+        pair.layout(&rest);
+        self.compose_in(op, &pair.tuple(op)?)
     }
 
     /// Division by a tiler: a layout divides the 1-D function; a by-mode tiler divides each
@@ -41,16 +52,13 @@ impl Layout {
     ///     "((3,3),((2,4),(2,2))):((177,59),((13,2),(26,1)))");
     /// ```
     pub fn logical_divide_tiler(&self, tiler: &Tiler) -> Result<Layout> {
-        match tiler {
-            Tiler::Keep => Ok(self.clone()),
-            Tiler::Layout(b) => self.logical_divide(b),
-            Tiler::ByMode(ts) => {
-                self.by_mode("logical_divide", ts, |a, t| a.logical_divide_tiler(t))
-            }
-        }
+        const OP: &str = "logical_divide_tiler";
+        self.apply_tiler(OP, tiler, &|a, b| a.logical_divide_in(OP, b))
     }
 
-    /// `((tiles…), (rests…, trailing modes…))`.
+    /// `((tiles…), (rests…, trailing modes…))`: the divide by each tiler entry, its tiles
+    /// gathered into mode 0 and its rests, with the modes the tiler does not reach, into
+    /// mode 1. A kept mode (`Tiler::Keep`) goes whole to mode 1, with a `1:0` tile.
     ///
     /// ```
     /// use strideweave::Layout;
@@ -59,14 +67,16 @@ impl Layout {
     /// assert_eq!(r.shape().to_string(), "((4,8),(3,4))");
     /// ```
     pub fn zipped_divide(&self, tiler: &Tiler) -> Result<Layout> {
-        let (tiles, rests) = self.split_divided(tiler)?;
+        const OP: &str = "zipped_divide";
+        let (tiles, rests) = hier_unzip(OP, self, tiler, &|a, b| a.logical_divide_in(OP, b))?;
         let mut b = LayoutBuilder::default();
         b.layout(&tiles);
         b.layout(&rests);
-        b.tuple("zipped_divide")
+        b.tuple(OP)
     }
 
-    /// `((tiles…), rests…, trailing modes…)`.
+    /// `((tiles…), rests…, trailing modes…)`: the [`zipped_divide`](Self::zipped_divide)
+    /// with the rests as top-level modes.
     ///
     /// ```
     /// use strideweave::Layout;
@@ -75,47 +85,11 @@ impl Layout {
     /// assert_eq!(r.shape().to_string(), "((4,8),3,4)");
     /// ```
     pub fn tiled_divide(&self, tiler: &Tiler) -> Result<Layout> {
-        let (tiles, rests) = self.split_divided(tiler)?;
+        const OP: &str = "tiled_divide";
+        let (tiles, rests) = hier_unzip(OP, self, tiler, &|a, b| a.logical_divide_in(OP, b))?;
         let mut b = LayoutBuilder::default();
         b.layout(&tiles);
         b.modes_of(&rests);
-        b.tuple("tiled_divide")
-    }
-
-    /// The tile modes and the rest modes of a division, each as a tuple layout.
-    fn split_divided(&self, tiler: &Tiler) -> Result<(Layout, Layout)> {
-        match tiler {
-            Tiler::ByMode(ts) => {
-                let modes = self.top_layouts();
-                let divided = self.logical_divide_tiler(tiler)?;
-                let parts = divided.top_layouts();
-                let (mut tiles, mut rests) = (LayoutBuilder::default(), LayoutBuilder::default());
-                for (i, part) in parts.iter().enumerate() {
-                    match ts.get(i) {
-                        // A kept mode goes whole to the rest side.
-                        Some(Tiler::Keep) => {
-                            tiles.leaf(1, 0);
-                            rests.layout(&modes[i]);
-                        }
-                        Some(_) => {
-                            tiles.layout(&part.mode(0)?);
-                            rests.layout(&part.mode(1)?);
-                        }
-                        None => rests.layout(part),
-                    }
-                }
-                Ok((tiles.tuple("zipped_divide")?, rests.tuple("zipped_divide")?))
-            }
-            _ => {
-                let divided = self.logical_divide_tiler(tiler)?;
-                match tiler {
-                    Tiler::Keep => Ok((Layout::flat("zipped_divide", &[(1, 0)], true)?, divided)),
-                    // A layout tiler: the division is `(tile, rest)` itself, so the zipped
-                    // form is that pair and the tiled form splits the rest's modes, as in
-                    // CuTe and pycute (not a rest wrapped in one more tuple level).
-                    _ => Ok((divided.mode(0)?, divided.mode(1)?)),
-                }
-            }
-        }
+        b.tuple(OP)
     }
 }

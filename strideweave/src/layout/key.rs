@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-/// One entry of a slice key: an integer or a Python-style slice (seed 000).
+/// One entry of a slice key: an integer or a Python-style slice (seed 000): slice bounds
+/// are normalised as Python does (negative bounds count from the end, bounds beyond the
+/// extent are clamped), and the step must be positive.
 ///
 /// ```
 /// use strideweave::Key;

@@ -3,26 +3,43 @@
 use crate::error::{Error, Result};
 use crate::layout::core::Layout;
 use crate::layout::structure::LayoutBuilder;
-use crate::layout::tiler::Tiler;
+use crate::layout::tiler::{Tiler, halves, hier_unzip};
 
 impl Layout {
     /// `A ⊗ B = (A, complement(A, size(A)·cosize(B)) ∘ B)`: mode 0 is A, mode 1 repeats A
     /// in B's pattern.
     ///
+    /// A broadcast A (stride 0) works as in CuTe: its stride-0 modes are ignored by the
+    /// complement, so `3:0 ⊗ 4:1` is `(3,4):(0,1)`.
+    ///
+    /// Errors name `logical_product`: a negative stride in A or B, an A that is not
+    /// injective once its stride-0 modes are ignored, a complement or a composition no
+    /// layout represents.
+    ///
     /// ```
     /// let a: strideweave::Layout = "(2,2):(4,1)".parse().unwrap();
     /// let r = a.logical_product(&"6:1".parse().unwrap()).unwrap();
     /// assert_eq!(r.to_string(), "((2,2),(2,3)):((4,1),(2,8))");
+    /// let broadcast: strideweave::Layout = "3:0".parse().unwrap();
+    /// let r = broadcast.logical_product(&"4:1".parse().unwrap()).unwrap();
+    /// assert_eq!(r.to_string(), "(3,4):(0,1)");
     /// ```
     pub fn logical_product(&self, b: &Layout) -> Result<Layout> {
-        const OP: &str = "logical_product";
-        b.require_non_negative(OP)?;
+        self.logical_product_in("logical_product", b)
+    }
+
+    /// [`logical_product`](Self::logical_product) reporting its errors as `op`.
+    fn logical_product_in(&self, op: &'static str, b: &Layout) -> Result<Layout> {
+        b.require_non_negative(op)?;
         let cotarget = self
             .size()
             .checked_mul(b.cosize())
-            .ok_or_else(|| Error::overflow(OP, "size(A)·cosize(B)"))?;
-        let repeat = self.complement(cotarget)?.compose(b)?;
-        Layout::make(&[self.clone(), repeat])
+            .ok_or_else(|| Error::overflow(op, "size(A)·cosize(B)"))?;
+        let repeat = self.complement_in(op, cotarget)?.compose_in(op, b)?;
+        let mut pair = LayoutBuilder::default();
+        pair.layout(self);
+        pair.layout(&repeat);
+        pair.tuple(op)
     }
 
     /// The product by a tiler: a layout multiplies the whole; a by-mode tiler multiplies
@@ -35,16 +52,14 @@ impl Layout {
     /// assert_eq!(a.logical_product_tiler(&t).unwrap().to_string(), "((2,3),(5,4)):((5,10),(1,30))");
     /// ```
     pub fn logical_product_tiler(&self, tiler: &Tiler) -> Result<Layout> {
-        match tiler {
-            Tiler::Keep => Ok(self.clone()),
-            Tiler::Layout(b) => self.logical_product(b),
-            Tiler::ByMode(ts) => {
-                self.by_mode("logical_product", ts, |a, t| a.logical_product_tiler(t))
-            }
-        }
+        const OP: &str = "logical_product_tiler";
+        self.apply_tiler(OP, tiler, &|a, b| a.logical_product_in(OP, b))
     }
 
-    /// `((A modes…), (products…, trailing modes…))`.
+    /// `((A modes…), (products…, trailing modes…))`: the product by each tiler entry, its
+    /// A halves gathered into mode 0 and its repeats, with the modes the tiler does not
+    /// reach, into mode 1. A kept mode (`Tiler::Keep`) goes whole to mode 1, with `1:0` in
+    /// mode 0.
     ///
     /// ```
     /// use strideweave::{Layout, Tiler};
@@ -53,14 +68,16 @@ impl Layout {
     /// assert_eq!(a.zipped_product(&t).unwrap().to_string(), "((3),(6)):((1),(3))");
     /// ```
     pub fn zipped_product(&self, tiler: &Tiler) -> Result<Layout> {
-        let (firsts, seconds) = self.split_product(tiler)?;
+        const OP: &str = "zipped_product";
+        let (firsts, seconds) = hier_unzip(OP, self, tiler, &|a, b| a.logical_product_in(OP, b))?;
         let mut b = LayoutBuilder::default();
         b.layout(&firsts);
         b.layout(&seconds);
-        b.tuple("zipped_product")
+        b.tuple(OP)
     }
 
-    /// `((A modes…), products…, trailing modes…)`.
+    /// `((A modes…), products…, trailing modes…)`: the
+    /// [`zipped_product`](Self::zipped_product) with the products as top-level modes.
     ///
     /// ```
     /// use strideweave::{Layout, Tiler};
@@ -69,51 +86,12 @@ impl Layout {
     /// assert_eq!(a.tiled_product(&t).unwrap().to_string(), "(((7,3)),(5)):(((1,7)),(21))");
     /// ```
     pub fn tiled_product(&self, tiler: &Tiler) -> Result<Layout> {
-        let (firsts, seconds) = self.split_product(tiler)?;
+        const OP: &str = "tiled_product";
+        let (firsts, seconds) = hier_unzip(OP, self, tiler, &|a, b| a.logical_product_in(OP, b))?;
         let mut b = LayoutBuilder::default();
         b.layout(&firsts);
         b.modes_of(&seconds);
-        b.tuple("tiled_product")
-    }
-
-    fn split_product(&self, tiler: &Tiler) -> Result<(Layout, Layout)> {
-        match tiler {
-            Tiler::ByMode(ts) => {
-                let parts = self.logical_product_tiler(tiler)?.top_layouts();
-                let (mut firsts, mut seconds) =
-                    (LayoutBuilder::default(), LayoutBuilder::default());
-                for (i, part) in parts.iter().enumerate() {
-                    match ts.get(i) {
-                        // A kept mode is not multiplied: like a trailing mode it goes whole to
-                        // the second side, `(1:0, A_i)` (as pycute's `hier_unzip` and the
-                        // divides do).
-                        Some(Tiler::Keep) => {
-                            firsts.leaf(1, 0);
-                            seconds.layout(part);
-                        }
-                        Some(_) => {
-                            firsts.layout(&part.mode(0)?);
-                            seconds.layout(&part.mode(1)?);
-                        }
-                        None => seconds.layout(part),
-                    }
-                }
-                Ok((
-                    firsts.tuple("zipped_product")?,
-                    seconds.tuple("zipped_product")?,
-                ))
-            }
-            Tiler::Keep => Ok((
-                Layout::flat("zipped_product", &[(1, 0)], true)?,
-                self.clone(),
-            )),
-            Tiler::Layout(b) => {
-                let p = self.logical_product(b)?;
-                // `(A, repeats)` itself: the zipped form is that pair and the tiled form
-                // splits the repeats' modes, as in CuTe and pycute.
-                Ok((p.mode(0)?, p.mode(1)?))
-            }
-        }
+        b.tuple(OP)
     }
 
     /// Blocked product: with both padded to a common rank R by `1:0` modes and
@@ -144,8 +122,8 @@ impl Layout {
         let rank = self.rank().max(b.rank());
         let a = self.pad_to_rank(rank, op)?;
         let b = b.pad_to_rank(rank, op)?;
-        let p = a.logical_product(&b)?;
-        let (firsts, seconds) = (p.mode(0)?.top_layouts(), p.mode(1)?.top_layouts());
+        let (first, second) = halves(&a.logical_product_in(op, &b)?);
+        let (firsts, seconds) = (first.top_layouts(), second.top_layouts());
         let mut out = LayoutBuilder::default();
         for (x, y) in firsts.iter().zip(&seconds) {
             let (x, y) = if raked { (y, x) } else { (x, y) };

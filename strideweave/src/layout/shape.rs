@@ -22,7 +22,9 @@ use crate::layout::int_tuple::{IntTuple, ProfileToken, first_parse_error, leaf_p
 #[derive(Clone)]
 pub struct Shape(pub(crate) IntTuple);
 
-/// An [`IntTuple`] of signed strides (contracts L1, with the signed-stride deviation).
+/// An [`IntTuple`] of signed strides (contracts L1): any integers, negative ones included
+/// (reversed views need them), although complement, the divides, the products and the
+/// inverses accept only non-negative strides.
 ///
 /// ```
 /// use strideweave::{IntTuple, Stride};

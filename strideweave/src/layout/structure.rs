@@ -170,7 +170,7 @@ impl Layout {
         b.tuple("append")
     }
 
-    /// The layouts as top-level modes of one tuple layout (`make_layout(L0, L1, …)`).
+    /// The layouts as top-level modes of one tuple layout (`make_layout(A, B, …)`).
     ///
     /// ```
     /// use strideweave::Layout;

@@ -1,8 +1,12 @@
-//! `Tiler`: the second operand of composition, division and products.
+//! `Tiler`: the second operand of composition, division and products, and how a tiler
+//! applies: mode by mode (`by_mode`) and, for the zipped and tiled forms, gathered into two
+//! modes (`hier_unzip`).
 
+use crate::error::{Error, Result};
 use crate::layout::core::Layout;
 use crate::layout::int_tuple::Node;
 use crate::layout::shape::Shape;
+use crate::layout::structure::LayoutBuilder;
 
 /// What a layout is composed with, divided by or multiplied by
 /// (`layout-algebra.md` §7): a whole layout (a 1-D function), a by-mode list applied to the
@@ -76,4 +80,96 @@ impl From<Shape> for Tiler {
 fn unit_stride(n: i64) -> Layout {
     Layout::flat("Tiler::from", &[(n, 1)], true)
         .unwrap_or_else(|_| unreachable!("shape extents are ≥ 1"))
+}
+
+impl Layout {
+    /// Applies a tiler with `f`, the operation by one layout: `Keep` leaves `self` unchanged,
+    /// a layout is `f(self, layout)`, and a by-mode list applies each entry to its leading
+    /// top-level mode (recursively) and keeps the trailing modes.
+    pub(crate) fn apply_tiler(
+        &self,
+        op: &'static str,
+        tiler: &Tiler,
+        f: &dyn Fn(&Layout, &Layout) -> Result<Layout>,
+    ) -> Result<Layout> {
+        match tiler {
+            Tiler::Keep => Ok(self.clone()),
+            Tiler::Layout(b) => f(self, b),
+            Tiler::ByMode(ts) => self.by_mode(op, ts, |a, t| a.apply_tiler(op, t, f)),
+        }
+    }
+
+    /// Applies `f` to each leading top-level mode with its tiler entry; trailing modes kept.
+    fn by_mode(
+        &self,
+        op: &'static str,
+        tilers: &[Tiler],
+        mut f: impl FnMut(&Layout, &Tiler) -> Result<Layout>,
+    ) -> Result<Layout> {
+        let modes = self.top_layouts();
+        check_by_mode_rank(op, modes.len(), tilers.len())?;
+        let mut out = LayoutBuilder::default();
+        for (i, m) in modes.iter().enumerate() {
+            match tilers.get(i) {
+                Some(t) => out.layout(&f(m, t)?),
+                None => out.layout(m),
+            }
+        }
+        out.tuple(op)
+    }
+}
+
+/// A by-mode tiler names at most one entry per top-level mode.
+fn check_by_mode_rank(op: &'static str, modes: usize, tilers: usize) -> Result<()> {
+    if tilers > modes {
+        return Err(Error::RankMismatch {
+            op,
+            what: "top-level modes for the by-mode tiler (at most)",
+            expected: modes,
+            found: tilers,
+        });
+    }
+    Ok(())
+}
+
+/// The two halves of a rank-2 layout, such as `(tile, rest)` of a logical divide or
+/// `(A, repeats)` of a logical product by one layout.
+pub(crate) fn halves(pair: &Layout) -> (Layout, Layout) {
+    let mut modes = pair.top_layouts().into_iter();
+    match (modes.next(), modes.next(), modes.next()) {
+        (Some(first), Some(second), None) => (first, second),
+        _ => unreachable!("a logical divide or product by one layout has two modes"),
+    }
+}
+
+/// CuTe's `hier_unzip`, shared by the zipped and tiled divides and products: splits `a` by
+/// `tiler` and gathers the first halves of every split mode into one layout and the second
+/// halves, followed by the modes the tiler does not reach, into another.
+///
+/// `split(m, b)` is the logical divide or product of a mode by one layout, `(first, second)`.
+/// A by-mode tiler recurses into each leading top-level mode with its entry; a kept mode
+/// (`Tiler::Keep`) splits as `(1:0, mode)`, so it goes whole to the second side, as in CuTe
+/// and pycute.
+pub(crate) fn hier_unzip(
+    op: &'static str,
+    a: &Layout,
+    tiler: &Tiler,
+    split: &dyn Fn(&Layout, &Layout) -> Result<Layout>,
+) -> Result<(Layout, Layout)> {
+    match tiler {
+        Tiler::Keep => Ok((Layout::flat(op, &[(1, 0)], true)?, a.clone())),
+        Tiler::Layout(b) => Ok(halves(&split(a, b)?)),
+        Tiler::ByMode(ts) => {
+            let modes = a.top_layouts();
+            check_by_mode_rank(op, modes.len(), ts.len())?;
+            let (mut firsts, mut seconds) = (LayoutBuilder::default(), LayoutBuilder::default());
+            for (m, t) in modes.iter().zip(ts) {
+                let (first, second) = hier_unzip(op, m, t, split)?;
+                firsts.layout(&first);
+                seconds.layout(&second);
+            }
+            modes[ts.len()..].iter().for_each(|m| seconds.layout(m));
+            Ok((firsts.tuple(op)?, seconds.tuple(op)?))
+        }
+    }
 }

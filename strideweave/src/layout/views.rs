@@ -235,7 +235,9 @@ impl Layout {
         ))
     }
 
-    /// `self ∘ B` with exactly B's shape (contracts D6): the placement of `as_strided`.
+    /// `self ∘ B` with exactly B's shape (contracts D6: representable exactly when the
+    /// composed index function is affine on every leaf of B's shape): the placement of
+    /// `as_strided`.
     ///
     /// The composed function `q ↦ self(B(q))` must be a layout over B's shape, i.e. equal to
     /// `Σ q_k · self(d_k)` over B's leaves. For an injective B this is proven algebraically

@@ -26,7 +26,7 @@ pub const MAX_TOKENS: usize = 64;
 /// );
 /// assert_eq!(S.to_shape(), shape!(2, (3, 4)));
 /// assert_eq!((S.rank(), S.size()), (2, 24));
-/// assert_eq!(S.extents(), &[2, 3, 4]);
+/// assert_eq!(S.leaves(), &[2, 3, 4]);
 /// assert_eq!(ShapeCode::from_shape(&shape!(2, (3, 4))), Some(S));
 /// assert_eq!(S.to_string(), "(2,(3,4))");
 /// ```
@@ -158,12 +158,12 @@ impl ShapeCode {
         self
     }
 
-    /// The extents, depth-first.
+    /// The leaf values — the extents — depth-first (like [`Shape::leaves`](crate::Shape::leaves)).
     ///
     /// ```
-    /// assert_eq!(strideweave::ShapeCode::leaf(5).extents(), &[5]);
+    /// assert_eq!(strideweave::ShapeCode::leaf(5).leaves(), &[5]);
     /// ```
-    pub const fn extents(&self) -> &[i64] {
+    pub const fn leaves(&self) -> &[i64] {
         self.extents.split_at(self.nleaves as usize).0
     }
 
@@ -172,10 +172,11 @@ impl ShapeCode {
     /// ```
     /// assert_eq!(strideweave::ShapeCode::EMPTY.size(), 1);
     /// ```
-    pub const fn size(&self) -> i64 {
+    pub const fn size(&self) -> usize {
+        // A code is built with its size checked (`with_mode`), so it fits.
         match self.checked_size() {
-            Some(s) => s,
-            None => i64::MAX,
+            Some(s) => s as usize,
+            None => i64::MAX as usize,
         }
     }
 
@@ -269,7 +270,7 @@ impl ShapeCode {
     /// assert_eq!(ShapeCode::leaf(4).to_shape(), shape!(4));
     /// ```
     pub fn to_shape(&self) -> Shape {
-        crate::layout::__private::shape(&self.profile(), self.extents(), self.int_root)
+        crate::layout::__private::shape(&self.profile(), self.leaves(), self.int_root)
     }
 
     /// The profile tokens of the root's contents.
@@ -304,7 +305,7 @@ impl ShapeCode {
     /// ```
     pub fn from_shape(shape: &Shape) -> Option<ShapeCode> {
         let profile = shape.profile();
-        let extents = shape.extents();
+        let extents = shape.leaves();
         if profile.len() > MAX_TOKENS || extents.len() > MAX_LEAVES {
             return None;
         }
@@ -402,7 +403,7 @@ pub trait StaticShape: 'static {
 ///
 /// ```
 /// use strideweave::{Leaf, StaticShape};
-/// assert_eq!(<Leaf<5>>::SHAPE.extents(), &[5]);
+/// assert_eq!(<Leaf<5>>::SHAPE.leaves(), &[5]);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Leaf<const N: i64>;

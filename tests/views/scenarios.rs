@@ -598,6 +598,32 @@ fn insert_and_remove_a_singleton_top_level_mode() {
     }
 }
 
+/// Seed 000: "a negative dim identifies the corresponding mode by counting backward from the
+/// applicable insertion or source-mode range" (contracts D1: only squeeze/unsqueeze's dim is
+/// normalised).
+#[test]
+fn a_negative_dim_counts_back_from_the_insertion_or_mode_range() {
+    let t = tensor("((2,3),4):((1,2),6)", 5);
+    // Insertion positions 0..=2 are -3..=-1.
+    for (neg, pos) in [(-3, 0usize), (-2, 1), (-1, 2)] {
+        let u = t.unsqueeze(neg).unwrap();
+        assert_eq!(u.layout(), t.unsqueeze(pos).unwrap().layout(), "dim {neg}");
+        // Source modes 0..=2 of the result are -3..=-1.
+        assert_eq!(u.squeeze(neg).unwrap().layout(), t.layout(), "dim {neg}");
+    }
+    let before = carrier_state(&t);
+    for bad in [-4isize, 3] {
+        let err = t.unsqueeze(bad).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Value);
+        assert!(err.to_string().starts_with(&format!("unsqueeze: dim {bad} is outside")), "{err}");
+    }
+    assert_eq!(
+        t.squeeze(-3i64).unwrap_err().to_string(),
+        "squeeze: dim -3 is outside the 2 top-level modes, where -2..=-1 count back from the end (valid: 0..2)"
+    );
+    assert_eq!(carrier_state(&t), before);
+}
+
 #[test]
 fn reject_an_invalid_singleton_mode_transformation() {
     let t = tensor("((2,1),1,4):((1,0),0,2)", 0);

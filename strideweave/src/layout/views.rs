@@ -4,6 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::layout::coalesce::coalesce_modes;
+use crate::layout::dim::{Dim, clamp, normalise_dim};
 use crate::layout::core::Layout;
 use crate::layout::inline_vec::InlineVec;
 use crate::layout::int_tuple::{Node, ProfileToken};
@@ -405,31 +406,35 @@ impl Layout {
         self.broadcast_in_dim_as(OP, target, &dims)
     }
 
-    /// Inserts a `1:0` top-level mode at position `dim` (`0..=rank`): the new mode is mode
-    /// `dim` of the result.
+    /// Inserts a `1:0` top-level mode at position `dim` (`0..=rank`; a negative `dim` counts
+    /// back from `rank + 1`, so `-1` appends): the new mode is mode `dim` of the result.
     ///
     /// ```
     /// let l: strideweave::Layout = "(2,3):(1,2)".parse().unwrap();
     /// assert_eq!(l.unsqueeze(1).unwrap().to_string(), "(2,1,3):(1,0,2)");
     /// assert_eq!(l.unsqueeze(2).unwrap().to_string(), "(2,3,1):(1,2,0)");
+    /// assert_eq!(l.unsqueeze(-1).unwrap().to_string(), "(2,3,1):(1,2,0)");
     /// assert_eq!(
     ///     l.unsqueeze(3).unwrap_err().to_string(),
-    ///     "unsqueeze: dim 3 is outside the insertion positions of 2 top-level modes (valid: 0..3)"
+    ///     "unsqueeze: dim 3 is outside the insertion positions of 2 top-level modes, \
+    ///      where -3..=-1 count back from the end (valid: 0..3)"
     /// );
     /// ```
-    pub fn unsqueeze(&self, dim: usize) -> Result<Layout> {
+    pub fn unsqueeze(&self, dim: impl Dim) -> Result<Layout> {
         const OP: &str = "unsqueeze";
         let n = self.rank();
-        if dim > n {
+        let Some(at) = normalise_dim(dim, n + 1) else {
             return Err(Error::OutOfDomain {
                 op: OP,
                 what: "dim",
-                value: dim as i64,
-                place: format!("the insertion positions of {n} top-level modes"),
+                value: clamp(dim),
+                place: format!(
+                    "the insertion positions of {n} top-level modes, where -{}..=-1 count back from the end",
+                    n + 1
+                ),
                 bound: n as i64 + 1,
             });
-        }
-        let at = dim;
+        };
         let (t, sv, dv) = (&self.shape.0.toks, &self.shape.0.vals, &self.stride.0.vals);
         let (ti, vi) = if t.len() == sv.len() {
             (at, at) // flat: mode i is token i and leaf i
@@ -447,26 +452,27 @@ impl Layout {
         ))
     }
 
-    /// Removes top-level mode `dim` (`0..rank`), which must be a leaf of extent 1.
+    /// Removes top-level mode `dim` (`0..rank`; a negative `dim` counts back from `rank`),
+    /// which must be a leaf of extent 1.
     ///
     /// ```
     /// let l: strideweave::Layout = "(2,1,3):(1,0,2)".parse().unwrap();
     /// assert_eq!(l.squeeze(1).unwrap().to_string(), "(2,3):(1,2)");
+    /// assert_eq!(l.squeeze(-2).unwrap().to_string(), "(2,3):(1,2)");
     /// assert!(l.squeeze(0).unwrap_err().to_string().contains("extent 2"));
     /// ```
-    pub fn squeeze(&self, dim: usize) -> Result<Layout> {
+    pub fn squeeze(&self, dim: impl Dim) -> Result<Layout> {
         const OP: &str = "squeeze";
         let n = self.rank();
-        if dim >= n {
+        let Some(at) = normalise_dim(dim, n) else {
             return Err(Error::OutOfDomain {
                 op: OP,
                 what: "dim",
-                value: dim as i64,
-                place: format!("the {n} top-level modes"),
+                value: clamp(dim),
+                place: format!("the {n} top-level modes, where -{n}..=-1 count back from the end"),
                 bound: n as i64,
             });
-        }
-        let at = dim;
+        };
         let spans = self.shape.0.top_spans();
         let sp = &spans[at];
         let (t, sv, dv) = (&self.shape.0.toks, &self.shape.0.vals, &self.stride.0.vals);

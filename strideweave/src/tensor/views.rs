@@ -3,7 +3,7 @@
 //! new representation over the identical carriers.
 
 use crate::error::{Error, Result};
-use crate::layout::{Layout, Shape, Stride, Tree};
+use crate::layout::{Dim, Layout, Shape, Stride, Tree};
 use crate::pattern::Op;
 use crate::pattern::run::Plan;
 use crate::repr::{Representation, Subtensor};
@@ -148,26 +148,30 @@ impl Tensor {
         self.leading_view("broadcast_right", |l| l.broadcast_right(target))
     }
 
-    /// Inserts an extent-1, stride-0 top-level mode at position `dim` (`0..=rank`).
+    /// Inserts an extent-1, stride-0 top-level mode at position `dim` (`0..=rank`; a negative
+    /// `dim` counts back from `rank + 1`, so `-1` appends).
     ///
     /// ```
     /// let t = strideweave::Tensor::zeros::<f32>(&"(2,3)".parse().unwrap());
     /// let u = t.unsqueeze(0).unwrap();
     /// assert_eq!(u.layout().to_string(), "(1,2,3):(0,1,2)");
     /// assert_eq!(u.squeeze(0).unwrap().layout(), t.layout());
+    /// assert_eq!(t.unsqueeze(-1).unwrap().shape().to_string(), "(2,3,1)");
     /// ```
-    pub fn unsqueeze(&self, dim: usize) -> Result<Tensor> {
+    pub fn unsqueeze(&self, dim: impl Dim) -> Result<Tensor> {
         self.leading_view("unsqueeze", |l| l.unsqueeze(dim))
     }
 
-    /// Removes top-level mode `dim` (`0..rank`), which must be an extent-1 leaf.
+    /// Removes top-level mode `dim` (`0..rank`; a negative `dim` counts back from `rank`),
+    /// which must be an extent-1 leaf.
     ///
     /// ```
     /// let t = strideweave::Tensor::zeros::<f32>(&"(2,1)".parse().unwrap());
     /// assert_eq!(t.squeeze(1).unwrap().shape().to_string(), "(2)");
     /// assert!(t.squeeze(0).is_err());
+    /// assert_eq!(t.squeeze(-1).unwrap().shape().to_string(), "(2)");
     /// ```
-    pub fn squeeze(&self, dim: usize) -> Result<Tensor> {
+    pub fn squeeze(&self, dim: impl Dim) -> Result<Tensor> {
         self.leading_view("squeeze", |l| l.squeeze(dim))
     }
 

@@ -144,8 +144,14 @@ fn check<T: W>(c: &Case) -> Result<(), TestCaseError> {
     let zip = |f: fn(T, T) -> T| -> Vec<T> { x.iter().zip(&y).map(|(&p, &q)| f(p, q)).collect() };
     type Op = fn(&Tensor, &Tensor) -> strideweave::Result<Tensor>;
     type Into = fn(&Tensor, &Tensor, &Tensor) -> strideweave::Result<()>;
-    let cases: [(&str, Op, Into, fn(T, T) -> T); 3] = [
-        ("add", Tensor::add, Tensor::add_into, W::add),
+    type Ref<T> = fn(T, T) -> T;
+    let cases = [
+        (
+            "add",
+            Tensor::add as Op,
+            Tensor::add_into as Into,
+            W::add as Ref<T>,
+        ),
         ("sub", Tensor::sub, Tensor::sub_into, W::sub),
         ("mul", Tensor::mul, Tensor::mul_into, W::mul),
     ];

@@ -195,6 +195,10 @@ fn a_scalar_keeps_the_tensor_dtype_and_must_fit_it() {
         assert_eq!(err.kind(), ErrorKind::Value);
         assert!(err.to_string().contains("u8"), "{err}");
     }
+    // 2^63 as a float is one past i64::MAX: refused, not saturated
+    let l = Tensor::from_vec(vec![0i64], &sh("1")).unwrap();
+    assert!(l.add_scalar(2f64.powi(63)).is_err());
+    assert!(l.add_scalar(-(2f64.powi(63))).is_ok());
     let i = Tensor::from_vec(vec![1i8], &sh("1")).unwrap();
     assert!(i.add_scalar(128i64).is_err());
     assert_eq!(i.add_scalar(-2.0).unwrap().to_vec::<i8>().unwrap(), [-1]);

@@ -11,8 +11,8 @@ pub use host::HostBuffer;
 pub use host::{HostSlice, HostSliceMut};
 pub use num_complex::{Complex32, Complex64};
 
-/// The logical dtype of a tensor (contracts §4). A plain dtype is stored as itself; a
-/// block-scaled dtype is stored in several subtensors, listed by its
+/// The logical dtype of a tensor: the type of the values it presents. A plain dtype is
+/// stored as itself; a block-scaled dtype is stored in several subtensors, listed by its
 /// [`storage_schema`](DType::storage_schema).
 ///
 /// ```
@@ -55,7 +55,8 @@ pub enum DType {
 }
 
 impl DType {
-    /// The storage dtypes of the subtensors, in order (RT003).
+    /// The storage dtypes of the subtensors, in order: a tensor of this dtype has exactly one
+    /// subtensor per entry, whose carrier holds that entry's dtype.
     ///
     /// ```
     /// assert_eq!(strideweave::DType::I8.storage_schema().len(), 1);

@@ -8,6 +8,15 @@
 use std::fmt;
 
 /// The result type of every fallible StrideWeave operation.
+///
+/// ```
+/// fn size_of(text: &str) -> strideweave::Result<usize> {
+///     let l: strideweave::Layout = text.parse()?;
+///     Ok(l.shape().size())
+/// }
+/// assert_eq!(size_of("(2,3):(1,2)").unwrap(), 6);
+/// assert!(size_of("(2,0):(1,2)").is_err());
+/// ```
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// The kind of mistake an [`Error`] reports, named after the Python exception class it

@@ -101,6 +101,14 @@ pub fn no_grad() -> NoGradGuard {
 
 /// The guard of [`no_grad`]; restores the previous recording state when dropped. It stays on
 /// the thread that created it (the state is thread-local).
+///
+/// ```
+/// use strideweave::{NoGradGuard, is_grad_enabled, no_grad};
+/// let guard: NoGradGuard = no_grad();
+/// assert!(!is_grad_enabled());
+/// drop(guard);
+/// assert!(is_grad_enabled());
+/// ```
 #[derive(Debug)]
 pub struct NoGradGuard {
     prev: bool,

@@ -10,7 +10,7 @@ impl Tensor {
     /// Marks a leaf as requiring (or no longer requiring) gradients: operations and views on
     /// it record the graph from now on. Fails with `Runtime` for a dtype without gradients
     /// (only floating and complex tensors have them) and for switching off a non-leaf, and
-    /// with `NotImplemented` for a multi-subtensor tensor (RT008).
+    /// with `NotImplemented` for a multi-subtensor (block-scaled) tensor.
     ///
     /// ```
     /// use strideweave::{ErrorKind, Tensor};
@@ -85,8 +85,9 @@ impl Tensor {
 
     /// The accumulated gradient: a detached tensor in its own fresh carrier, laid out like
     /// this tensor when its layout is injective, compactly when it aliases through
-    /// stride-zero modes (contracts RT017). `None` until a backward reaches this tensor
-    /// (a leaf, or a non-leaf after [`retain_grad`](Self::retain_grad)).
+    /// stride-zero modes (each coordinate then holds the sum over its aliases). `None` until
+    /// a backward reaches this tensor (a leaf, or a non-leaf after
+    /// [`retain_grad`](Self::retain_grad)).
     ///
     /// ```
     /// let t = strideweave::Tensor::zeros::<f64>(&"2".parse().unwrap());
@@ -158,7 +159,7 @@ impl Tensor {
         Tensor::from_repr(self.representation().clone())
     }
 
-    /// Reverse-mode differentiation from this tensor (seed 000, contracts §6).
+    /// Reverse-mode differentiation from this tensor.
     ///
     /// `gradient` is the cotangent of this tensor. `None` stands for the unit cotangent and
     /// is accepted only for a shape of exactly one leaf of extent one (else `Value`). A

@@ -1,4 +1,4 @@
-//! Slice indexing (seed 000): `index(&[Key])` returns a view when a slice is present and the
+//! Slice indexing: `index(&[Key])` returns a view when a slice is present and the
 //! element value when every key is an integer.
 
 use crate::dtype::Scalar;

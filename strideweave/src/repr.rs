@@ -10,7 +10,7 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::Layout;
 
-/// One subtensor: a carrier, the Tensor offset `o_i` and the placement layout `L_i`; element
+/// One subtensor: a carrier, the offset `o_i` and the placement layout `L_i`; element
 /// `k` of level i lives at carrier index `o_i + L_i(k)`.
 ///
 /// ```
@@ -22,7 +22,7 @@ use crate::layout::Layout;
 pub struct Subtensor {
     /// The carrier; its dtype is this subtensor's storage dtype.
     pub carrier: Carrier,
-    /// The Tensor offset.
+    /// The offset: the carrier index of the element at coordinate 0.
     pub offset: usize,
     /// The placement layout.
     pub layout: Layout,

@@ -39,24 +39,20 @@ fn main() -> Result<()> {
     for step in 0..=200 {
         // The model, through views of p only.
         let w = p
-            .index(&[Key::slice(Some(0), Some(6), None)])?
-            .view()
-            .expect("a slice is a view")
+            .slice(&[Key::slice(Some(0), Some(6), None)])?
             .reshape(&shape("(2,3)"))?;
         let b = p
-            .index(&[Key::slice(Some(6), Some(8), None)])?
-            .view()
-            .expect("a slice is a view")
+            .slice(&[Key::slice(Some(6), Some(8), None)])?
             .broadcast_in_dim(&shape(&format!("(2,{SAMPLES})")), &[0])?;
         let residual = w.matmul(&x)?.add(&b)?.sub(&y)?;
         let loss = residual.mul(&residual)?.mean()?;
-        last = loss.to_vec::<f64>()?[0];
+        last = loss.item::<f64>()?;
         first.get_or_insert(last);
         if step % 20 == 0 {
             println!("step {step:>3}  loss {last:.6}");
         }
 
-        loss.backward(None, false)?;
+        loss.backward()?;
         let g = p.grad().expect("p is reached by the loss");
         {
             // The update is not part of any graph.

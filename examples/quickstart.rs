@@ -27,7 +27,7 @@ fn main() -> Result<()> {
 
     // Indexing table: first-mode-fastest ordinals, their natural coordinates, their indices.
     println!("\nordinal  coordinate   index");
-    for i in 0..tv.size() as i64 {
+    for i in 0..tv.size() {
         let coord = tv.shape().coordinate(i)?;
         println!(
             "{i:>7}  {:<11}  {:>5}",
@@ -58,10 +58,7 @@ fn main() -> Result<()> {
 
     // Tensors: zero-copy views over one shared carrier.
     let t = Tensor::arange::<f32>(&shape!(4, 6));
-    let v = t
-        .index(&s![1..4, ..;2])?
-        .view()
-        .expect("a slice is present");
+    let v = t.slice(&s![1..4, ..;2])?;
     println!("\ntensor {:?}", t);
     println!(
         "t[1..4, ::2]        {} at offset {}  values {:?}",
@@ -82,10 +79,7 @@ fn main() -> Result<()> {
         w.layout(),
         &w.to_vec::<f32>()?[..6]
     );
-    let last = t
-        .index(&[Key::Int(3), Key::all()])?
-        .view()
-        .expect("a slice is present");
+    let last = t.slice(&[Key::Int(3), Key::all()])?;
     println!(
         "t[3, :] reversed    {:?}",
         last.reverse(0)?.to_vec::<f32>()?

@@ -220,13 +220,14 @@ pub fn repeat(input: TokenStream) -> TokenStream {
     )
 }
 
-/// Index keys for `Tensor::index`, Python-style, checked at compile time:
+/// Slice keys for `Tensor::slice` (and `Tensor::index`), Python-style, checked at compile
+/// time:
 /// `s![2, 1..9;2, .., ..5, 3.., ..;2, -3..]` is a `[Key; 7]` (an array, no allocation).
 ///
 /// One key per top-level mode, separated by commas:
 /// * an integer expression, `2`, `i`, `n - 1`: one coordinate (`Key::Int`); it removes the
 ///   mode. Integer keys are coordinates counted from 0 and are not wrapped, so a negative
-///   literal is a compile error (a negative value at run time is `Tensor::index`'s error);
+///   literal is a compile error (a negative value at run time is `Tensor::slice`'s error);
 /// * a range `start..stop`, either bound optional (`..`, `3..`, `..5`), with an optional
 ///   step after a semicolon, `1..9;2`, `..;2` (`Key::Slice`). As in Python the stop is
 ///   exclusive and a negative bound counts from the end of the mode (`-3..` keeps the last
@@ -236,11 +237,11 @@ pub fn repeat(input: TokenStream) -> TokenStream {
 ///
 /// Bounds and steps may be integer literals or any integer expressions (of any integer
 /// type; a value beyond `i64` saturates and is then out of range); expressions are checked
-/// by `Tensor::index` at run time. Literals are checked here, so these are compile errors,
+/// by `Tensor::slice` at run time. Literals are checked here, so these are compile errors,
 /// each at its key: a step below 1 (`1..9;0`, `..;-2`), a range that is empty on every mode
 /// (`5..5`, `7..2`, `..0`, `-1..-3`: both bounds literal and of the same sign, an omitted
 /// start counting as 0), and a width that is not a multiple of the step (`1..8;3`: a view's
-/// extent is width / step, so `Tensor::index` requires whole steps). The checks read
+/// extent is width / step, so `Tensor::slice` requires whole steps). The checks read
 /// literal bounds as written: `0..8;3` is rejected although on a mode of extent 6 it would
 /// clamp to `0..6;3`.
 ///
@@ -250,17 +251,17 @@ pub fn repeat(input: TokenStream) -> TokenStream {
 /// let t = Tensor::arange::<f32>(&shape!(5, 10));
 /// let keys = s![2, 1..9;2];
 /// assert_eq!(keys, [Key::Int(2), Key::slice(Some(1), Some(9), Some(2))]);
-/// let v = t.index(&keys).unwrap().view().unwrap();
+/// let v = t.slice(&keys).unwrap();
 /// assert_eq!(v.to_vec::<f32>().unwrap(), [7.0, 17.0, 27.0, 37.0]);
 ///
 /// // Negative bounds count from the end; bounds may be expressions, checked at run time.
 /// let last = 4;
-/// let v = t.index(&s![-2.., ..last]).unwrap().view().unwrap();
+/// let v = t.slice(&s![-2.., ..last]).unwrap();
 /// assert_eq!(v.shape(), &shape!(2, 4));
-/// assert_eq!(t.index(&s![.., 0..last;3]).unwrap_err().to_string(),
-///     "index: slice 0:4:3 on mode 1 (extent 10): the interval width 4 is not a multiple of the step 3");
-/// // Integers only: the element's value.
-/// assert_eq!(t.index(&s![4, 9]).unwrap().value().unwrap().to_f64(), 49.0);
+/// assert_eq!(t.slice(&s![.., 0..last;3]).unwrap_err().to_string(),
+///     "slice: slice 0:4:3 on mode 1 (extent 10): the interval width 4 is not a multiple of the step 3");
+/// // Integers only: a rank-0 view of one element.
+/// assert_eq!(t.slice(&s![4, 9]).unwrap().item::<f32>().unwrap(), 49.0);
 /// ```
 ///
 /// ```compile_fail

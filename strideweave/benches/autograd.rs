@@ -76,8 +76,8 @@ mod record {
 
     #[divan::bench(args = ["plain", "no_grad", "recorded"], sample_count = 300, sample_size = 200)]
     fn broadcast_to(b: Bencher, state: &str) {
-        let t = source(state != "plain").index(&[Key::all(), Key::all(), 0.into(), Key::all()]);
-        let t = t.unwrap().view().unwrap().unsqueeze(2).unwrap();
+        let t = source(state != "plain").slice(&[Key::all(), Key::all(), 0.into(), Key::all()]);
+        let t = t.unwrap().unsqueeze(2).unwrap();
         let target = shape("(8,16,32,64)");
         let _off = (state == "no_grad").then(no_grad);
         b.bench(|| black_box(&t).broadcast_to(black_box(&target)).unwrap());
@@ -94,9 +94,7 @@ mod backward_10_views {
             .unwrap()
             .reverse(0)
             .unwrap()
-            .index(&[Key::all(), Key::slice(Some(0), None, None)])
-            .unwrap()
-            .view()
+            .slice(&[Key::all(), Key::slice(Some(0), None, None)])
             .unwrap()
             .unsqueeze(1)
             .unwrap()

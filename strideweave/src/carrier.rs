@@ -35,7 +35,7 @@ use crate::error::{Error, Result};
 /// let c = Carrier::from_storage(Frozen(vec![1.0, 2.0, 3.0, 4.0].into()));
 /// let t = Tensor::new(c, 0, "(2,2):(2,1)".parse().unwrap()).unwrap();
 /// assert_eq!(t.to_vec::<f64>().unwrap(), [1.0, 3.0, 2.0, 4.0]);
-/// assert!(t.set(0, 9.0f64).is_err()); // not writable from the host
+/// assert!(t.set_ordinal(0, 9.0f64).is_err()); // not writable from the host
 /// ```
 pub trait CarrierStorage: Send + Sync + 'static {
     /// The storage dtype of the elements.
@@ -249,8 +249,13 @@ impl Carrier {
     /// assert!(Carrier::zeros(DType::BlockScaledI8F32, 4).is_err());
     /// ```
     pub fn zeros(dtype: DType, len: usize) -> Result<Carrier> {
+        Carrier::zeros_as("Carrier::zeros", dtype, len)
+    }
+
+    /// [`Carrier::zeros`] reporting errors as `op`, the operation called.
+    pub(crate) fn zeros_as(op: &'static str, dtype: DType, len: usize) -> Result<Carrier> {
         let buf = HostBuffer::zeros(dtype, len).ok_or_else(|| Error::WrongType {
-            op: "Carrier::zeros",
+            op,
             expected: "a plain dtype".into(),
             found: dtype.to_string(),
         })?;
@@ -383,10 +388,19 @@ impl Carrier {
     /// assert!(c.read(|x: &[f64]| x[0]).is_err());
     /// ```
     pub fn read<T: Element, R>(&self, f: impl FnOnce(&[T]) -> R) -> Result<R> {
-        self.with_host("read", |b| {
+        self.read_as("read", f)
+    }
+
+    /// [`read`](Self::read) reporting errors as `op`, the operation called.
+    pub(crate) fn read_as<T: Element, R>(
+        &self,
+        op: &'static str,
+        f: impl FnOnce(&[T]) -> R,
+    ) -> Result<R> {
+        self.with_host(op, |b| {
             T::slice(b)
                 .map(f)
-                .ok_or_else(|| self.wrong_type("read", T::DTYPE))
+                .ok_or_else(|| self.wrong_type(op, T::DTYPE))
         })
     }
 
@@ -398,10 +412,19 @@ impl Carrier {
     /// assert_eq!((c.to_vec::<f32>().unwrap(), c.version()), (vec![9.0, 2.0], 1));
     /// ```
     pub fn write<T: Element, R>(&self, f: impl FnOnce(&mut [T]) -> R) -> Result<R> {
-        self.with_host_mut("write", |b| {
+        self.write_as("write", f)
+    }
+
+    /// [`write`](Self::write) reporting errors as `op`, the operation called.
+    pub(crate) fn write_as<T: Element, R>(
+        &self,
+        op: &'static str,
+        f: impl FnOnce(&mut [T]) -> R,
+    ) -> Result<R> {
+        self.with_host_mut(op, |b| {
             T::slice_mut(b)
                 .map(f)
-                .ok_or_else(|| self.wrong_type("write", T::DTYPE))
+                .ok_or_else(|| self.wrong_type(op, T::DTYPE))
         })
     }
 

@@ -9,7 +9,12 @@ use std::fmt;
 #[doc(hidden)]
 pub use host::HostBuffer;
 pub use host::{HostSlice, HostSliceMut};
-pub use num_complex::{Complex32, Complex64};
+/// A complex of two `f32` (num-complex's name, by the width of a part): the element type
+/// of [`DType::ComplexF32`], which numpy calls `complex64`.
+pub use num_complex::Complex32;
+/// A complex of two `f64`: the element type of [`DType::ComplexF64`], numpy's `complex128`
+/// (not numpy's `complex64`, which is [`Complex32`]).
+pub use num_complex::Complex64;
 
 /// The logical dtype of a tensor: the type of the values it presents. A plain dtype is
 /// stored as itself; a block-scaled dtype is stored in several subtensors, listed by its
@@ -38,10 +43,24 @@ pub enum DType {
     I8,
     /// `bool`.
     Bool,
-    /// Complex of two `f32` ([`Complex32`]).
-    Complex64,
-    /// Complex of two `f64` ([`Complex64`]).
-    Complex128,
+    /// A complex of two `f32`, held as [`Complex32`]; numpy calls it `complex64` (its total
+    /// width) and so does its [`Display`](fmt::Display). Named after its parts, like `F32`,
+    /// so that the variant and the Rust type it holds never disagree.
+    ///
+    /// ```
+    /// use strideweave::{Complex32, DType, Element};
+    /// assert_eq!(<Complex32 as Element>::DTYPE, DType::ComplexF32);
+    /// assert_eq!((DType::ComplexF32.size_of(), DType::ComplexF32.to_string()), (8, "complex64".into()));
+    /// ```
+    ComplexF32,
+    /// A complex of two `f64`, held as [`Complex64`]; numpy's `complex128`.
+    ///
+    /// ```
+    /// use strideweave::{Complex64, DType, Element};
+    /// assert_eq!(<Complex64 as Element>::DTYPE, DType::ComplexF64);
+    /// assert_eq!(DType::ComplexF64.to_string(), "complex128");
+    /// ```
+    ComplexF64,
     /// IEEE half precision (feature `half`).
     #[cfg(feature = "half")]
     F16,
@@ -70,8 +89,8 @@ impl DType {
             DType::U8 => &[DType::U8],
             DType::I8 => &[DType::I8],
             DType::Bool => &[DType::Bool],
-            DType::Complex64 => &[DType::Complex64],
-            DType::Complex128 => &[DType::Complex128],
+            DType::ComplexF32 => &[DType::ComplexF32],
+            DType::ComplexF64 => &[DType::ComplexF64],
             #[cfg(feature = "half")]
             DType::F16 => &[DType::F16],
             #[cfg(feature = "half")]
@@ -83,11 +102,11 @@ impl DType {
     /// Whether gradients flow through tensors of this dtype (floating and complex dtypes).
     ///
     /// ```
-    /// assert!(strideweave::DType::Complex64.is_differentiable());
+    /// assert!(strideweave::DType::ComplexF32.is_differentiable());
     /// ```
     pub fn is_differentiable(&self) -> bool {
         match self {
-            DType::F32 | DType::F64 | DType::Complex64 | DType::Complex128 => true,
+            DType::F32 | DType::F64 | DType::ComplexF32 | DType::ComplexF64 => true,
             #[cfg(feature = "half")]
             DType::F16 | DType::BF16 => true,
             _ => false,
@@ -106,14 +125,14 @@ impl DType {
     /// The size of one element in bytes (plain dtypes).
     ///
     /// ```
-    /// assert_eq!(strideweave::DType::Complex128.size_of(), 16);
+    /// assert_eq!(strideweave::DType::ComplexF64.size_of(), 16);
     /// ```
     pub fn size_of(&self) -> usize {
         match self {
             DType::F32 | DType::I32 => 4,
-            DType::F64 | DType::I64 | DType::Complex64 => 8,
+            DType::F64 | DType::I64 | DType::ComplexF32 => 8,
             DType::U8 | DType::I8 | DType::Bool => 1,
-            DType::Complex128 => 16,
+            DType::ComplexF64 => 16,
             #[cfg(feature = "half")]
             DType::F16 | DType::BF16 => 2,
             DType::BlockScaledI8F32 => 1,
@@ -131,8 +150,8 @@ impl fmt::Display for DType {
             DType::U8 => "u8",
             DType::I8 => "i8",
             DType::Bool => "bool",
-            DType::Complex64 => "complex64",
-            DType::Complex128 => "complex128",
+            DType::ComplexF32 => "complex64",
+            DType::ComplexF64 => "complex128",
             #[cfg(feature = "half")]
             DType::F16 => "f16",
             #[cfg(feature = "half")]
@@ -169,10 +188,10 @@ pub enum Scalar {
     I8(i8),
     /// A `bool`.
     Bool(bool),
-    /// A complex of two `f32`.
-    Complex64(Complex32),
-    /// A complex of two `f64`.
-    Complex128(Complex64),
+    /// A complex of two `f32` ([`DType::ComplexF32`], numpy's `complex64`).
+    ComplexF32(Complex32),
+    /// A complex of two `f64` ([`DType::ComplexF64`], numpy's `complex128`).
+    ComplexF64(Complex64),
     /// An `f16` (feature `half`).
     #[cfg(feature = "half")]
     F16(half::f16),
@@ -196,8 +215,8 @@ impl Scalar {
             Scalar::U8(_) => DType::U8,
             Scalar::I8(_) => DType::I8,
             Scalar::Bool(_) => DType::Bool,
-            Scalar::Complex64(_) => DType::Complex64,
-            Scalar::Complex128(_) => DType::Complex128,
+            Scalar::ComplexF32(_) => DType::ComplexF32,
+            Scalar::ComplexF64(_) => DType::ComplexF64,
             #[cfg(feature = "half")]
             Scalar::F16(_) => DType::F16,
             #[cfg(feature = "half")]
@@ -219,8 +238,8 @@ impl Scalar {
             Scalar::U8(v) => v as f64,
             Scalar::I8(v) => v as f64,
             Scalar::Bool(v) => f64::from(u8::from(v)),
-            Scalar::Complex64(v) => v.re as f64,
-            Scalar::Complex128(v) => v.re,
+            Scalar::ComplexF32(v) => v.re as f64,
+            Scalar::ComplexF64(v) => v.re,
             #[cfg(feature = "half")]
             Scalar::F16(v) => v.to_f64(),
             #[cfg(feature = "half")]
@@ -245,7 +264,7 @@ impl Scalar {
             return Some(self);
         }
         let real = match self {
-            Scalar::Bool(_) | Scalar::Complex64(_) | Scalar::Complex128(_) => return None,
+            Scalar::Bool(_) | Scalar::ComplexF32(_) | Scalar::ComplexF64(_) => return None,
             s => s.to_f64(),
         };
         let int =
@@ -257,14 +276,25 @@ impl Scalar {
             DType::I64 => Scalar::I64(int(i64::MIN as f64, i64::MAX as f64)? as i64),
             DType::U8 => Scalar::U8(int(0.0, 255.0)? as u8),
             DType::I8 => Scalar::I8(int(-128.0, 127.0)? as i8),
-            DType::Complex64 => Scalar::Complex64(Complex32::new(real as f32, 0.0)),
-            DType::Complex128 => Scalar::Complex128(Complex64::new(real, 0.0)),
+            DType::ComplexF32 => Scalar::ComplexF32(Complex32::new(real as f32, 0.0)),
+            DType::ComplexF64 => Scalar::ComplexF64(Complex64::new(real, 0.0)),
             #[cfg(feature = "half")]
             DType::F16 => Scalar::F16(half::f16::from_f64(real)),
             #[cfg(feature = "half")]
             DType::BF16 => Scalar::BF16(half::bf16::from_f64(real)),
             DType::Bool | DType::BlockScaledI8F32 => return None,
         })
+    }
+
+    /// [`cast`](Self::cast) for an operation that needs the value as `dtype`: a value that
+    /// does not convert is a `Value` error naming it and the dtype (contracts' casting rule).
+    pub(crate) fn cast_for(self, op: &'static str, dtype: DType) -> crate::error::Result<Scalar> {
+        self.cast(dtype)
+            .ok_or_else(|| crate::error::Error::NotCastable {
+                op,
+                value: format!("{self} ({})", self.dtype()),
+                dtype: dtype.to_string(),
+            })
     }
 }
 
@@ -308,8 +338,8 @@ impl fmt::Display for Scalar {
             Scalar::U8(v) => write!(f, "{v}"),
             Scalar::I8(v) => write!(f, "{v}"),
             Scalar::Bool(v) => write!(f, "{v}"),
-            Scalar::Complex64(v) => write!(f, "{v}"),
-            Scalar::Complex128(v) => write!(f, "{v}"),
+            Scalar::ComplexF32(v) => write!(f, "{v}"),
+            Scalar::ComplexF64(v) => write!(f, "{v}"),
             #[cfg(feature = "half")]
             Scalar::F16(v) => write!(f, "{v}"),
             #[cfg(feature = "half")]
@@ -404,10 +434,10 @@ element!(i64, I64, 0, |i| i as i64);
 element!(u8, U8, 0, |i| i as u8);
 element!(i8, I8, 0, |i| i as i8);
 element!(bool, Bool, false, |i| i % 2 == 1);
-element!(Complex32, Complex64, Complex32::new(0.0, 0.0), |i| {
+element!(Complex32, ComplexF32, Complex32::new(0.0, 0.0), |i| {
     Complex32::new(i as f32, 0.0)
 });
-element!(Complex64, Complex128, Complex64::new(0.0, 0.0), |i| {
+element!(Complex64, ComplexF64, Complex64::new(0.0, 0.0), |i| {
     Complex64::new(i as f64, 0.0)
 });
 #[cfg(feature = "half")]
@@ -434,7 +464,7 @@ mod half_tests {
         let p = t.permute(&[1, 0]).unwrap();
         assert_eq!(p.get_ordinal(1).unwrap().to_f64(), 2.0);
         let b = Tensor::zeros::<half::bf16>(&"3".parse().unwrap());
-        b.set(2, 1.5).unwrap();
+        b.set_ordinal(2, 1.5).unwrap();
         assert_eq!(
             b.get_ordinal(2).unwrap(),
             Scalar::BF16(half::bf16::from_f64(1.5))

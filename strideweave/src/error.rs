@@ -96,12 +96,13 @@ pub enum Error {
         /// The exclusive upper bound.
         bound: i64,
     },
-    /// A number of modes, keys or entries that does not fit.
+    /// A number of modes, keys, elements or entries that does not fit (for example a data
+    /// vector whose length is not the size of the shape, in every constructor).
     #[error("{op}: expected {expected} {what}, found {found}")]
     RankMismatch {
         /// The operation.
         op: &'static str,
-        /// What is counted (`top-level modes`, `keys`, …).
+        /// What is counted (`top-level modes`, `keys`, `elements`, …).
         what: &'static str,
         /// The count required.
         expected: usize,
@@ -122,7 +123,7 @@ pub enum Error {
     },
     /// A negative stride where the algebra needs non-negative ones.
     #[error(
-        "{op}: stride {stride} at mode {mode} is negative; {op} is defined only for non-negative strides"
+        "{op}: stride {stride} at mode {mode} is negative; this operation is defined only for non-negative strides"
     )]
     NegativeStride {
         /// The operation.
@@ -210,6 +211,17 @@ pub enum Error {
         position: usize,
         /// The message, with the text quoted and a caret line.
         message: String,
+    },
+    /// A value that does not convert to the dtype it is written as without loss (the casting
+    /// rule: `set`, `fill`, scalar arithmetic).
+    #[error("{op}: the value {value} is not representable as {dtype}")]
+    NotCastable {
+        /// The operation.
+        op: &'static str,
+        /// The value and its dtype, e.g. `1.5 (f64)`.
+        value: String,
+        /// The dtype it was to be written as (`f64`, `i8`, …).
+        dtype: String,
     },
     /// An input of the wrong kind, where the kind is only known at run time.
     #[error("{op}: expected {expected}, found {found}")]

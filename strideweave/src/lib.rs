@@ -33,7 +33,7 @@ pub use autograd::{NoGradGuard, is_grad_enabled, no_grad, set_grad_enabled};
 pub use carrier::{Carrier, CarrierClass, CarrierStorage, HostStorage};
 pub use dtype::{Complex32, Complex64, DType, Element, HostSlice, HostSliceMut, Scalar};
 pub use error::{Error, ErrorKind, Result};
-pub use layout::{IntTuple, Key, Layout, ProfileToken, Shape, Sliced, Stride, Tiler, Tree};
+pub use layout::{Dim, IntTuple, Key, Layout, ProfileToken, Shape, Sliced, Stride, Tiler, Tree};
 pub use repr::{Representation, Snapshot, Subtensor};
 pub use statics::{Leaf, MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape, StaticTensor};
 

@@ -57,7 +57,7 @@ impl Snapshot {
     /// ```
     /// let t = strideweave::Tensor::from_vec(vec![1.0f32, 2.0], &"2".parse().unwrap()).unwrap();
     /// let snap = t.snapshot();
-    /// t.set(0, 3.0f32).unwrap();
+    /// t.set_ordinal(0, 3.0f32).unwrap();
     /// assert_eq!(snap.changed().unwrap().1, 0);
     /// ```
     pub fn changed(&self) -> Option<(&Carrier, u64, u64)> {

@@ -165,7 +165,7 @@ fn random_view(t: &Tensor, rng: &mut Rng) -> Option<(String, Tensor)> {
             // Regroup the leaf extents (same first-mode-fastest order) into new modes.
             let leaves: Vec<i64> = t
                 .shape()
-                .extents()
+                .leaves()
                 .iter()
                 .copied()
                 .filter(|&e| e > 1)
@@ -189,7 +189,7 @@ fn random_view(t: &Tensor, rng: &mut Rng) -> Option<(String, Tensor)> {
             (format!("reshape {target}"), t.reshape(&target))
         }
         3 => {
-            let d = rng.range(0, rank as i64) as isize;
+            let d = rng.range(0, rank as i64) as usize;
             (format!("unsqueeze {d}"), t.unsqueeze(d))
         }
         4 => {
@@ -197,7 +197,7 @@ fn random_view(t: &Tensor, rng: &mut Rng) -> Option<(String, Tensor)> {
                 .filter(|&i| modes[i].size() == 1 && modes[i].profile() == [ProfileToken::Leaf])
                 .collect();
             let &d = ones.get(rng.below(ones.len()))?;
-            (format!("squeeze {d}"), t.squeeze(d as isize))
+            (format!("squeeze {d}"), t.squeeze(d))
         }
         5 => {
             if rank == 0 {
@@ -209,7 +209,7 @@ fn random_view(t: &Tensor, rng: &mut Rng) -> Option<(String, Tensor)> {
         6 => {
             let widened: Vec<i64> = t
                 .shape()
-                .extents()
+                .leaves()
                 .iter()
                 .map(|&e| if e == 1 { rng.range(1, 3) } else { e })
                 .collect();
@@ -303,7 +303,7 @@ fn check(seed: u64, steps: usize) -> Result<(), TestCaseError> {
         .zip(&c)
         .map(|(a, b)| a * b)
         .sum();
-    v.backward(Some(&cot), false)
+    v.backward_with(Some(&cot), false)
         .map_err(|e| TestCaseError::fail(format!("backward failed: {e}\n{}", trail.join("\n"))))?;
     let g = x.grad().unwrap();
     prop_assert!(g.layout().is_injective(), "RT017: {}", g.layout());
@@ -315,7 +315,7 @@ fn check(seed: u64, steps: usize) -> Result<(), TestCaseError> {
     let gs = g.to_vec::<f64>().unwrap();
     let mut by_slot = std::collections::BTreeMap::new();
     for i in 0..x.size() {
-        let slot = x.layout().index_of(i as i64).unwrap();
+        let slot = x.layout().index_of(i).unwrap();
         if let Some(&(gv, _)) = by_slot.get(&slot) {
             prop_assert_eq!(
                 gv,

@@ -61,7 +61,7 @@ fn arithmetic_writes_into_caller_storage() {
             layout.shape().clone(),
             layout
                 .stride()
-                .values()
+                .leaves()
                 .iter()
                 .map(|d| d * 2)
                 .collect::<Vec<_>>()

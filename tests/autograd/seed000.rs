@@ -13,12 +13,10 @@ fn one_subtensor_view_backward_applies_the_inverse_logical_transformation() {
     // view's layout; backward returns nothing (`Ok(())`).
     let x = leaf("(2,3):(1,2)", 0);
     let one = x
-        .index(&[1.into(), Key::slice(Some(2), Some(3), None)])
-        .unwrap()
-        .view()
+        .slice(&[1.into(), Key::slice(Some(2), Some(3), None)])
         .unwrap();
     assert_eq!(one.layout(), &l("1:2"));
-    assert_eq!(one.backward(None, false), Ok(()));
+    assert_eq!(one.backward(), Ok(()));
     assert_eq!(grad_vals(&x), [0.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
 
     // The view saves its source and the source carrier's version.
@@ -29,11 +27,11 @@ fn one_subtensor_view_backward_applies_the_inverse_logical_transformation() {
 
     // retain_graph = true keeps the graph for another call; false releases it.
     let c = cotangent_like(&v, |i| i as f64);
-    v.backward(Some(&c), true).unwrap();
-    v.backward(Some(&c), false).unwrap();
+    v.backward_with(Some(&c), true).unwrap();
+    v.backward_with(Some(&c), false).unwrap();
     // Two traversals accumulate: 2 × the inverse permutation of 0..6.
     assert_eq!(grad_vals(&y), [0.0, 6.0, 2.0, 8.0, 4.0, 10.0]);
-    let err = v.backward(Some(&c), false).unwrap_err();
+    let err = v.backward_with(Some(&c), false).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Runtime);
     assert!(err.to_string().contains("retain_graph=true"), "{err}");
     assert_eq!(
@@ -48,12 +46,12 @@ fn one_subtensor_view_backward_applies_the_inverse_logical_transformation() {
     let w = z
         .rearrange_tree(&Tree::node([Tree::id(1), Tree::id(0)]), None)
         .unwrap();
-    w.backward(Some(&cotangent_like(&w, |i| 1.0 + i as f64)), false)
+    w.backward_with(Some(&cotangent_like(&w, |i| 1.0 + i as f64)), false)
         .unwrap();
     let g = z.grad().unwrap();
     assert_eq!(g.layout(), z.layout());
     assert!(!Carrier::same(g.carrier(), z.carrier()));
-    assert_eq!(g.carrier_type(), z.carrier_type());
+    assert_eq!(g.carrier_class(), z.carrier_class());
     assert!(g.is_leaf() && !g.requires_grad());
     assert_eq!(vals(&g), [1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
 }
@@ -63,15 +61,13 @@ fn scatter_a_slice_cotangent() {
     // A positive-step slice of a (5,10) source: mode 0 = 2, mode 1 = 1:9:2.
     let x = leaf("(5,10):(1,5)", 0);
     let v = x
-        .index(&[2.into(), Key::slice(Some(1), Some(9), Some(2))])
-        .unwrap()
-        .view()
+        .slice(&[2.into(), Key::slice(Some(1), Some(9), Some(2))])
         .unwrap();
     assert_eq!(
         (v.layout().to_string(), v.offset()),
         ("4:10".to_string(), 7)
     );
-    v.backward(Some(&cotangent_like(&v, |i| 1.0 + i as f64)), false)
+    v.backward_with(Some(&cotangent_like(&v, |i| 1.0 + i as f64)), false)
         .unwrap();
     let g = grad_vals(&x);
     let mut expected = vec![0.0; 50];
@@ -85,7 +81,7 @@ fn scatter_a_slice_cotangent() {
     let a = y
         .as_strided(&s("(2,2)"), &"(1,4)".parse().unwrap())
         .unwrap();
-    a.backward(Some(&cotangent_like(&a, |i| 1.0 + i as f64)), false)
+    a.backward_with(Some(&cotangent_like(&a, |i| 1.0 + i as f64)), false)
         .unwrap();
     assert_eq!(
         grad_vals(&y),
@@ -101,7 +97,7 @@ fn reduce_a_broadcast_cotangent() {
     assert!(!b.layout().is_injective());
     // A broadcast view takes an injective cotangent of its shape (any injective layout).
     let c = Tensor::from_vec_row_major((1..=8).map(f64::from).collect(), &s("(2,4)")).unwrap();
-    b.backward(Some(&c), false).unwrap();
+    b.backward_with(Some(&c), false).unwrap();
     // Row-major values: row 0 = 1,2,3,4 and row 1 = 5,6,7,8.
     assert_eq!(grad_vals(&x), [10.0, 26.0]);
     assert_eq!(x.grad().unwrap().layout(), x.layout());
@@ -109,7 +105,7 @@ fn reduce_a_broadcast_cotangent() {
     // broadcast_in_dim composes unsqueeze and broadcast_to.
     let y = leaf("2:1", 0);
     let d = y.broadcast_in_dim(&s("(3,2)"), &[1]).unwrap();
-    d.backward(
+    d.backward_with(
         Some(&compact((1..=6).map(f64::from).collect(), "(3,2)")),
         false,
     )
@@ -119,12 +115,12 @@ fn reduce_a_broadcast_cotangent() {
     // Broadcasting inside a nested mode, and repeat (a stride-0 view), sum the same way.
     let z = leaf("(2,(1,3)):(1,(2,2))", 0);
     let e = z.broadcast_to(&s("(2,(4,3))")).unwrap();
-    e.backward(Some(&compact(vec![1.0; 24], "(2,(4,3))")), false)
+    e.backward_with(Some(&compact(vec![1.0; 24], "(2,(4,3))")), false)
         .unwrap();
     assert_eq!(grad_vals(&z), [4.0; 6]);
     let r = leaf("(2,3):(1,2)", 0);
     let rep = r.repeat("h w -> h w c", &[("c", 4)]).unwrap();
-    rep.backward(
+    rep.backward_with(
         Some(&compact((0..24).map(f64::from).collect(), "(2,3,4)")),
         false,
     )
@@ -169,7 +165,7 @@ fn invert_a_structural_view() {
         // Tag every view element with the source value it reads: the gradient must put
         // that tag back where the value came from, i.e. grad == x's own values.
         let tags = vals(&v);
-        v.backward(Some(&cotangent_like(&v, |i| tags[i])), false)
+        v.backward_with(Some(&cotangent_like(&v, |i| tags[i])), false)
             .unwrap();
         let g = x.grad().unwrap();
         assert_eq!(
@@ -185,9 +181,11 @@ fn invert_a_structural_view() {
 fn reject_an_invalid_view_cotangent() {
     let x = leaf("(4,3):(1,4)", 0);
     // An injective view (layout 3:4) takes a cotangent with exactly its layout.
-    let injective = x.index(&[0.into(), Key::all()]).unwrap().view().unwrap();
+    let injective = x.slice(&[0.into(), Key::all()]).unwrap();
     let bad_layout = compact(vec![1.0; 3], "3");
-    let err = injective.backward(Some(&bad_layout), true).unwrap_err();
+    let err = injective
+        .backward_with(Some(&bad_layout), true)
+        .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Value, "{err}");
     assert!(err.to_string().contains("3:4"), "{err}");
 
@@ -195,23 +193,28 @@ fn reject_an_invalid_view_cotangent() {
     let b = leaf("(4,1):(1,4)", 0).broadcast_to(&s("(4,3)")).unwrap();
     let wrong_shape = compact(vec![1.0; 12], "(3,4)");
     assert_eq!(
-        b.backward(Some(&wrong_shape), true).unwrap_err().kind(),
+        b.backward_with(Some(&wrong_shape), true)
+            .unwrap_err()
+            .kind(),
         ErrorKind::Value
     );
     let aliased = Tensor::new(Carrier::from_vec(vec![1.0f64; 4]), 0, l("(4,3):(1,0)")).unwrap();
     assert_eq!(
-        b.backward(Some(&aliased), true).unwrap_err().kind(),
+        b.backward_with(Some(&aliased), true).unwrap_err().kind(),
         ErrorKind::Value
     );
     // Another dtype is a TypeError.
     let f32s = Tensor::from_vec(vec![1.0f32; 3], &s("3")).unwrap();
-    let t = x.index(&[0.into(), Key::all()]).unwrap().view().unwrap();
+    let t = x.slice(&[0.into(), Key::all()]).unwrap();
     assert_eq!(
-        t.backward(Some(&f32s), true).unwrap_err().kind(),
+        t.backward_with(Some(&f32s), true).unwrap_err().kind(),
         ErrorKind::Type
     );
     // No cotangent for a non-scalar view.
-    assert_eq!(t.backward(None, true).unwrap_err().kind(), ErrorKind::Value);
+    assert_eq!(
+        t.backward_with(None, true).unwrap_err().kind(),
+        ErrorKind::Value
+    );
 
     // None of these changed the source's .grad.
     assert!(x.grad().is_none());
@@ -222,8 +225,8 @@ fn reject_a_view_whose_source_was_mutated() {
     let x = leaf("(2,3):(1,2)", 0);
     let v = x.permute(&[1, 0]).unwrap();
     let c = cotangent_like(&v, |_| 1.0);
-    x.set(4, 99.0).unwrap(); // version 0 → 1
-    let err = v.backward(Some(&c), false).unwrap_err();
+    x.set_ordinal(4, 99.0).unwrap(); // version 0 → 1
+    let err = v.backward_with(Some(&c), false).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Runtime);
     let msg = err.to_string();
     assert!(msg.contains("permute"), "{msg}");
@@ -238,13 +241,13 @@ fn reject_a_view_whose_source_was_mutated() {
     // in a chain leaves every .grad as it was (here: an earlier gradient).
     let y = leaf("(2,3):(1,2)", 0);
     let w = y.reshape(&s("6")).unwrap();
-    w.backward(Some(&cotangent_like(&w, |_| 1.0)), false)
+    w.backward_with(Some(&cotangent_like(&w, |_| 1.0)), false)
         .unwrap();
     let chain = y.reshape(&s("6")).unwrap().reverse(0).unwrap();
     let alias = Tensor::new(y.carrier().clone(), 0, l("6:1")).unwrap();
     alias.fill(0.0).unwrap();
     let err = chain
-        .backward(Some(&cotangent_like(&chain, |_| 5.0)), false)
+        .backward_with(Some(&cotangent_like(&chain, |_| 5.0)), false)
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Runtime, "{err}");
     assert_eq!(grad_vals(&y), [1.0; 6]);
@@ -257,9 +260,7 @@ fn no_grad_view_creation_detaches_the_view_from_its_source() {
     let x = leaf("(2,3):(1,2)", 0);
     let v = {
         let _g = no_grad();
-        x.index(&[Key::all(), Key::slice(Some(1), None, None)])
-            .unwrap()
-            .view()
+        x.slice(&[Key::all(), Key::slice(Some(1), None, None)])
             .unwrap()
     };
     assert!(v.is_leaf() && v.grad_op().is_none() && !v.requires_grad());
@@ -268,7 +269,7 @@ fn no_grad_view_creation_detaches_the_view_from_its_source() {
         "still a zero-copy view"
     );
     assert_eq!(
-        v.backward(Some(&cotangent_like(&v, |i| i as f64)), false),
+        v.backward_with(Some(&cotangent_like(&v, |i| i as f64)), false),
         Ok(())
     );
     assert_eq!(grad_vals(&v), [0.0, 1.0, 2.0, 3.0]);
@@ -285,8 +286,8 @@ fn backward_through_a_no_grad_view() {
     // Recording resumed after the block.
     assert!(x.permute(&[1, 0]).unwrap().requires_grad());
     let c = cotangent_like(&v, |i| 1.0 + i as f64);
-    v.backward(Some(&c), false).unwrap();
-    v.backward(Some(&c), false).unwrap(); // a leaf has no graph to release
+    v.backward_with(Some(&c), false).unwrap();
+    v.backward_with(Some(&c), false).unwrap(); // a leaf has no graph to release
     let g = v.grad().unwrap();
     assert_eq!(g.layout(), v.layout());
     assert_close(
@@ -308,18 +309,15 @@ fn reject_an_invalid_cotangent_for_a_no_grad_view() {
     // `Tensor::backward`); the dynamic "wrong kind" is a cotangent of another dtype.
     let f32s = Tensor::from_vec(vec![1.0f32; 12], &s("(3,4)")).unwrap();
     assert_eq!(
-        v.backward(Some(&f32s), false).unwrap_err().kind(),
+        v.backward_with(Some(&f32s), false).unwrap_err().kind(),
         ErrorKind::Type
     );
     // An invalid layout (compact instead of the view's (3,4):(4,1)).
     let compact_c = compact(vec![1.0; 12], "(3,4)");
     assert_eq!(
-        v.backward(Some(&compact_c), false).unwrap_err().kind(),
+        v.backward_with(Some(&compact_c), false).unwrap_err().kind(),
         ErrorKind::Value
     );
-    assert_eq!(
-        v.backward(None, false).unwrap_err().kind(),
-        ErrorKind::Value
-    );
+    assert_eq!(v.backward().unwrap_err().kind(), ErrorKind::Value);
     assert!(v.grad().is_none() && x.grad().is_none());
 }

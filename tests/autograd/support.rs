@@ -59,7 +59,7 @@ pub fn cotangent_like(t: &Tensor, values: impl Fn(usize) -> f64) -> Tensor {
     let (lo, hi) = layout.reach();
     let mut buf = vec![f64::NAN; (hi - lo + 1) as usize];
     for i in 0..layout.size() {
-        buf[(layout.index_of(i as i64).unwrap() - lo) as usize] = values(i);
+        buf[(layout.index_of(i).unwrap() - lo) as usize] = values(i);
     }
     Tensor::new(Carrier::from_vec(buf), (-lo) as usize, layout).unwrap()
 }

@@ -8,34 +8,84 @@ use strideweave::{
 use crate::support::{assert_close, compact, cotangent_like, grad_vals, l, leaf, s, vals};
 
 #[test]
-fn backward_takes_an_optional_gradient_and_a_retain_flag() {
+fn backward_with_takes_an_optional_gradient_and_a_retain_flag() {
     // `None` is the unit cotangent for a tensor whose shape is exactly one extent-one leaf.
     let x = leaf("3:1", 0);
-    let y = x.mul(&x).unwrap().sum().unwrap();
-    assert_eq!(y.layout(), &l("1:1"));
-    assert_eq!(y.backward(None, false), Ok(()));
+    let y = x
+        .mul(&x)
+        .unwrap()
+        .sum_modes(&[0])
+        .unwrap()
+        .reshape(&s("1"))
+        .unwrap();
+    assert_eq!(y.shape(), &s("1"));
+    assert_eq!(y.backward_with(None, false), Ok(()));
     assert_eq!(grad_vals(&x), [20.0, 22.0, 24.0]);
-    // The same with an explicit cotangent of 2.
+    // The same with an explicit cotangent of 2, of the rank-0 sum's layout `()`.
     let x2 = leaf("3:1", 0);
     x2.mul(&x2)
         .unwrap()
         .sum()
         .unwrap()
-        .backward(Some(&compact(vec![2.0], "1")), false)
+        .backward_with(Some(&Tensor::scalar(2.0f64)), false)
         .unwrap();
     assert_eq!(grad_vals(&x2), [40.0, 44.0, 48.0]);
 }
 
 #[test]
-fn the_unit_cotangent_needs_one_extent_one_leaf() {
+fn full_reductions_are_rank_zero_and_backward_takes_them() {
+    let x = leaf("3:1", 0);
+    let sum = x.mul(&x).unwrap().sum().unwrap();
+    let mean = x.mean().unwrap();
+    for t in [&sum, &mean] {
+        assert_eq!(
+            (t.rank(), t.shape(), t.layout()),
+            (0, Tensor::scalar(0.0f64).shape(), &l("():()"))
+        );
+    }
+    assert_eq!(sum.item::<f64>().unwrap(), 100.0 + 121.0 + 144.0);
+    assert_eq!(mean.item::<f64>().unwrap(), 11.0);
+    assert_eq!(sum.backward(), Ok(()));
+    assert_eq!(grad_vals(&x), [20.0, 22.0, 24.0]);
+    // Summing every mode is the same full reduction.
+    assert_eq!(x.sum_modes(&[0]).unwrap().rank(), 0);
+}
+
+#[test]
+fn backward_takes_any_tensor_of_one_element() {
+    let x = leaf("(1,1):(1,1)", 0);
+    for t in [
+        x.clone(),                         // (1,1): two modes
+        x.reshape(&s("((1))")).unwrap(),   // one nested mode
+        x.reshape(&s("(1,1,1)")).unwrap(), // three modes
+        x.reshape(&s("()")).unwrap(),      // rank 0
+    ] {
+        t.backward().unwrap();
+    }
+    assert_eq!(grad_vals(&x), [4.0]);
+    let err = leaf("2:1", 0)
+        .mul_scalar(1.0)
+        .unwrap()
+        .backward()
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Value);
+    assert_eq!(
+        err.to_string(),
+        "backward: the implicit unit cotangent exists only for a tensor of one element; this tensor's shape 2 has 2 elements; pass a cotangent of layout 2:1 to backward_with"
+    );
+}
+
+#[test]
+fn the_unit_cotangent_of_backward_with_needs_one_extent_one_leaf() {
     let x = leaf("(1,1):(1,1)", 0);
     for t in [
         x.clone(),                               // (1,1): two modes
         x.reshape(&s("((1))")).unwrap(),         // one nested mode
         leaf("2:1", 0).mul_scalar(1.0).unwrap(), // extent 2
         x.reshape(&s("(1,1,1)")).unwrap(),       // three modes
+        x.sum().unwrap(),                        // rank 0
     ] {
-        let err = t.backward(None, false).unwrap_err();
+        let err = t.backward_with(None, false).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Value, "{t:?}");
         assert!(
             err.to_string().contains("exactly one extent-one leaf"),
@@ -45,15 +95,15 @@ fn the_unit_cotangent_needs_one_extent_one_leaf() {
     assert!(x.grad().is_none(), "no .grad changed");
     // Shape 1 (an integer root) and (1) (a one-mode tuple) are the same shape.
     let y = leaf("1:1", 0);
-    y.backward(None, false).unwrap();
+    y.backward_with(None, false).unwrap();
     let z = leaf("(1):(1)", 0);
-    z.backward(None, false).unwrap();
+    z.backward_with(None, false).unwrap();
     assert_eq!((grad_vals(&y), grad_vals(&z)), (vec![1.0], vec![1.0]));
 }
 
 #[test]
 fn gradient_participation_follows_the_logical_dtype() {
-    for d in [DType::F32, DType::F64, DType::Complex64, DType::Complex128] {
+    for d in [DType::F32, DType::F64, DType::ComplexF32, DType::ComplexF64] {
         let t = Tensor::zeros_of(d, &s("2")).unwrap();
         t.set_requires_grad(true).unwrap();
         assert!(t.requires_grad(), "{d}");
@@ -68,7 +118,7 @@ fn gradient_participation_follows_the_logical_dtype() {
         assert!(!t.requires_grad());
         t.set_requires_grad(false).unwrap();
         assert_eq!(
-            t.backward(Some(&t), false).unwrap_err().kind(),
+            t.backward_with(Some(&t), false).unwrap_err().kind(),
             ErrorKind::Runtime,
             "backward on {d}"
         );
@@ -125,7 +175,7 @@ fn operations_record_only_when_an_input_requires_grad() {
     let x = leaf("2:1", 0);
     let y = plain.mul(&x).unwrap();
     assert_eq!(y.grad_op(), Some("mul"));
-    y.sum().unwrap().backward(None, false).unwrap();
+    y.sum().unwrap().backward().unwrap();
     assert_eq!(grad_vals(&x), [1.0, 2.0]);
     assert!(plain.grad().is_none(), "a constant input receives nothing");
 }
@@ -138,7 +188,7 @@ fn backward_visits_each_node_once_in_topological_order() {
     let h = x.mul_scalar(2.0).unwrap();
     h.retain_grad();
     let y = h.mul(&h).unwrap().add(&h).unwrap().sum().unwrap();
-    y.backward(None, false).unwrap();
+    y.backward().unwrap();
     let hv: Vec<f64> = vals(&h);
     assert_close(
         &grad_vals(&h),
@@ -152,12 +202,7 @@ fn backward_visits_each_node_once_in_topological_order() {
     );
     // A tensor added to itself receives both contributions.
     let z = leaf("2:1", 0);
-    z.add(&z)
-        .unwrap()
-        .sum()
-        .unwrap()
-        .backward(None, false)
-        .unwrap();
+    z.add(&z).unwrap().sum().unwrap().backward().unwrap();
     assert_eq!(grad_vals(&z), [2.0, 2.0]);
     // A long chain is traversed iteratively.
     let w = leaf("4:1", 0);
@@ -165,7 +210,7 @@ fn backward_visits_each_node_once_in_topological_order() {
     for _ in 0..5000 {
         t = t.reverse(0).unwrap();
     }
-    t.sum().unwrap().backward(None, false).unwrap();
+    t.sum().unwrap().backward().unwrap();
     assert_eq!(grad_vals(&w), [1.0; 4]);
     // A deep graph that is never traversed drops without recursion.
     let mut t = w.clone();
@@ -183,11 +228,11 @@ fn a_cotangent_must_address_the_target_exactly() {
     let mut buf = vec![0.0; 8];
     buf[2..].copy_from_slice(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
     let offset = Tensor::new(Carrier::from_vec(buf), 2, l("(2,3):(1,2)")).unwrap();
-    v.backward(Some(&offset), true).unwrap();
+    v.backward_with(Some(&offset), true).unwrap();
     assert_eq!(grad_vals(&x), [1.0, 3.0, 5.0, 2.0, 4.0, 6.0]);
     // Same shape, other layout: refused, .grad unchanged.
     let row_major = Tensor::from_vec_row_major(vec![1.0; 6], &s("(2,3)")).unwrap();
-    let err = v.backward(Some(&row_major), true).unwrap_err();
+    let err = v.backward_with(Some(&row_major), true).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Value);
     assert!(
         err.to_string().contains("(2,3):(1,2)") && err.to_string().contains("(2,3):(3,1)"),
@@ -196,28 +241,28 @@ fn a_cotangent_must_address_the_target_exactly() {
     assert_eq!(grad_vals(&x), [1.0, 3.0, 5.0, 2.0, 4.0, 6.0]);
     // Broadcast target: its shape, any injective layout (row-major here).
     let b = leaf("(2,1):(1,1)", 0).broadcast_to(&s("(2,3)")).unwrap();
-    b.backward(Some(&row_major), true).unwrap();
+    b.backward_with(Some(&row_major), true).unwrap();
 }
 
 #[test]
 fn leaves_accumulate_detached_gradients() {
     let x = leaf("3:1", 0);
     let c = compact(vec![1.0, 2.0, 3.0], "3");
-    x.backward(Some(&c), false).unwrap(); // a leaf root: its own cotangent
+    x.backward_with(Some(&c), false).unwrap(); // a leaf root: its own cotangent
     c.fill(100.0).unwrap(); // mutating the cotangent afterwards changes nothing
     let g = x.grad().unwrap();
     assert_eq!(vals(&g), [1.0, 2.0, 3.0]);
     assert!(!Carrier::same(g.carrier(), c.carrier()));
-    assert_eq!(g.carrier_type(), x.carrier_type());
+    assert_eq!(g.carrier_class(), x.carrier_class());
     assert!(g.is_leaf() && !g.requires_grad(), "detached");
     // Accumulation across a retained graph traversed twice and a second forward graph.
     let y = x.mul_scalar(3.0).unwrap();
     let ones = compact(vec![1.0; 3], "3");
-    y.backward(Some(&ones), true).unwrap();
-    y.backward(Some(&ones), false).unwrap();
+    y.backward_with(Some(&ones), true).unwrap();
+    y.backward_with(Some(&ones), false).unwrap();
     x.mul_scalar(1.0)
         .unwrap()
-        .backward(Some(&ones), false)
+        .backward_with(Some(&ones), false)
         .unwrap();
     assert_eq!(grad_vals(&x), [8.0, 9.0, 10.0]);
     // The earlier gradient handle is a snapshot: accumulation made a fresh tensor.
@@ -234,7 +279,7 @@ fn non_leaves_retain_gradients_only_on_request() {
     let loss = b.sum().unwrap();
     b.retain_grad();
     assert!(b.retains_grad() && !a.retains_grad());
-    loss.backward(None, false).unwrap();
+    loss.backward().unwrap();
     assert_eq!(grad_vals(&b), [1.0, 1.0]);
     assert!(a.grad().is_none() && loss.grad().is_none());
     assert_eq!(grad_vals(&x), [6.0, 6.0]);
@@ -246,14 +291,16 @@ fn backward_releases_the_graph_unless_retained() {
     let shared = x.mul_scalar(2.0).unwrap();
     let first = shared.sum().unwrap();
     let second = shared.mean().unwrap();
-    first.backward(None, true).unwrap();
-    first.backward(None, false).unwrap();
+    first
+        .backward_with(Some(&Tensor::scalar(1.0f64)), true)
+        .unwrap();
+    first.backward().unwrap();
     assert_eq!(grad_vals(&x), [4.0, 4.0]);
     // Released: the former result is still not a leaf, and traversing it again — or the
     // shared subgraph from another root — is a RuntimeError naming retain_graph=true.
     assert!(!first.is_leaf());
     for root in [&first, &second] {
-        let err = root.backward(None, false).unwrap_err();
+        let err = root.backward().unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Runtime);
         assert!(err.to_string().contains("retain_graph=true"), "{err}");
     }
@@ -266,8 +313,8 @@ fn a_changed_saved_version_fails_before_any_grad_changes() {
     let a = leaf("2:1", 0);
     let b = leaf("2:1", 0);
     let y = a.mul(&b).unwrap().sum().unwrap();
-    b.set(0, 1.0).unwrap();
-    let err = y.backward(None, false).unwrap_err();
+    b.set_ordinal(0, 1.0).unwrap();
+    let err = y.backward().unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Runtime);
     let msg = err.to_string();
     assert!(msg.contains("`mul`") && msg.contains("input 1"), "{msg}");
@@ -278,32 +325,21 @@ fn a_changed_saved_version_fails_before_any_grad_changes() {
     assert!(a.grad().is_none() && b.grad().is_none());
     // Through a view of the source, too.
     let x = leaf("(2,2):(1,2)", 0);
-    let z = x.index(&[Key::all(), 0.into()]).unwrap().view().unwrap();
+    let z = x.slice(&[Key::all(), 0.into()]).unwrap();
     let loss = z.mul(&z).unwrap().sum().unwrap();
-    x.index(&[Key::all(), 1.into()])
-        .unwrap()
-        .view()
-        .unwrap()
-        .fill(0.0)
-        .unwrap();
-    assert_eq!(
-        loss.backward(None, false).unwrap_err().kind(),
-        ErrorKind::Runtime
-    );
+    x.slice(&[Key::all(), 1.into()]).unwrap().fill(0.0).unwrap();
+    assert_eq!(loss.backward().unwrap_err().kind(), ErrorKind::Runtime);
     // The order forward → backward → mutate is fine; the old graph is then stale.
     let p = leaf("2:1", 0);
     let l1 = p.mul(&p).unwrap().sum().unwrap();
     let l2 = p.sum().unwrap();
-    l1.backward(None, false).unwrap();
+    l1.backward().unwrap();
     {
         let _g = no_grad(); // an unrecorded write into a leaf that requires grad
         p.copy_from(&compact(vec![0.0, 0.0], "2")).unwrap();
     }
     assert_eq!(grad_vals(&p), [20.0, 22.0]);
-    assert_eq!(
-        l2.backward(None, false).unwrap_err().kind(),
-        ErrorKind::Runtime
-    );
+    assert_eq!(l2.backward().unwrap_err().kind(), ErrorKind::Runtime);
 }
 
 #[test]
@@ -320,7 +356,7 @@ fn functional_grad_leaves_grad_untouched() {
     assert_eq!(vals(g[3].as_ref().unwrap()), [2.0, 2.0], "a non-leaf input");
     assert!(a.grad().is_none() && b.grad().is_none() && h.grad().is_none());
     // The same as a later backward accumulates.
-    y.backward(None, false).unwrap();
+    y.backward().unwrap();
     assert_eq!(grad_vals(&a), [24.0, 26.0]);
     assert_eq!(grad_vals(&b), [20.0, 22.0]);
     // Released now: grad fails like backward.
@@ -330,11 +366,12 @@ fn functional_grad_leaves_grad_untouched() {
     let x = leaf("2:1", 0);
     let s2 = x.sum().unwrap();
     let ints = Tensor::zeros::<i32>(&s("2"));
+    // A tensor without gradients is the same mistake as in set_requires_grad and backward.
+    let err = autograd::grad(&[&s2], &[&ints], &[None], true).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Runtime);
     assert_eq!(
-        autograd::grad(&[&s2], &[&ints], &[None], true)
-            .unwrap_err()
-            .kind(),
-        ErrorKind::Value
+        err.to_string(),
+        "autograd::grad: input 0 is a i32 tensor, which has no gradient; only floating and complex tensors do"
     );
     assert_eq!(
         autograd::grad(&[&s2], &[&x], &[], true).unwrap_err().kind(),
@@ -364,11 +401,7 @@ fn arithmetic_records_its_backward_rules() {
     // A loss built only from views of one parameter carrier.
     let p = leaf("6:1", 0); // 10..16
     let w = p.reshape(&s("(2,3)")).unwrap(); // a 2×3 matrix
-    let bias = p
-        .index(&[Key::slice(Some(4), Some(6), None)])
-        .unwrap()
-        .view()
-        .unwrap();
+    let bias = p.slice(&[Key::slice(Some(4), Some(6), None)]).unwrap();
     let xs = compact(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "(3,2)");
     let out = w.matmul(&xs).unwrap(); // (2,2)
     let b = bias
@@ -385,7 +418,7 @@ fn arithmetic_records_its_backward_rules() {
     for t in [&w, &bias, &out, &b, &r, &loss] {
         assert!(t.requires_grad() && !t.is_leaf(), "{t:?}");
     }
-    loss.backward(None, false).unwrap();
+    loss.backward().unwrap();
     // Reference by hand: dL/dr = r/2; dL/dout = r/2; dL/dbias_i = Σ_j r_ij/2;
     // dL/dW = (r/2) · xsᵀ.
     let rv = vals(&r); // released graph, values still readable
@@ -418,7 +451,7 @@ fn backward_requires_a_one_subtensor_tensor() {
     );
     let c = compact(vec![1.0; 8], "(4,2)");
     assert_eq!(
-        t.backward(Some(&c), false).unwrap_err().kind(),
+        t.backward_with(Some(&c), false).unwrap_err().kind(),
         ErrorKind::NotImplemented
     );
     assert_eq!(
@@ -437,7 +470,7 @@ fn cotangent_leaves_unread_holes() {
     // A cotangent with holes (NaN there) is read only through its layout.
     let x = leaf("(2,2):(1,4)", 0);
     let v = x.permute(&[1, 0]).unwrap();
-    v.backward(Some(&cotangent_like(&v, |i| i as f64)), false)
+    v.backward_with(Some(&cotangent_like(&v, |i| i as f64)), false)
         .unwrap();
     assert_eq!(grad_vals(&x), [0.0, 2.0, 1.0, 3.0]);
     assert!(vals(&x.grad().unwrap()).iter().all(|v| v.is_finite()));
@@ -453,9 +486,7 @@ fn view_chains_are_crossed_in_one_step_only_when_no_intermediate_is_needed() {
         let a = x.permute(&[1, 0]).unwrap(); // (3,2)
         let b = a.reverse(0).unwrap();
         let c = b
-            .index(&[Key::slice(Some(1), None, None), Key::all()])
-            .unwrap()
-            .view()
+            .slice(&[Key::slice(Some(1), None, None), Key::all()])
             .unwrap();
         let d = c.unsqueeze(0).unwrap().broadcast_to(&s("(2,2,2)")).unwrap();
         let w = compact((1..=8).map(f64::from).collect(), "(2,2,2)");
@@ -473,7 +504,7 @@ fn view_chains_are_crossed_in_one_step_only_when_no_intermediate_is_needed() {
             let g = autograd::grad(&[&loss], &[&x, &b], &[None], false).unwrap();
             return (vals(g[0].as_ref().unwrap()), g[1].as_ref().map(vals));
         }
-        loss.backward(None, false).unwrap();
+        loss.backward().unwrap();
         (grad_vals(&x), b.grad().map(|g| vals(&g)))
     };
     // By hand: d[(i,(j,k))] = c[j,k] = b[j+1, k] = a[1-j, k] = x[k, 1-j] (a = xᵀ reversed

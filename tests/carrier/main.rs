@@ -69,20 +69,20 @@ fn a_storage_written_outside_the_crate_backs_a_tensor_and_its_views() {
     // Row-major 2×3 over the caller's elements.
     let t = Tensor::new(c.clone(), 0, l("(2,3):(3,1)")).unwrap();
     assert_eq!(t.to_vec::<f32>().unwrap(), [0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
-    let col = t.index(&[Key::all(), 2.into()]).unwrap().view().unwrap();
+    let col = t.slice(&[Key::all(), 2.into()]).unwrap();
     assert_eq!(col.to_vec::<f32>().unwrap(), [2.0, 5.0]);
     assert_eq!(
         t.permute(&[1, 0]).unwrap().get_ordinal(1).unwrap().to_f64(),
         1.0
     );
-    assert_eq!(t.carrier_type().name(), "caller");
+    assert_eq!(t.carrier_class().name(), "caller");
 }
 
 #[test]
 fn writes_through_a_foreign_storage_reach_the_callers_buffer_and_bump_the_version() {
     let (c, _) = caller_carrier(vec![0.0; 4], true);
     let t = Tensor::new(c.clone(), 0, l("4:1")).unwrap();
-    t.set(2, 7.0f32).unwrap();
+    t.set_ordinal(2, 7.0f32).unwrap();
     t.reverse(0).unwrap().fill(1.5f32).unwrap();
     assert_eq!(c.version(), 2);
     assert_eq!(c.to_vec::<f32>().unwrap(), [1.5; 4]);
@@ -107,7 +107,7 @@ fn arithmetic_reads_a_foreign_storage_in_place() {
 fn a_read_only_storage_refuses_writes_and_keeps_its_values_and_version() {
     let (c, _) = caller_carrier(vec![1.0, 2.0], false);
     let t = Tensor::new(c.clone(), 0, l("2:1")).unwrap();
-    let err = t.set(0, 5.0f32).unwrap_err();
+    let err = t.set_ordinal(0, 5.0f32).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NotImplemented);
     assert!(
         err.to_string()
@@ -161,6 +161,9 @@ fn a_storage_lending_other_elements_than_it_declared_is_a_runtime_error_not_a_pa
             .contains("declared 3 i8 elements but its storage lent 2 i8 elements"),
         "{err}"
     );
-    assert_eq!(t.set(0, 1i64).unwrap_err().kind(), ErrorKind::Runtime);
+    assert_eq!(
+        t.set_ordinal(0, 1i64).unwrap_err().kind(),
+        ErrorKind::Runtime
+    );
     assert_eq!(c.version(), 0);
 }

@@ -47,7 +47,7 @@ fn algebra_3_colexicographic_coordinates() {
     let shape = s("(3,(2,3))");
     let expect = ["(0,(0,0))", "(1,(0,0))", "(2,(0,0))", "(0,(1,0))"];
     for (i, c) in expect.iter().enumerate() {
-        assert_eq!(shape.coordinate(i as i64).unwrap(), t(c));
+        assert_eq!(shape.coordinate(i).unwrap(), t(c));
     }
     assert_eq!(shape.coordinate(17).unwrap(), t("(2,(1,2))"));
     assert_eq!(shape.coordinate(16).unwrap(), t("(1,(1,2))"));
@@ -231,8 +231,9 @@ fn algebra_8_left_inverse() {
     let a = l("(4,2):(1,5)");
     let r = a.left_inverse().unwrap();
     assert_eq!(show(r.clone()), "(5,2):(1,4)");
-    for i in 0..a.size() as i64 {
-        assert_eq!(r.index_of(a.index_of(i).unwrap()).unwrap(), i);
+    for i in 0..a.size() {
+        let x = a.index_of(i).unwrap() as usize;
+        assert_eq!(r.index_of(x).unwrap(), i as i64);
     }
     assert!(l("(2,2):(1,1)").left_inverse().is_err());
     assert_eq!(show(l("():()").left_inverse().unwrap()), "1:0");

@@ -141,7 +141,7 @@ fn l3_reject_an_out_of_domain_coordinate() {
         layout.index(&t("(3,0)")).unwrap_err().to_string(),
         "index: coordinate 3 is outside mode 0 of extent 3 (valid: 0..3)"
     );
-    assert!(layout.index_of(-1).is_err());
+    assert!(layout.index_of(layout.size()).is_err());
 }
 
 #[test]
@@ -319,7 +319,10 @@ fn l10_reject_an_invalid_permutation() {
     for (bad, needle) in [
         (&[0, 1][..], "omits mode 2"),
         (&[0, 1, 1][..], "names mode 1 twice"),
-        (&[0, 1, 3][..], "only 3 top-level modes"),
+        (
+            &[0, 1, 3][..],
+            "mode index 3 is outside the 3 top-level modes",
+        ),
         (&[0, 1, 2, 0][..], "twice"),
     ] {
         let err = layout.permute(bad).unwrap_err();

@@ -439,12 +439,12 @@ fn layout_agrees(sw: &Layout, v: &Value) -> Result<(), String> {
     )
     .map_err(|e| e.to_string())?;
     let same = sw.profile() == want.profile()
-        && sw.shape().extents() == want.shape().extents()
+        && sw.shape().leaves() == want.shape().leaves()
         && sw
             .shape()
-            .extents()
+            .leaves()
             .iter()
-            .zip(sw.stride().values().iter().zip(want.stride().values()))
+            .zip(sw.stride().leaves().iter().zip(want.stride().leaves()))
             .all(|(&e, (a, b))| e == 1 || a == b);
     if same {
         Ok(())

@@ -40,7 +40,7 @@ fn permuted_compact_scaled(scale: std::ops::RangeInclusive<i64>) -> impl Strateg
             let compact = Layout::compact(&shape);
             let strides: Vec<i64> = compact
                 .stride()
-                .values()
+                .leaves()
                 .iter()
                 .map(|d| d * scale)
                 .collect();
@@ -74,9 +74,9 @@ fn brute_force_injective(l: &Layout) -> bool {
 fn strides_divide(l: &Layout) -> bool {
     let mut modes: Vec<(i64, i64)> = l
         .stride()
-        .values()
+        .leaves()
         .iter()
-        .zip(l.shape().extents())
+        .zip(l.shape().leaves())
         .map(|(&d, &s)| (d, s))
         .filter(|&(d, s)| d != 0 && s != 1)
         .collect();
@@ -96,7 +96,7 @@ proptest! {
     fn law_compose_is_function_composition(a in non_negative(), b in non_negative()) {
         if let Ok(r) = a.compose(&b) {
             prop_assert_eq!(r.size(), b.size(), "{} ∘ {} = {}", a, b, r);
-            for i in 0..b.size() as i64 {
+            for i in 0..b.size() {
                 let bi = b.index_of(i).unwrap();
                 prop_assert_eq!(r.index_of(i).unwrap(), eval_extended(&a, bi), "{} ∘ {} = {} at {}", a, b, r, i);
             }
@@ -109,7 +109,7 @@ proptest! {
         if let Ok(r) = a.compose(&b) {
             prop_assert_eq!(r.size(), b.size());
             for i in 0..n {
-                prop_assert_eq!(r.index_of(i).unwrap(), eval_extended(&a, i * d), "{} ∘ {} = {}", a, b, r);
+                prop_assert_eq!(r.index_of(i as usize).unwrap(), eval_extended(&a, i * d), "{} ∘ {} = {}", a, b, r);
             }
         }
     }
@@ -174,7 +174,7 @@ proptest! {
     #[test]
     fn law_complement_below_the_covered_extent_adds_no_repetition(a in permuted_compact_scaled(1..=3), n in 1usize..=600) {
         // The covered extent: the largest extent × stride among the modes.
-        let top = a.shape().extents().iter().zip(a.stride().values()).map(|(s, d)| s * d).max().unwrap_or(1).max(1);
+        let top = a.shape().leaves().iter().zip(a.stride().leaves()).map(|(s, d)| s * d).max().unwrap_or(1).max(1);
         let r = a.complement(n).unwrap();
         if n as i64 <= top {
             prop_assert_eq!(&r, &a.complement(1).unwrap(), "complement({}, {})", a, n);
@@ -185,7 +185,7 @@ proptest! {
     #[test]
     fn law_complement_of_a_permuted_compact_layout_covers_exactly(a in permuted_compact(), k in 1usize..=3) {
         // The covered extent: the largest extent × stride among the modes.
-        let top = a.shape().extents().iter().zip(a.stride().values()).map(|(s, d)| s * d).max().unwrap_or(1).max(1);
+        let top = a.shape().leaves().iter().zip(a.stride().leaves()).map(|(s, d)| s * d).max().unwrap_or(1).max(1);
         let n = (top as usize) * k;
         let r = a.complement(n).unwrap();
         let both = Layout::make(&[a.clone(), r]).unwrap();
@@ -197,8 +197,9 @@ proptest! {
     #[test]
     fn law_right_inverse(a in non_negative()) {
         let r = a.right_inverse().unwrap();
-        for i in 0..r.size() as i64 {
-            prop_assert_eq!(a.index_of(r.index_of(i).unwrap()).unwrap(), i, "L = {}, R = {}", a, r);
+        for i in 0..r.size() {
+            let x = r.index_of(i).unwrap() as usize;
+            prop_assert_eq!(a.index_of(x).unwrap(), i as i64, "L = {}, R = {}", a, r);
         }
     }
 
@@ -206,8 +207,8 @@ proptest! {
     fn law_left_inverse(a in non_negative()) {
         if let Ok(r) = a.left_inverse() {
             prop_assert!(a.is_injective());
-            for i in 0..a.size() as i64 {
-                prop_assert_eq!(eval_extended(&r, a.index_of(i).unwrap()), i, "L = {}, R = {}", a, r);
+            for i in 0..a.size() {
+                prop_assert_eq!(eval_extended(&r, a.index_of(i).unwrap()), i as i64, "L = {}, R = {}", a, r);
             }
         } else {
             prop_assert!(!brute_force_injective(&a) || a.size() > 1);
@@ -217,8 +218,9 @@ proptest! {
     #[test]
     fn law_left_inverse_of_a_permuted_compact_layout(a in permuted_compact()) {
         let r = a.left_inverse().unwrap();
-        for i in 0..a.size() as i64 {
-            prop_assert_eq!(r.index_of(a.index_of(i).unwrap()).unwrap(), i);
+        for i in 0..a.size() {
+            let x = a.index_of(i).unwrap() as usize;
+            prop_assert_eq!(r.index_of(x).unwrap(), i as i64);
         }
         let r = a.right_inverse().unwrap();
         if a.index_of(1).ok() == Some(1) || a.size() == 1 {
@@ -247,7 +249,7 @@ proptest! {
                 prop_assert!((0..n as i64).contains(&i));
                 counts[i as usize] += 1;
             }
-            prop_assert!(counts.iter().all(|c| *c == k), "{} against {}: {:?}", a, n, counts);
+            prop_assert!(counts.iter().all(|&c| c as i64 == k), "{} against {}: {:?}", a, n, counts);
         }
     }
 
@@ -257,16 +259,16 @@ proptest! {
         let widened = Layout::make(&[a.clone(), format!("{r}:0").parse().unwrap()]).unwrap();
         let target: Shape = a.size().to_string().parse().unwrap();
         prop_assert_eq!(a.uniform_preimage_extent(&target), Some(1));
-        prop_assert_eq!(widened.uniform_preimage_extent(&target), Some(r as usize));
+        prop_assert_eq!(widened.uniform_preimage_extent(&target), Some(r));
     }
 
     #[test]
     fn law_coordinates_and_ordinals_agree(a in signed()) {
-        for i in 0..a.size() as i64 {
+        for i in 0..a.size() {
             let c = a.shape().coordinate(i).unwrap();
             prop_assert_eq!(a.index(&c).unwrap(), a.index_of(i).unwrap());
         }
-        prop_assert!(a.index_of(a.size() as i64).is_err());
+        prop_assert!(a.index_of(a.size()).is_err());
     }
 
     #[test]

@@ -670,7 +670,7 @@ proptest! {
     ) {
         // Split a leaf top-level mode by a divisor of its extent and keep it nested.
         let top: Vec<usize> = (0..layout.rank())
-            .filter(|&i| layout.mode(i).unwrap().shape().extents().len() == 1
+            .filter(|&i| layout.mode(i).unwrap().shape().leaves().len() == 1
                 && layout.mode(i).unwrap().depth() == 0)
             .collect();
         prop_assume!(!top.is_empty());
@@ -685,7 +685,7 @@ proptest! {
         let v = layout.rearrange(&pattern, &[("h", factor)]).unwrap();
         prop_assert_eq!(indices(&v), indices(&layout));
         let split = v.mode(i).unwrap();
-        prop_assert_eq!(split.shape().extents(), &[factor, extent / factor][..]);
+        prop_assert_eq!(split.shape().leaves(), &[factor, extent / factor][..]);
     }
 }
 
@@ -784,7 +784,7 @@ fn einops_offsets(pattern: &str, shape: &[i64], sizes: &[(&str, i64)]) -> Vec<i6
     )
     .parse()
     .unwrap();
-    let strides = Layout::row_major(&elementary).stride().values().to_vec();
+    let strides = Layout::row_major(&elementary).stride().leaves().to_vec();
     let out_axes: Vec<(i64, i64)> = right
         .iter()
         .flatten()
@@ -894,7 +894,7 @@ fn a_40_leaf_layout_rearranges_at_run_time() {
         format!("({})", modes.join(","))
     };
     let layout = l(&format!("{}:{}", group(&extents), group(&strides)));
-    assert_eq!(layout.shape().extents().len(), 40);
+    assert_eq!(layout.shape().leaves().len(), 40);
     let names: Vec<String> = (0..10).map(|i| format!("m{i}")).collect();
     let reversed: Vec<String> = names.iter().rev().cloned().collect();
     let v = layout
@@ -917,7 +917,7 @@ fn a_40_leaf_layout_rearranges_at_run_time() {
         )
         .unwrap();
     assert_eq!(v.rank(), 1);
-    assert_eq!(v.stride().values(), rev(&strides).as_slice());
+    assert_eq!(v.stride().leaves(), rev(&strides).as_slice());
 }
 
 #[test]
@@ -942,7 +942,7 @@ fn a_40_symbol_pattern_rearranges_at_run_time() {
         let flat = flat_twos(40);
         let strides: Vec<String> = flat
             .stride()
-            .values()
+            .leaves()
             .iter()
             .rev()
             .map(i64::to_string)

@@ -15,15 +15,15 @@ pub fn t(text: &str) -> IntTuple {
 
 /// Every index of a layout in ordinal order.
 pub fn indices(layout: &Layout) -> Vec<i64> {
-    (0..layout.size() as i64)
+    (0..layout.size())
         .map(|i| layout.index_of(i).unwrap())
         .collect()
 }
 
 /// `L(i)` with CuTe's extension: ordinals beyond the size extend the last leaf.
 pub fn eval_extended(layout: &Layout, mut i: i64) -> i64 {
-    let shape = layout.shape().extents();
-    let stride = layout.stride().values();
+    let shape = layout.shape().leaves();
+    let stride = layout.stride().leaves();
     let n = shape.len();
     let mut acc = 0;
     for k in 0..n {

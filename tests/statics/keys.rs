@@ -60,8 +60,8 @@ fn index_with_s_is_index_with_keys() {
     ];
     for (by_macro, by_hand) in cases {
         assert_eq!(by_macro, by_hand);
-        let a = t.index(&by_macro).unwrap().view().unwrap();
-        let b = t.index(&by_hand).unwrap().view().unwrap();
+        let a = t.slice(&by_macro).unwrap();
+        let b = t.slice(&by_hand).unwrap();
         assert_eq!((a.layout(), a.offset()), (b.layout(), b.offset()));
         assert_eq!(a.to_vec::<f64>().unwrap(), b.to_vec::<f64>().unwrap());
     }

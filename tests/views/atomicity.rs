@@ -423,8 +423,8 @@ enum Op {
     BroadcastTo(N),
     BroadcastInDim(N, Vec<usize>),
     BroadcastRight(N),
-    Squeeze(isize),
-    Unsqueeze(isize),
+    Squeeze(usize),
+    Unsqueeze(usize),
     Reverse(usize),
     Rearrange(Tree, Option<Tree>),
 }
@@ -974,8 +974,7 @@ fn gen_op(family: Family, src: &Src, seed: u64) -> Op {
         }
         Family::BroadcastRight => Op::BroadcastRight(gen_broadcast_right(shape, rng)),
         Family::Squeeze => {
-            let n = rank as i64;
-            let dim = rng.range(-n - 2, n + 2) as isize;
+            let dim = rng.below(rank + 2);
             if rng.coin() {
                 Op::Squeeze(dim)
             } else {
@@ -1110,12 +1109,10 @@ fn expect(src: &Src, op: &Op) -> Expect {
         }
         Op::Squeeze(dim) => {
             let modes = src.shape.top();
-            let n = modes.len() as isize;
-            let at = if *dim < 0 { dim + n } else { *dim };
-            if !(0..n).contains(&at) || modes[at as usize] != N::L(1) {
+            let at = *dim;
+            if at >= modes.len() || modes[at] != N::L(1) {
                 return value_error();
             }
-            let at = at as usize;
             let first: usize = modes[..at].iter().map(N::nleaves).sum();
             let mut kept = modes;
             kept.remove(at);
@@ -1128,12 +1125,10 @@ fn expect(src: &Src, op: &Op) -> Expect {
         }
         Op::Unsqueeze(dim) => {
             let modes = src.shape.top();
-            let n = modes.len() as isize;
-            let at = if *dim < 0 { dim + n + 1 } else { *dim };
-            if !(0..=n).contains(&at) {
+            let at = *dim;
+            if at > modes.len() {
                 return value_error();
             }
-            let at = at as usize;
             let first: usize = modes[..at].iter().map(N::nleaves).sum();
             let mut out = modes;
             out.insert(at, N::L(1));

@@ -2,6 +2,7 @@
 //! requirement and scenario, named after it, plus property tests.
 
 mod atomicity;
+mod messages;
 mod representation;
 mod scenarios;
 mod support;

@@ -11,7 +11,7 @@ fn main() {
 
     // i64::MIN itself is a legal stride of an extent-one mode.
     let l = layout!((1, 3) : (-9223372036854775808, 1));
-    assert_eq!(l.stride().values(), &[i64::MIN, 1]);
+    assert_eq!(l.stride().leaves(), &[i64::MIN, 1]);
 
     // A size of exactly 2^62 fits.
     assert_eq!(layout!((2147483648, 2147483648)).size(), 1usize << 62);

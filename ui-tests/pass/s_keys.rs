@@ -1,4 +1,4 @@
-//! `s!` builds `[Key; N]` for `Tensor::index`: literal and expression bounds, negative bounds,
+//! `s!` builds `[Key; N]` for `Tensor::slice`: literal and expression bounds, negative bounds,
 //! steps, whole modes, forwarding through `macro_rules!`, const use.
 
 use strideweave::{Indexed, Key, Tensor, s, shape};
@@ -34,15 +34,15 @@ fn main() {
     assert_eq!(WHOLE, [Key::all(), Key::all()]);
 
     // Applied: a view at the first selected element, or a value.
-    let v = t.index(&s![2, 1..9;2]).unwrap().view().unwrap();
+    let v = t.slice(&s![2, 1..9;2]).unwrap();
     assert_eq!((v.layout().to_string(), v.offset()), ("4:10".to_string(), 7));
     assert_eq!(v.to_vec::<f32>().unwrap(), [7.0, 17.0, 27.0, 37.0]);
-    let v = t.index(&s![-2.., ..;5]).unwrap().view().unwrap();
+    let v = t.slice(&s![-2.., ..;5]).unwrap();
     assert_eq!(v.shape(), &shape!(2, 2));
     assert_eq!(v.to_vec::<f32>().unwrap(), [3.0, 4.0, 28.0, 29.0]);
     assert!(matches!(t.index(&s![4, 9]).unwrap(), Indexed::Value(_)));
     assert_eq!(t.index(&s![4, 9]).unwrap().value().unwrap().to_f64(), 49.0);
-    assert_eq!(t.index(&WHOLE).unwrap().view().unwrap().shape(), t.shape());
+    assert_eq!(t.slice(&WHOLE).unwrap().shape(), t.shape());
 
     // Expressions of any integer type, checked at run time.
     let (i, n, step): (usize, i32, u8) = (1, 9, 2);
@@ -51,7 +51,7 @@ fn main() {
     assert_eq!(s![.., last], [Key::all(), Key::Int(9)]);
     let r = &3i64;
     assert_eq!(s![r, (n - 1) as i64..], [Key::Int(3), Key::slice(Some(8), None, None)]);
-    assert_eq!(t.index(&s![.., 0..n;3]).unwrap().view().unwrap().shape(), &shape!(5, 3));
+    assert_eq!(t.slice(&s![.., 0..n;3]).unwrap().shape(), &shape!(5, 3));
     assert!(t.index(&s![.., 1..n;3]).unwrap_err().to_string().contains("not a multiple of the step 3"));
     let zero = 0;
     assert!(t.index(&s![.., ..;zero]).unwrap_err().to_string().contains("must be positive"));

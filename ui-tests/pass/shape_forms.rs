@@ -4,7 +4,7 @@ fn main() {
     let s: Shape = shape!(2, (3, 4));
     assert_eq!(s.to_string(), "(2,(3,4))");
     assert_eq!(s.profile(), &[Leaf, Push, Leaf, Leaf, Pop]);
-    assert_eq!(s.extents(), &[2, 3, 4]);
+    assert_eq!(s.leaves(), &[2, 3, 4]);
     assert_eq!((s.size(), s.rank(), s.depth()), (24, 2, 2));
     assert_eq!(s, "(2,(3,4))".parse::<Shape>().unwrap());
 

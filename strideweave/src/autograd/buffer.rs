@@ -18,25 +18,32 @@ use crate::layout::{Layout, ProfileToken};
 use crate::tensor::Tensor;
 use crate::tensor::read::gather;
 
+/// Fails with `Runtime` unless `t`'s dtype has gradients (floating and complex dtypes): the
+/// one error for a tensor without gradients, wherever one is asked for. `what` names `t`.
+pub(crate) fn require_differentiable(op: &'static str, t: &Tensor, what: &str) -> Result<()> {
+    if t.dtype().is_differentiable() {
+        return Ok(());
+    }
+    Err(Error::Runtime {
+        op,
+        detail: format!(
+            "{what} is a {} tensor, which has no gradient; only floating and complex tensors do",
+            t.dtype()
+        ),
+    })
+}
+
 /// Fails unless `t` is a one-subtensor, differentiable tensor on host storage whose aliasing
 /// (if any) comes from stride-zero modes only.
 pub(crate) fn check_target(op: &'static str, t: &Tensor) -> Result<()> {
     t.require_single(op)?;
-    if !t.dtype().is_differentiable() {
-        return Err(Error::Runtime {
-            op,
-            detail: format!(
-                "a {} tensor has no gradient; only floating and complex tensors do",
-                t.dtype()
-            ),
-        });
-    }
-    if t.carrier_type().name() != "host" {
+    require_differentiable(op, t, "this tensor")?;
+    if t.carrier_class().name() != "host" {
         return Err(Error::NotImplemented {
             op,
             reason: format!(
                 "gradients are allocated in host carriers only; this tensor's carrier class is {}",
-                t.carrier_type()
+                t.carrier_class()
             ),
         });
     }
@@ -53,6 +60,24 @@ pub(crate) fn check_target(op: &'static str, t: &Tensor) -> Result<()> {
     Ok(())
 }
 
+/// The unit cotangent of a backward root of one element (any shape of size 1, rank 0
+/// included): what `backward()` starts from.
+pub(crate) fn unit_cotangent(op: &'static str, target: &Tensor) -> Result<Dense> {
+    check_target(op, target)?;
+    let tl = target.layout();
+    if tl.size() != 1 {
+        return Err(Error::InvalidGradient {
+            op,
+            detail: format!(
+                "the implicit unit cotangent exists only for a tensor of one element; this tensor's shape {} has {} elements; pass a cotangent of layout {tl} to backward_with",
+                tl.shape(),
+                tl.size()
+            ),
+        });
+    }
+    Ok(unit(target.dtype()))
+}
+
 /// The cotangent of a backward root, in first-mode-fastest order: the caller's `gradient`
 /// checked against `target`, or the unit cotangent of a one-leaf, extent-one shape.
 pub(crate) fn root_cotangent(
@@ -67,7 +92,7 @@ pub(crate) fn root_cotangent(
             return Err(Error::InvalidGradient {
                 op,
                 detail: format!(
-                    "no gradient was given, and the implicit unit cotangent exists only for a shape of exactly one extent-one leaf; this tensor's shape is {}; pass a cotangent of layout {tl}",
+                    "no gradient was given, and the implicit unit cotangent exists only for a shape of exactly one extent-one leaf; this tensor's shape is {}; pass a cotangent of layout {tl} (or call backward(), which takes any tensor of one element)",
                     tl.shape()
                 ),
             });

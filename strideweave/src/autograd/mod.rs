@@ -129,13 +129,14 @@ impl Drop for NoGradGuard {
 /// (functional reverse mode).
 ///
 /// `cotangents[k]` is the cotangent of `outputs[k]` (`None`: the unit cotangent of an output
-/// whose shape is one extent-one leaf). Each entry of the result is the gradient of the
+/// of one element, as [`Tensor::backward`] uses). Each entry of the result is the gradient of the
 /// matching input, in a fresh buffer laid out as `backward` would lay out its `.grad`, or
 /// `None` when the traversal does not reach that input. The graph is released unless
-/// `retain_graph`. Errors, always before any traversal effect: `Value` for mismatched counts,
-/// non-differentiable inputs and invalid cotangents, `Type` for a cotangent of another
-/// dtype, `Runtime` for a non-differentiable output, a released graph or a changed saved
-/// version, `NotImplemented` for multi-subtensor tensors.
+/// `retain_graph`. Errors, always before any traversal effect: `Value` for mismatched counts
+/// and invalid cotangents, `Type` for a cotangent of another dtype, `Runtime` for a
+/// non-differentiable input or output (as everywhere a tensor without gradients is asked
+/// for one), a released graph or a changed saved version, `NotImplemented` for
+/// multi-subtensor tensors.
 ///
 /// ```
 /// use strideweave::{autograd, Tensor};
@@ -163,19 +164,15 @@ pub fn grad(
     }
     for (k, t) in inputs.iter().enumerate() {
         t.require_single(OP)?;
-        if !t.dtype().is_differentiable() {
-            return Err(Error::InvalidGradient {
-                op: OP,
-                detail: format!(
-                    "input {k} is a {} tensor; only floating and complex tensors have gradients",
-                    t.dtype()
-                ),
-            });
-        }
+        buffer::require_differentiable(OP, t, &format!("input {k}"))?;
     }
     let mut roots = Vec::with_capacity(outputs.len());
     for (t, c) in outputs.iter().zip(cotangents) {
-        roots.push(((*t).clone(), buffer::root_cotangent(OP, t, *c)?));
+        let cot = match c {
+            None => buffer::unit_cotangent(OP, t)?,
+            Some(_) => buffer::root_cotangent(OP, t, *c)?,
+        };
+        roots.push(((*t).clone(), cot));
     }
     engine::run(OP, roots, retain_graph, Some(inputs))
 }
@@ -195,13 +192,8 @@ mod half_tests {
         let v: Vec<half::f16> = (0..6).map(|i| half::f16::from_f64(i as f64)).collect();
         let x = Tensor::from_vec(v, &"(2,3)".parse().unwrap()).unwrap();
         x.set_requires_grad(true).unwrap();
-        let row = x.index(&[1.into(), Key::all()]).unwrap().view().unwrap();
-        row.mul(&row)
-            .unwrap()
-            .sum()
-            .unwrap()
-            .backward(None, false)
-            .unwrap();
+        let row = x.slice(&[1.into(), Key::all()]).unwrap();
+        row.mul(&row).unwrap().sum().unwrap().backward().unwrap();
         let g: Vec<f64> = x
             .grad()
             .unwrap()
@@ -217,7 +209,7 @@ mod half_tests {
             .unwrap()
             .sum()
             .unwrap()
-            .backward(None, false)
+            .backward()
             .unwrap();
         assert_eq!(b.grad().unwrap().size(), 4);
     }

@@ -36,14 +36,8 @@ impl Tensor {
                 ),
             });
         }
-        if requires && !self.dtype().is_differentiable() {
-            return Err(Error::Runtime {
-                op: OP,
-                detail: format!(
-                    "only floating and complex tensors can require gradients; this one is {}",
-                    self.dtype()
-                ),
-            });
+        if requires {
+            buffer::require_differentiable(OP, self, "this tensor")?;
         }
         meta.flag.store(requires, Ordering::Relaxed);
         Ok(())
@@ -108,7 +102,7 @@ impl Tensor {
     /// ```
     /// let w = strideweave::Tensor::from_vec(vec![2.0f64], &"1".parse().unwrap()).unwrap();
     /// w.set_requires_grad(true).unwrap();
-    /// w.mul(&w).unwrap().backward(None, false).unwrap();
+    /// w.mul(&w).unwrap().backward().unwrap();
     /// assert!(w.grad().is_some());
     /// w.zero_grad();
     /// assert!(w.grad().is_none());
@@ -130,7 +124,7 @@ impl Tensor {
     /// w.set_requires_grad(true).unwrap();
     /// let h = w.mul_scalar(3.0).unwrap();
     /// h.retain_grad();
-    /// h.sum().unwrap().backward(None, false).unwrap();
+    /// h.sum().unwrap().backward().unwrap();
     /// assert_eq!(h.grad().unwrap().to_vec::<f64>().unwrap(), [1.0, 1.0]);
     /// ```
     pub fn retain_grad(&self) {
@@ -159,10 +153,41 @@ impl Tensor {
         Tensor::from_repr(self.representation().clone())
     }
 
-    /// Reverse-mode differentiation from this tensor.
+    /// Reverse-mode differentiation from a tensor of one element — a loss — with the unit
+    /// cotangent (`∂loss/∂loss = 1`); releases the graph it reached. Any shape of size 1 is
+    /// accepted: the rank-0 result of [`sum`](Self::sum) or [`mean`](Self::mean), `1`,
+    /// `(1,1)`, …. Any other shape is a `Value` error; differentiate it with
+    /// [`backward_with`](Self::backward_with) and an explicit cotangent.
+    ///
+    /// Every recorded operation reachable from here runs once, in topological order, with
+    /// the sum of its consumers' contributions; leaves (and tensors that
+    /// [`retain_grad`](Self::retain_grad)) accumulate into [`grad`](Self::grad). Everything
+    /// is checked before any `.grad` changes (see [`backward_with`](Self::backward_with)).
+    ///
+    /// ```
+    /// use strideweave::{Tensor, s};
+    /// let x = Tensor::arange::<f64>(&"(2,3)".parse().unwrap());
+    /// x.set_requires_grad(true).unwrap();
+    /// let row = x.slice(&s![1, ..]).unwrap();
+    /// let loss = row.mul(&row).unwrap().sum().unwrap();
+    /// loss.backward().unwrap();
+    /// // d/dx of Σ x[1,j]²: 2·x at row 1, zero elsewhere.
+    /// assert_eq!(x.grad().unwrap().to_vec::<f64>().unwrap(), [0.0, 2.0, 0.0, 6.0, 0.0, 10.0]);
+    /// assert!(x.backward().unwrap_err().to_string().starts_with("backward: "));
+    /// ```
+    pub fn backward(&self) -> Result<()> {
+        const OP: &str = "backward";
+        let cot = buffer::unit_cotangent(OP, self)?;
+        engine::run(OP, vec![(self.clone(), cot)], false, None)?;
+        Ok(())
+    }
+
+    /// Reverse-mode differentiation from this tensor with a given cotangent, keeping the
+    /// graph if asked: the full form of [`backward`](Self::backward).
     ///
     /// `gradient` is the cotangent of this tensor. `None` stands for the unit cotangent and
-    /// is accepted only for a shape of exactly one leaf of extent one (else `Value`). A
+    /// is accepted only for a shape of exactly one leaf of extent one (else `Value`;
+    /// [`backward`](Self::backward) takes any tensor of one element). A
     /// cotangent of another dtype is a `Type` error. For an injective layout the cotangent
     /// must have exactly this tensor's layout; for a layout that aliases through stride-zero
     /// modes, this tensor's shape in an injective layout (else `Value`).
@@ -180,23 +205,25 @@ impl Tensor {
     /// `retain_graph`.
     ///
     /// ```
-    /// use strideweave::{Key, Tensor};
+    /// use strideweave::Tensor;
     /// let x = Tensor::arange::<f64>(&"(2,3)".parse().unwrap());
     /// x.set_requires_grad(true).unwrap();
-    /// let row = x.index(&[1.into(), Key::all()]).unwrap().view().unwrap();
-    /// row.mul(&row).unwrap().sum().unwrap().backward(None, false).unwrap();
-    /// // d/dx of Σ x[1,j]²: 2·x at row 1, zero elsewhere.
-    /// assert_eq!(x.grad().unwrap().to_vec::<f64>().unwrap(), [0.0, 2.0, 0.0, 6.0, 0.0, 10.0]);
+    /// let y = x.mul_scalar(3.0).unwrap();
+    /// let ones = Tensor::from_vec(vec![1.0f64; 6], &"(2,3)".parse().unwrap()).unwrap();
+    /// y.backward_with(Some(&ones), true).unwrap();
+    /// y.backward_with(Some(&ones), false).unwrap(); // the graph was kept
+    /// assert_eq!(x.grad().unwrap().to_vec::<f64>().unwrap(), [6.0; 6]);
+    /// assert!(y.backward_with(Some(&ones), false).is_err()); // and is now released
     /// ```
     ///
     /// A cotangent must be a tensor; anything else does not compile:
     ///
     /// ```compile_fail
     /// let x = strideweave::Tensor::zeros::<f64>(&"2".parse().unwrap());
-    /// x.backward(Some(&[1.0f64, 1.0]), false).unwrap();
+    /// x.backward_with(Some(&[1.0f64, 1.0]), false).unwrap();
     /// ```
-    pub fn backward(&self, gradient: Option<&Tensor>, retain_graph: bool) -> Result<()> {
-        const OP: &str = "backward";
+    pub fn backward_with(&self, gradient: Option<&Tensor>, retain_graph: bool) -> Result<()> {
+        const OP: &str = "backward_with";
         let cot = buffer::root_cotangent(OP, self, gradient)?;
         engine::run(OP, vec![(self.clone(), cot)], retain_graph, None)?;
         Ok(())

@@ -32,7 +32,7 @@ impl OrdinalMap {
         // Reshape, squeeze, unsqueeze and order-keeping rearrangements read ordinal i at i.
         let identity = delta == 0 && map.size() == size && {
             let f = map.filter();
-            size == 1 || (f.size() == size && f.stride().values() == [1])
+            size == 1 || (f.size() == size && f.stride().leaves() == [1])
         };
         OrdinalMap {
             map,

@@ -16,8 +16,8 @@ pub enum HostBuffer {
     U8(Vec<u8>),
     I8(Vec<i8>),
     Bool(Vec<bool>),
-    Complex64(Vec<Complex32>),
-    Complex128(Vec<Complex64>),
+    ComplexF32(Vec<Complex32>),
+    ComplexF64(Vec<Complex64>),
     #[cfg(feature = "half")]
     F16(Vec<half::f16>),
     #[cfg(feature = "half")]
@@ -53,9 +53,9 @@ pub enum HostSlice<'a> {
     /// `bool` elements.
     Bool(&'a [bool]),
     /// Complex elements of two `f32` (dtype `complex64`).
-    Complex64(&'a [Complex32]),
+    ComplexF32(&'a [Complex32]),
     /// Complex elements of two `f64` (dtype `complex128`).
-    Complex128(&'a [Complex64]),
+    ComplexF64(&'a [Complex64]),
     /// `f16` elements (feature `half`).
     #[cfg(feature = "half")]
     F16(&'a [half::f16]),
@@ -93,9 +93,9 @@ pub enum HostSliceMut<'a> {
     /// `bool` elements.
     Bool(&'a mut [bool]),
     /// Complex elements of two `f32` (dtype `complex64`).
-    Complex64(&'a mut [Complex32]),
+    ComplexF32(&'a mut [Complex32]),
     /// Complex elements of two `f64` (dtype `complex128`).
-    Complex128(&'a mut [Complex64]),
+    ComplexF64(&'a mut [Complex64]),
     /// `f16` elements (feature `half`).
     #[cfg(feature = "half")]
     F16(&'a mut [half::f16]),
@@ -115,8 +115,8 @@ macro_rules! each_variant {
             $ty::U8($v) => $e,
             $ty::I8($v) => $e,
             $ty::Bool($v) => $e,
-            $ty::Complex64($v) => $e,
-            $ty::Complex128($v) => $e,
+            $ty::ComplexF32($v) => $e,
+            $ty::ComplexF64($v) => $e,
             #[cfg(feature = "half")]
             $ty::F16($v) => $e,
             #[cfg(feature = "half")]
@@ -146,8 +146,8 @@ impl HostBuffer {
             DType::U8 => HostBuffer::U8(vec![0; len]),
             DType::I8 => HostBuffer::I8(vec![0; len]),
             DType::Bool => HostBuffer::Bool(vec![false; len]),
-            DType::Complex64 => HostBuffer::Complex64(vec![Complex32::new(0.0, 0.0); len]),
-            DType::Complex128 => HostBuffer::Complex128(vec![Complex64::new(0.0, 0.0); len]),
+            DType::ComplexF32 => HostBuffer::ComplexF32(vec![Complex32::new(0.0, 0.0); len]),
+            DType::ComplexF64 => HostBuffer::ComplexF64(vec![Complex64::new(0.0, 0.0); len]),
             #[cfg(feature = "half")]
             DType::F16 => HostBuffer::F16(vec![half::f16::ZERO; len]),
             #[cfg(feature = "half")]

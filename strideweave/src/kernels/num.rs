@@ -158,11 +158,11 @@ macro_rules! with_num {
                 type $T = f64;
                 $body
             }
-            $crate::dtype::DType::Complex64 => {
+            $crate::dtype::DType::ComplexF32 => {
                 type $T = $crate::dtype::Complex32;
                 $body
             }
-            $crate::dtype::DType::Complex128 => {
+            $crate::dtype::DType::ComplexF64 => {
                 type $T = $crate::dtype::Complex64;
                 $body
             }
@@ -189,8 +189,8 @@ impl Dense {
         match self {
             Dense::F32(_) => DType::F32,
             Dense::F64(_) => DType::F64,
-            Dense::C64(_) => DType::Complex64,
-            Dense::C128(_) => DType::Complex128,
+            Dense::C64(_) => DType::ComplexF32,
+            Dense::C128(_) => DType::ComplexF64,
             #[cfg(feature = "half")]
             Dense::F16(_) => DType::F16,
             #[cfg(feature = "half")]

@@ -89,8 +89,8 @@ pub(crate) fn walk<const N: usize>(
 pub(crate) fn walk1(l: &Layout, offset: i64, f: impl FnMut(usize)) {
     let mut f = f;
     walk(
-        l.shape().extents(),
-        [l.stride().values()],
+        l.shape().leaves(),
+        [l.stride().leaves()],
         [offset],
         |[i]| f(i),
     );
@@ -100,10 +100,10 @@ pub(crate) fn walk1(l: &Layout, offset: i64, f: impl FnMut(usize)) {
 #[inline]
 pub(crate) fn walk2(a: (&Layout, i64), b: (&Layout, i64), f: impl FnMut(usize, usize)) {
     let mut f = f;
-    debug_assert_eq!(a.0.shape().extents(), b.0.shape().extents());
+    debug_assert_eq!(a.0.shape().leaves(), b.0.shape().leaves());
     walk(
-        a.0.shape().extents(),
-        [a.0.stride().values(), b.0.stride().values()],
+        a.0.shape().leaves(),
+        [a.0.stride().leaves(), b.0.stride().leaves()],
         [a.1, b.1],
         |[i, j]| f(i, j),
     );

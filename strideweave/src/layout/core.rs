@@ -49,15 +49,20 @@ impl Layout {
     /// assert!(err.to_string().contains("mode 1"));
     /// ```
     pub fn new(shape: Shape, stride: Stride) -> Result<Layout> {
+        Layout::new_as("Layout::new", shape, stride)
+    }
+
+    /// [`Layout::new`] reporting errors as `op`, the operation called.
+    pub(crate) fn new_as(op: &'static str, shape: Shape, stride: Stride) -> Result<Layout> {
         if shape.0.toks != stride.0.toks {
             return Err(Error::NotCongruent {
-                op: "Layout::new",
+                op,
                 detail: congruence_detail(&shape.0, &stride.0),
             });
         }
         let mut stride = stride;
         stride.0.int_root = shape.0.int_root;
-        Layout::checked("Layout::new", shape, stride)
+        Layout::checked(op, shape, stride)
     }
 
     /// Builds from parts with equal profiles, checking only the reach for overflow.
@@ -273,9 +278,13 @@ impl Layout {
     /// assert!(l.index(&[2].into()).is_err());
     /// ```
     pub fn index(&self, coord: &IntTuple) -> Result<i64> {
-        const OP: &str = "index";
+        self.index_as("index", coord)
+    }
+
+    /// [`index`](Self::index) reporting errors as `op`, the operation called.
+    pub(crate) fn index_as(&self, op: &'static str, coord: &IntTuple) -> Result<i64> {
         if let Some(i) = coord.as_int() {
-            return self.index_of_named(OP, "coordinate", i);
+            return self.index_of_named(op, "coordinate", i);
         }
         if coord.toks == self.shape.0.toks {
             // A natural coordinate (congruent with the shape): one pass over the leaves.
@@ -289,7 +298,7 @@ impl Layout {
             {
                 if !(0..e).contains(&c) {
                     return Err(Error::OutOfDomain {
-                        op: OP,
+                        op,
                         what: "coordinate",
                         value: c,
                         place: format!("mode {} of extent {e}", leaf_path(&self.shape.0.toks, k)),
@@ -306,7 +315,7 @@ impl Layout {
         let found = coords.count();
         if found != self.rank() {
             return Err(Error::RankMismatch {
-                op: OP,
+                op,
                 what: "top-level coordinates",
                 expected: self.rank(),
                 found,
@@ -318,7 +327,7 @@ impl Layout {
             .enumerate()
         {
             path.push(i);
-            total += node_index(c, s, d, &mut path)?;
+            total += node_index(op, c, s, d, &mut path)?;
             path.pop();
         }
         Ok(total)
@@ -332,8 +341,13 @@ impl Layout {
     /// assert_eq!(seq, [0, 4, 2, 6, 1, 5, 3, 7]);
     /// assert!(l.index_of(8).is_err());
     /// ```
-    pub fn index_of(&self, ordinal: i64) -> Result<i64> {
-        self.index_of_named("index_of", "ordinal", ordinal)
+    pub fn index_of(&self, ordinal: usize) -> Result<i64> {
+        self.index_of_as("index_of", ordinal)
+    }
+
+    /// [`index_of`](Self::index_of) reporting errors as `op`, the operation called.
+    pub(crate) fn index_of_as(&self, op: &'static str, ordinal: usize) -> Result<i64> {
+        self.index_of_named(op, "ordinal", i64::try_from(ordinal).unwrap_or(i64::MAX))
     }
 
     fn index_of_named(&self, op: &'static str, what: &'static str, ordinal: i64) -> Result<i64> {
@@ -410,7 +424,7 @@ impl Layout {
     /// let m: strideweave::Layout = "(2,2):(1,1)".parse().unwrap();
     /// assert_eq!(m.uniform_preimage_extent(&"3".parse().unwrap()), None);
     /// ```
-    pub fn uniform_preimage_extent(&self, target: &Shape) -> Option<usize> {
+    pub fn uniform_preimage_extent(&self, target: &Shape) -> Option<i64> {
         // Stride-zero leaves multiply the preimage; the rest must tile [0, n) exactly once,
         // which for positive strides means: sorted by stride they are compact.
         let mut k = 1i64;
@@ -435,7 +449,7 @@ impl Layout {
             }
             expect = expect.checked_mul(s)?;
         }
-        (expect == target.size() as i64).then_some(k as usize)
+        (expect == target.size() as i64).then_some(k)
     }
 }
 
@@ -479,14 +493,20 @@ fn sorted_stride_test(l: &Layout) -> Option<bool> {
 }
 
 /// The index contribution of coordinate node `c` against shape node `s`, stride node `d`.
-fn node_index(c: Node<'_>, s: Node<'_>, d: Node<'_>, path: &mut Path) -> Result<i64> {
+fn node_index(
+    op: &'static str,
+    c: Node<'_>,
+    s: Node<'_>,
+    d: Node<'_>,
+    path: &mut Path,
+) -> Result<i64> {
     match (c, s, d) {
         (Node::Leaf(mut c), s, d) => {
             let extents = s.leaves();
             let size: i64 = extents.iter().product();
             if !(0..size).contains(&c) {
                 return Err(Error::OutOfDomain {
-                    op: "index",
+                    op,
                     what: "coordinate",
                     value: c,
                     place: format!("mode {} of extent {size}", path_string(path)),
@@ -504,7 +524,7 @@ fn node_index(c: Node<'_>, s: Node<'_>, d: Node<'_>, path: &mut Path) -> Result<
             let (found, expected) = (cs.count(), ss.count());
             if found != expected {
                 return Err(Error::RankMismatch {
-                    op: "index",
+                    op,
                     what: "coordinates inside a nested mode",
                     expected,
                     found,
@@ -513,13 +533,13 @@ fn node_index(c: Node<'_>, s: Node<'_>, d: Node<'_>, path: &mut Path) -> Result<
             let mut total = 0;
             for (j, ((c, s), d)) in cs.zip(ss).zip(ds).enumerate() {
                 path.push(j);
-                total += node_index(c, s, d, path)?;
+                total += node_index(op, c, s, d, path)?;
                 path.pop();
             }
             Ok(total)
         }
         (Node::Tuple(cs), _, _) => Err(Error::NotCongruent {
-            op: "index",
+            op,
             detail: format!(
                 "coordinate {} is a tuple but mode {} is a leaf",
                 Node::Tuple(cs).to_int_tuple(),

@@ -45,7 +45,7 @@ impl Layout {
     /// let l: strideweave::Layout = "(4,2):(1,5)".parse().unwrap();
     /// let r = l.left_inverse().unwrap();
     /// assert_eq!(r.to_string(), "(5,2):(1,4)");
-    /// assert!((0..8).all(|i| r.index_of(l.index_of(i).unwrap()).unwrap() == i));
+    /// assert!((0..8).all(|i| r.index_of(l.index_of(i).unwrap() as usize).unwrap() == i as i64));
     /// ```
     pub fn left_inverse(&self) -> Result<Layout> {
         const OP: &str = "left_inverse";

@@ -14,6 +14,7 @@
 //! | `divide` | logical, zipped and tiled divide |
 //! | `product` | logical, blocked, raked, zipped and tiled products |
 //! | `inverse` | right and left inverse |
+//! | `dim` | [`Dim`], the signed mode index of squeeze and unsqueeze |
 //! | `key` | [`Key`], one entry of a slice key |
 //! | `views` | the layout half of tensor views: slice, reshape, affine composition, broadcast_in_dim, squeeze, reversal |
 
@@ -21,6 +22,7 @@ mod coalesce;
 mod complement;
 mod compose;
 mod core;
+mod dim;
 mod divide;
 mod inline_vec;
 pub(crate) mod int_tuple;
@@ -35,6 +37,7 @@ mod tree;
 mod views;
 
 pub use self::core::Layout;
+pub use dim::Dim;
 pub use int_tuple::{IntTuple, ProfileToken};
 pub use key::Key;
 pub use shape::{Shape, Stride};

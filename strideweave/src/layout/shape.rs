@@ -103,12 +103,13 @@ impl Shape {
         self.0.profile()
     }
 
-    /// The extents in depth-first order.
+    /// The leaf values — the extents — in depth-first order (as [`IntTuple::leaves`] and
+    /// [`Stride::leaves`] give theirs).
     ///
     /// ```
-    /// assert_eq!("(2,(3,4))".parse::<strideweave::Shape>().unwrap().extents(), &[2, 3, 4]);
+    /// assert_eq!("(2,(3,4))".parse::<strideweave::Shape>().unwrap().leaves(), &[2, 3, 4]);
     /// ```
-    pub fn extents(&self) -> &[i64] {
+    pub fn leaves(&self) -> &[i64] {
         &self.0.vals
     }
 
@@ -140,18 +141,18 @@ impl Shape {
     /// assert_eq!(s.coordinate(16).unwrap().to_string(), "(1,(1,2))");
     /// assert!(s.coordinate(18).is_err());
     /// ```
-    pub fn coordinate(&self, ordinal: i64) -> Result<IntTuple> {
-        let size = self.size() as i64;
-        if !(0..size).contains(&ordinal) {
+    pub fn coordinate(&self, ordinal: usize) -> Result<IntTuple> {
+        let size = self.size();
+        if ordinal >= size {
             return Err(Error::OutOfDomain {
                 op: "coordinate",
                 what: "ordinal",
-                value: ordinal,
+                value: i64::try_from(ordinal).unwrap_or(i64::MAX),
                 place: format!("shape {self} of size {size}"),
-                bound: size,
+                bound: size as i64,
             });
         }
-        let mut rest = ordinal;
+        let mut rest = ordinal as i64;
         let digits = self
             .0
             .vals
@@ -177,18 +178,19 @@ impl Stride {
     ///
     /// ```
     /// let d = strideweave::Stride::new(strideweave::IntTuple::from([1, 0, -3])).unwrap();
-    /// assert_eq!(d.values(), &[1, 0, -3]);
+    /// assert_eq!(d.leaves(), &[1, 0, -3]);
     /// ```
     pub fn new(t: IntTuple) -> Result<Stride> {
         Ok(Stride(t))
     }
 
-    /// The strides in depth-first order.
+    /// The leaf values — the strides — in depth-first order (as [`IntTuple::leaves`] and
+    /// [`Shape::leaves`] give theirs).
     ///
     /// ```
-    /// assert_eq!("(1,(2,6))".parse::<strideweave::Stride>().unwrap().values(), &[1, 2, 6]);
+    /// assert_eq!("(1,(2,6))".parse::<strideweave::Stride>().unwrap().leaves(), &[1, 2, 6]);
     /// ```
-    pub fn values(&self) -> &[i64] {
+    pub fn leaves(&self) -> &[i64] {
         &self.0.vals
     }
 

@@ -236,9 +236,13 @@ impl Layout {
     /// assert!(err.to_string().contains("profile"));
     /// ```
     pub fn broadcast_to(&self, target: &Shape) -> Result<Layout> {
-        const OP: &str = "broadcast_to";
+        self.broadcast_to_as("broadcast_to", target)
+    }
+
+    /// [`broadcast_to`](Self::broadcast_to) reporting errors as `op`, the operation called.
+    pub(crate) fn broadcast_to_as(&self, op: &'static str, target: &Shape) -> Result<Layout> {
         let fail = |detail: String| Error::InvalidBroadcast {
-            op: OP,
+            op,
             from: self.shape.to_string(),
             to: target.to_string(),
             detail,
@@ -351,11 +355,12 @@ fn check_permutation_slow(op: &'static str, order: &[usize], rank: usize) -> Res
     let mut seen: SmallVec<[bool; 8]> = SmallVec::from_elem(false, rank);
     for &i in order {
         if i >= rank {
-            return Err(Error::InvalidAxes {
+            return Err(Error::OutOfDomain {
                 op,
-                detail: format!(
-                    "order {order:?} names mode {i}, but there are only {rank} top-level modes"
-                ),
+                what: "mode index",
+                value: i as i64,
+                place: format!("the {rank} top-level modes (order {order:?})"),
+                bound: rank as i64,
             });
         }
         if std::mem::replace(&mut seen[i], true) {

@@ -5,6 +5,7 @@
 use crate::error::{Error, Result};
 use crate::layout::coalesce::coalesce_modes;
 use crate::layout::core::Layout;
+use crate::layout::dim::{Dim, clamp, normalise_dim};
 use crate::layout::inline_vec::InlineVec;
 use crate::layout::int_tuple::{Node, ProfileToken};
 use crate::layout::key::Key;
@@ -30,10 +31,9 @@ pub struct Sliced {
     pub at_origin: bool,
 }
 
-const SLICE: &str = "index";
-
 /// Python's slice normalisation for a positive step: `(start, stop, step)` in `[0, n]`.
 fn normalise(
+    op: &'static str,
     mode: usize,
     n: i64,
     start: Option<i64>,
@@ -43,7 +43,7 @@ fn normalise(
     let step = step.unwrap_or(1);
     if step <= 0 {
         return Err(Error::InvalidRange {
-            op: SLICE,
+            op,
             detail: format!(
                 "slice step {step} on mode {mode} must be positive (reverse a mode with `reverse`)"
             ),
@@ -68,20 +68,25 @@ impl Layout {
     /// assert_eq!(s.layout.unwrap().to_string(), "4:10");
     /// assert_eq!(s.offset, 7);
     /// let err = l.slice(&[Key::all(), Key::slice(Some(1), Some(8), Some(3))]).unwrap_err();
-    /// assert_eq!(err.to_string(), "index: slice 1:8:3 on mode 1 (extent 10): the interval width 7 is not a multiple of the step 3");
+    /// assert_eq!(err.to_string(), "slice: slice 1:8:3 on mode 1 (extent 10): the interval width 7 is not a multiple of the step 3");
     /// ```
     pub fn slice(&self, keys: &[Key]) -> Result<Sliced> {
+        self.slice_as("slice", keys)
+    }
+
+    /// [`slice`](Self::slice) reporting errors as `op`, the operation called.
+    pub(crate) fn slice_as(&self, op: &'static str, keys: &[Key]) -> Result<Sliced> {
         let rank = self.rank();
         if keys.len() != rank {
             return Err(Error::RankMismatch {
-                op: SLICE,
+                op,
                 what: "keys (one per top-level mode)",
                 expected: rank,
                 found: keys.len(),
             });
         }
         if self.shape.0.toks.len() == self.shape.0.vals.len() {
-            return self.slice_flat(keys);
+            return self.slice_flat(op, keys);
         }
         let mut offset = 0i64;
         let mut at_origin = true;
@@ -93,14 +98,14 @@ impl Layout {
             let size: i64 = s.leaves().iter().product();
             match *key {
                 Key::Int(c) => {
-                    check_int_key(i, c, size)?;
+                    check_int_key(op, i, c, size)?;
                     offset += node_eval(s, d, c);
                     at_origin &= c == 0;
                 }
                 Key::Slice { start, stop, step } => {
                     any_slice = true;
-                    let (a, z, st) = normalise(i, size, start, stop, step)?;
-                    check_interval(key, i, size, a, z, st)?;
+                    let (a, z, st) = normalise(op, i, size, start, stop, step)?;
+                    check_interval(op, key, i, size, a, z, st)?;
                     match (s, d) {
                         (Node::Leaf(_), Node::Leaf(d)) => {
                             b.leaf((z - a) / st, d * st);
@@ -110,7 +115,7 @@ impl Layout {
                         (s, d) => {
                             if (a, z, st) != (0, size, 1) {
                                 return Err(Error::InvalidRange {
-                                    op: SLICE,
+                                    op,
                                     detail: format!(
                                         "mode {i} is nested (shape {}); it accepts only a whole slice or one integer, not {key} (which normalises to {a}:{z}:{st})",
                                         s.to_int_tuple()
@@ -129,9 +134,9 @@ impl Layout {
         let layout = if !any_slice {
             None
         } else if kept == 1 && last_kept_leaf {
-            Some(b.single(SLICE)?)
+            Some(b.single(op)?)
         } else {
-            Some(b.tuple(SLICE)?)
+            Some(b.tuple(op)?)
         };
         Ok(Sliced {
             layout,
@@ -141,21 +146,21 @@ impl Layout {
     }
 
     /// `slice` for a layout whose top-level modes are all leaves: one pass, no tree walk.
-    fn slice_flat(&self, keys: &[Key]) -> Result<Sliced> {
+    fn slice_flat(&self, op: &'static str, keys: &[Key]) -> Result<Sliced> {
         let (sv, dv) = (&self.shape.0.vals, &self.stride.0.vals);
         let (mut shape, mut stride) = (InlineVec::<i64, 8>::new(), InlineVec::<i64, 8>::new());
         let (mut offset, mut at_origin, mut any_slice) = (0i64, true, false);
         for (i, (key, (&size, &d))) in keys.iter().zip(sv.iter().zip(dv.iter())).enumerate() {
             match *key {
                 Key::Int(c) => {
-                    check_int_key(i, c, size)?;
+                    check_int_key(op, i, c, size)?;
                     offset += c * d;
                     at_origin &= c == 0;
                 }
                 Key::Slice { start, stop, step } => {
                     any_slice = true;
-                    let (a, z, st) = normalise(i, size, start, stop, step)?;
-                    check_interval(key, i, size, a, z, st)?;
+                    let (a, z, st) = normalise(op, i, size, start, stop, step)?;
+                    check_interval(op, key, i, size, a, z, st)?;
                     shape.push((z - a) / st);
                     stride.push(d * st);
                     offset += a * d;
@@ -196,7 +201,7 @@ impl Layout {
                 expected: format!("a shape of size {}", self.size()),
                 found: target.to_string(),
                 detail: format!(
-                    "reshape keeps the size: {} has size {}, the target {}",
+                    "the size must stay the same: {} has size {}, the target {}",
                     self.shape,
                     self.size(),
                     target.size()
@@ -262,11 +267,15 @@ impl Layout {
     /// assert!(l.compose_affine(&"(2,2):(1,2)".parse().unwrap()).is_err());
     /// ```
     pub fn compose_affine(&self, b: &Layout) -> Result<Layout> {
-        const OP: &str = "as_strided";
+        self.compose_affine_as("compose_affine", b)
+    }
+
+    /// [`compose_affine`](Self::compose_affine) reporting errors as `op`, the operation called.
+    pub(crate) fn compose_affine_as(&self, op: &'static str, b: &Layout) -> Result<Layout> {
         let (lo, hi) = b.reach();
         if lo < 0 || hi >= self.size() as i64 {
             return Err(Error::ViewOutOfBounds {
-                op: OP,
+                op,
                 detail: format!(
                     "selector {b} reaches ordinals {lo}..={hi}, outside the {} of {self}",
                     self.size()
@@ -279,7 +288,7 @@ impl Layout {
             .map(|(&s, &d)| if s == 1 { 0 } else { self.eval(d) })
             .collect();
         let candidate =
-            Layout::checked(OP, b.shape.clone(), Stride(b.shape.0.with_leaves(stride)))?;
+            Layout::checked(op, b.shape.clone(), Stride(b.shape.0.with_leaves(stride)))?;
         if b.is_injective() && self.composes_leafwise_affine(b) {
             return Ok(candidate);
         }
@@ -287,11 +296,11 @@ impl Layout {
             let (want, got) = (self.eval(b.eval(q)), candidate.eval(q));
             if want != got {
                 return Err(Error::not_representable(
-                    OP,
+                    op,
                     format!(
                         "{self} read through the selector {b} is not a layout: at selector coordinate {} it reads index {want}, but a layout with strides {} would read {got}",
                         b.shape
-                            .coordinate(q)
+                            .coordinate(q as usize)
                             .map(|c| c.to_string())
                             .unwrap_or_default(),
                         candidate.stride
@@ -334,11 +343,21 @@ impl Layout {
     /// assert_eq!(b.to_string(), "(3,2):(0,1)");
     /// ```
     pub fn broadcast_in_dim(&self, target: &Shape, dims: &[usize]) -> Result<Layout> {
-        const OP: &str = "broadcast_in_dim";
+        self.broadcast_in_dim_as("broadcast_in_dim", target, dims)
+    }
+
+    /// [`broadcast_in_dim`](Self::broadcast_in_dim) reporting errors as `op`, the operation
+    /// called.
+    pub(crate) fn broadcast_in_dim_as(
+        &self,
+        op: &'static str,
+        target: &Shape,
+        dims: &[usize],
+    ) -> Result<Layout> {
         let (rank, trank) = (self.rank(), target.rank());
         if dims.len() != rank {
             return Err(Error::RankMismatch {
-                op: OP,
+                op,
                 what: "broadcast dimensions (one per source top-level mode)",
                 expected: rank,
                 found: dims.len(),
@@ -346,11 +365,11 @@ impl Layout {
         }
         for (i, &d) in dims.iter().enumerate() {
             if d >= trank {
-                return Err(mode_out_of_range(OP, d, trank));
+                return Err(mode_out_of_range(op, d, trank));
             }
             if i > 0 && dims[i - 1] >= d {
                 return Err(Error::InvalidAxes {
-                    op: OP,
+                    op,
                     detail: format!("broadcast dimensions {dims:?} are not strictly increasing"),
                 });
             }
@@ -367,17 +386,7 @@ impl Layout {
                 b.leaf(1, 0);
             }
         }
-        b.tuple(OP)?.broadcast_to(target).map_err(|e| match e {
-            Error::InvalidBroadcast {
-                from, to, detail, ..
-            } => Error::InvalidBroadcast {
-                op: OP,
-                from,
-                to,
-                detail,
-            },
-            e => e,
-        })
+        b.tuple(op)?.broadcast_to_as(op, target)
     }
 
     /// Right-aligned broadcasting (seed 004's `BroadcastTo`, contracts C3): missing leading
@@ -388,10 +397,11 @@ impl Layout {
     /// assert_eq!(l.broadcast_right(&"(4,2,3)".parse().unwrap()).unwrap().to_string(), "(4,2,3):(0,0,1)");
     /// ```
     pub fn broadcast_right(&self, target: &Shape) -> Result<Layout> {
+        const OP: &str = "broadcast_right";
         let (rank, trank) = (self.rank(), target.rank());
         if rank > trank {
             return Err(Error::InvalidBroadcast {
-                op: "broadcast_right",
+                op: OP,
                 from: self.shape.to_string(),
                 to: target.to_string(),
                 detail: format!(
@@ -400,32 +410,39 @@ impl Layout {
             });
         }
         let dims: smallvec::SmallVec<[usize; 8]> = (trank - rank..trank).collect();
-        self.broadcast_in_dim(target, &dims)
+        self.broadcast_in_dim_as(OP, target, &dims)
     }
 
-    /// Inserts a `1:0` top-level mode at `dim` (negative counts back from `rank + 1`).
+    /// Inserts a `1:0` top-level mode at position `dim` (`0..=rank`; a negative `dim` counts
+    /// back from `rank + 1`, so `-1` appends): the new mode is mode `dim` of the result.
     ///
     /// ```
     /// let l: strideweave::Layout = "(2,3):(1,2)".parse().unwrap();
     /// assert_eq!(l.unsqueeze(1).unwrap().to_string(), "(2,1,3):(1,0,2)");
+    /// assert_eq!(l.unsqueeze(2).unwrap().to_string(), "(2,3,1):(1,2,0)");
     /// assert_eq!(l.unsqueeze(-1).unwrap().to_string(), "(2,3,1):(1,2,0)");
-    /// assert!(l.unsqueeze(3).is_err());
+    /// assert_eq!(
+    ///     l.unsqueeze(3).unwrap_err().to_string(),
+    ///     "unsqueeze: dim 3 is outside the insertion positions of 2 top-level modes, \
+    ///      where -3..=-1 count back from the end (valid: 0..3)"
+    /// );
     /// ```
-    pub fn unsqueeze(&self, dim: isize) -> Result<Layout> {
+    pub fn unsqueeze(&self, dim: impl Dim) -> Result<Layout> {
         const OP: &str = "unsqueeze";
-        let n = self.rank() as isize;
-        let at = if dim < 0 { dim + n + 1 } else { dim };
-        if !(0..=n).contains(&at) {
+        let n = self.rank();
+        let Some(at) = normalise_dim(dim, n + 1) else {
             return Err(Error::OutOfDomain {
                 op: OP,
                 what: "dim",
-                value: dim as i64,
-                place: format!("the insertion positions of {n} top-level modes"),
+                value: clamp(dim),
+                place: format!(
+                    "the insertion positions of {n} top-level modes, where -{}..=-1 count back from the end",
+                    n + 1
+                ),
                 bound: n as i64 + 1,
             });
-        }
+        };
         let (t, sv, dv) = (&self.shape.0.toks, &self.shape.0.vals, &self.stride.0.vals);
-        let at = at as usize;
         let (ti, vi) = if t.len() == sv.len() {
             (at, at) // flat: mode i is token i and leaf i
         } else {
@@ -442,29 +459,29 @@ impl Layout {
         ))
     }
 
-    /// Removes top-level mode `dim` (negative counts back from `rank`), which must be a leaf
-    /// of extent 1.
+    /// Removes top-level mode `dim` (`0..rank`; a negative `dim` counts back from `rank`),
+    /// which must be a leaf of extent 1.
     ///
     /// ```
     /// let l: strideweave::Layout = "(2,1,3):(1,0,2)".parse().unwrap();
     /// assert_eq!(l.squeeze(1).unwrap().to_string(), "(2,3):(1,2)");
+    /// assert_eq!(l.squeeze(-2).unwrap().to_string(), "(2,3):(1,2)");
     /// assert!(l.squeeze(0).unwrap_err().to_string().contains("extent 2"));
     /// ```
-    pub fn squeeze(&self, dim: isize) -> Result<Layout> {
+    pub fn squeeze(&self, dim: impl Dim) -> Result<Layout> {
         const OP: &str = "squeeze";
-        let n = self.rank() as isize;
-        let at = if dim < 0 { dim + n } else { dim };
-        if !(0..n).contains(&at) {
+        let n = self.rank();
+        let Some(at) = normalise_dim(dim, n) else {
             return Err(Error::OutOfDomain {
                 op: OP,
                 what: "dim",
-                value: dim as i64,
-                place: format!("the {n} top-level modes"),
+                value: clamp(dim),
+                place: format!("the {n} top-level modes, where -{n}..=-1 count back from the end"),
                 bound: n as i64,
             });
-        }
+        };
         let spans = self.shape.0.top_spans();
-        let sp = &spans[at as usize];
+        let sp = &spans[at];
         let (t, sv, dv) = (&self.shape.0.toks, &self.shape.0.vals, &self.stride.0.vals);
         if sp.toks.len() != 1 {
             return Err(Error::InvalidAxes {
@@ -473,7 +490,7 @@ impl Layout {
                     "mode {at} is nested (shape {}); only an extent-1 leaf can be removed",
                     self.shape
                         .0
-                        .get(at as usize)
+                        .get(at)
                         .map(|m| m.to_string())
                         .unwrap_or_default()
                 ),
@@ -556,12 +573,12 @@ fn cut<T: Copy + Default, const N: usize>(xs: &[T], i: usize) -> InlineVec<T, N>
 }
 
 /// An integer key must select a coordinate of its mode.
-fn check_int_key(mode: usize, c: i64, size: i64) -> Result<()> {
+fn check_int_key(op: &'static str, mode: usize, c: i64, size: i64) -> Result<()> {
     if (0..size).contains(&c) {
         return Ok(());
     }
     Err(Error::OutOfDomain {
-        op: SLICE,
+        op,
         what: "integer key",
         value: c,
         place: format!("mode {mode} of extent {size}"),
@@ -570,10 +587,18 @@ fn check_int_key(mode: usize, c: i64, size: i64) -> Result<()> {
 }
 
 /// A normalised slice must be non-empty and its width a multiple of its step.
-fn check_interval(key: &Key, mode: usize, size: i64, a: i64, z: i64, st: i64) -> Result<()> {
+fn check_interval(
+    op: &'static str,
+    key: &Key,
+    mode: usize,
+    size: i64,
+    a: i64,
+    z: i64,
+    st: i64,
+) -> Result<()> {
     if z <= a {
         return Err(Error::InvalidRange {
-            op: SLICE,
+            op,
             detail: format!(
                 "slice {key} on mode {mode} (extent {size}) is empty: it normalises to {a}..{z}"
             ),
@@ -581,7 +606,7 @@ fn check_interval(key: &Key, mode: usize, size: i64, a: i64, z: i64, st: i64) ->
     }
     if (z - a) % st != 0 {
         return Err(Error::InvalidRange {
-            op: SLICE,
+            op,
             detail: format!(
                 "slice {key} on mode {mode} (extent {size}): the interval width {} is not a multiple of the step {st}",
                 z - a

@@ -177,7 +177,7 @@ impl Tensor {
     ///
     /// ```
     /// let w = strideweave::Tensor::zeros::<f64>(&"(2,2)".parse().unwrap());
-    /// let col = w.index(&[strideweave::Key::all(), 1.into()]).unwrap().view().unwrap();
+    /// let col = w.slice(&[strideweave::Key::all(), 1.into()]).unwrap();
     /// col.copy_from(&strideweave::Tensor::arange::<f64>(&"2".parse().unwrap()).add_scalar(1.0).unwrap()).unwrap();
     /// assert_eq!((w.to_vec::<f64>().unwrap(), w.carrier().version()), (vec![0.0, 0.0, 1.0, 2.0], 1));
     /// ```
@@ -453,11 +453,7 @@ fn scalar(
         None => Scalar::F64(0.0)
             .cast(t.dtype())
             .expect("zero casts to every float dtype"),
-        Some(v) => v.cast(t.dtype()).ok_or_else(|| Error::WrongType {
-            op,
-            expected: format!("a value representable as {}", t.dtype()),
-            found: format!("{v} ({})", v.dtype()),
-        })?,
+        Some(v) => v.cast_for(op, t.dtype())?,
     };
     check_dest(op, dest, &[t], t.dtype(), t.shape())?;
     let values = with_num!(t.dtype(), T => T::dense(scalar_kernel::<T>(op, t, kind, s)?),

@@ -107,7 +107,7 @@ impl Axis {
     /// The offsets of a mode: one stride when the mode coalesces to one leaf.
     fn of(mode: &Layout) -> Axis {
         let c = mode.coalesce();
-        let (e, d) = (c.shape().extents(), c.stride().values());
+        let (e, d) = (c.shape().leaves(), c.stride().leaves());
         if e.len() == 1 {
             return Axis::Strided {
                 n: e[0] as usize,

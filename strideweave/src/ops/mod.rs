@@ -139,7 +139,7 @@ pub(crate) fn finish(
             num::with_num!(values.dtype(), T => {
                 let v = <T as num::Num>::undense(values).expect("its own dtype");
                 let (o, l) = (out.offset() as i64, out.layout());
-                out.carrier().write(|x: &mut [T]| {
+                out.carrier().write_as(op, |x: &mut [T]| {
                     let mut k = 0;
                     strided::walk1(l, o, |i| {
                         x[i] = v[k];

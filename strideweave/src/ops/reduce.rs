@@ -5,60 +5,58 @@ use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::kernels::num::{Dense, Num, with_num};
 use crate::kernels::strided::{walk1, walk2};
-use crate::layout::{IntTuple, Layout, Shape};
+use crate::layout::{Layout, Shape};
 use crate::ops::{Dest, check_dest, check_operand, finish, fresh};
 use crate::tensor::Tensor;
 use crate::tensor::read::read;
 
-/// The shape `1`: one leaf of extent one, the shape of a scalar loss.
-fn unit_shape() -> Shape {
-    Shape::new(IntTuple::int(1)).expect("1 is a valid shape")
-}
-
 impl Tensor {
-    /// The sum of every element, as a tensor of shape `1` (one extent-one leaf, so that
-    /// `backward(None, …)` accepts it).
+    /// The sum of every element, as a rank-0 tensor (shape `()`, like
+    /// [`Tensor::scalar`]); read it with [`item`](Self::item), differentiate from it with
+    /// [`backward`](Self::backward).
     ///
     /// ```
     /// let t = strideweave::Tensor::arange::<f64>(&"(2,3)".parse().unwrap());
     /// let s = t.sum().unwrap();
-    /// assert_eq!((s.layout().to_string(), s.to_vec::<f64>().unwrap()), ("1:1".to_string(), vec![15.0]));
+    /// assert_eq!((s.rank(), s.shape().to_string()), (0, "()".to_string()));
+    /// assert_eq!(s.item::<f64>().unwrap(), 15.0);
     /// ```
     pub fn sum(&self) -> Result<Tensor> {
         fresh(total(self, "sum", false, Dest::Fresh))
     }
 
-    /// The mean of every element, as a tensor of shape `1`.
+    /// The mean of every element, as a rank-0 tensor (shape `()`).
     ///
     /// ```
     /// let t = strideweave::Tensor::arange::<f64>(&"(2,3)".parse().unwrap());
-    /// assert_eq!(t.mean().unwrap().to_vec::<f64>().unwrap(), [2.5]);
+    /// assert_eq!(t.mean().unwrap().item::<f64>().unwrap(), 2.5);
     /// ```
     pub fn mean(&self) -> Result<Tensor> {
         fresh(total(self, "mean", true, Dest::Fresh))
     }
 
-    /// [`sum`](Self::sum) into `out`, a tensor of shape `1`, allocating nothing (see
+    /// [`sum`](Self::sum) into `out`, a rank-0 tensor, allocating nothing (see
     /// [`add_into`](Self::add_into) for the rules of a destination).
     ///
     /// ```
-    /// let t = strideweave::Tensor::arange::<f64>(&"(2,3)".parse().unwrap());
-    /// let out = strideweave::Tensor::zeros::<f64>(&"1".parse().unwrap());
+    /// use strideweave::Tensor;
+    /// let t = Tensor::arange::<f64>(&"(2,3)".parse().unwrap());
+    /// let out = Tensor::scalar(0.0f64);
     /// t.sum_into(&out).unwrap();
-    /// assert_eq!(out.to_vec::<f64>().unwrap(), [15.0]);
+    /// assert_eq!(out.item::<f64>().unwrap(), 15.0);
     /// ```
     pub fn sum_into(&self, out: &Tensor) -> Result<()> {
         total(self, "sum_into", false, Dest::Into(out)).map(|_| ())
     }
 
-    /// [`mean`](Self::mean) into `out`, a tensor of shape `1` (see
+    /// [`mean`](Self::mean) into `out`, a rank-0 tensor (see
     /// [`add_into`](Self::add_into)).
     ///
     /// ```
     /// let t = strideweave::Tensor::arange::<f64>(&"(2,3)".parse().unwrap());
-    /// let out = strideweave::Tensor::zeros::<f64>(&"1".parse().unwrap());
+    /// let out = strideweave::Tensor::scalar(0.0f64);
     /// t.mean_into(&out).unwrap();
-    /// assert_eq!(out.to_vec::<f64>().unwrap(), [2.5]);
+    /// assert_eq!(out.item::<f64>().unwrap(), 2.5);
     /// ```
     pub fn mean_into(&self, out: &Tensor) -> Result<()> {
         total(self, "mean_into", true, Dest::Into(out)).map(|_| ())
@@ -77,7 +75,8 @@ impl Tensor {
     }
 
     /// Sums over the listed top-level modes (each a whole mode, nested or not). The result
-    /// keeps the other modes in order, compactly; summing every mode gives shape `1`.
+    /// keeps the other modes in order, compactly; summing every mode gives the rank-0 shape `()`,
+    /// as [`sum`](Self::sum) does.
     ///
     /// ```
     /// let t = strideweave::Tensor::arange::<f64>(&"(2,(3,4))".parse().unwrap());
@@ -140,8 +139,8 @@ fn sum_modes(
 /// compact `out` (the kept modes, in order): stride 0 on summed modes.
 fn gather_layout(shape: &Shape, summed: &[bool], out: &Shape) -> Layout {
     let spans = shape.as_int_tuple().top_spans();
-    let out_strides = Layout::compact(out).stride().values().to_vec();
-    let mut strides = vec![0i64; shape.extents().len()];
+    let out_strides = Layout::compact(out).stride().leaves().to_vec();
+    let mut strides = vec![0i64; shape.leaves().len()];
     let mut next = out_strides.into_iter();
     for (span, &s) in spans.iter().zip(summed) {
         for leaf in span.vals.clone() {
@@ -152,7 +151,7 @@ fn gather_layout(shape: &Shape, summed: &[bool], out: &Shape) -> Layout {
     }
     crate::layout::__private::layout(
         shape.profile(),
-        shape.extents(),
+        shape.leaves(),
         &strides,
         shape.as_int_tuple().is_int(),
     )
@@ -160,7 +159,7 @@ fn gather_layout(shape: &Shape, summed: &[bool], out: &Shape) -> Layout {
 
 fn total(t: &Tensor, op: &'static str, mean: bool, dest: Dest<'_>) -> Result<Option<Tensor>> {
     check_operand(op, t)?;
-    let shape = unit_shape();
+    let shape = Shape::empty();
     check_dest(op, dest, &[t], t.dtype(), &shape)?;
     let n = t.size();
     let values = with_num!(t.dtype(), T => {

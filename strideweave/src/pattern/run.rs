@@ -93,7 +93,7 @@ impl Plan {
         shape_line: bool,
     ) -> std::result::Result<Plan, String> {
         let profile = shape.profile();
-        let (nleaves, ntoks) = (shape.extents().len(), profile.len());
+        let (nleaves, ntoks) = (shape.leaves().len(), profile.len());
         let (nsym, nleft, nright) = (p.names.len(), p.left.len(), p.right.len());
         // Room for every result leaf and token: the source's plus one per right-side token.
         let (cap_leaves, cap_toks) = (nleaves + nright, ntoks + nright);
@@ -112,7 +112,7 @@ impl Plan {
         let src = ShapeRef {
             toks: src_toks,
             ntoks,
-            extents: shape.extents(),
+            extents: shape.leaves(),
             nleaves,
             int_root: shape.as_int_tuple().is_int(),
         };
@@ -190,7 +190,7 @@ impl Plan {
     /// overflows can only belong to an extent-one leaf after a split, whose stride is
     /// immaterial (contracts D5): it is 0.
     pub(crate) fn apply(&self, layout: &Layout) -> Layout {
-        let stride = layout.stride().values();
+        let stride = layout.stride().leaves();
         let strides: SmallVec<[i64; 16]> = self
             .source
             .iter()

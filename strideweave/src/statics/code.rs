@@ -43,7 +43,7 @@ pub const MAX_TOKENS: usize = 64;
 /// );
 /// assert_eq!(S.to_shape(), shape!(2, (3, 4)));
 /// assert_eq!((S.rank(), S.size()), (2, 24));
-/// assert_eq!(S.extents(), &[2, 3, 4]);
+/// assert_eq!(S.leaves(), &[2, 3, 4]);
 /// assert_eq!(ShapeCode::from_shape(&shape!(2, (3, 4))), Some(S));
 /// assert_eq!(S.to_string(), "(2,(3,4))");
 /// ```
@@ -82,20 +82,16 @@ impl ShapeCode {
     };
 
     /// The integer shape `extent`; panics (a compile error in const context) unless
-    /// `1 ≤ extent ≤ i64::MAX`.
+    /// `extent ≥ 1`.
     ///
     /// ```
     /// assert_eq!(strideweave::ShapeCode::leaf(8).to_string(), "8");
     /// ```
-    pub const fn leaf(extent: usize) -> ShapeCode {
+    pub const fn leaf(extent: i64) -> ShapeCode {
         assert!(extent >= 1, "a static shape's extents must be at least 1");
-        assert!(
-            extent <= i64::MAX as usize,
-            "a static shape's extents must fit in i64"
-        );
         let mut c = ShapeCode::EMPTY;
         c.ntoks = 1;
-        c.extents[0] = extent as i64;
+        c.extents[0] = extent;
         c.nleaves = 1;
         c.int_root = true;
         c
@@ -179,12 +175,12 @@ impl ShapeCode {
         self
     }
 
-    /// The extents, depth-first.
+    /// The leaf values — the extents — depth-first (like [`Shape::leaves`](crate::Shape::leaves)).
     ///
     /// ```
-    /// assert_eq!(strideweave::ShapeCode::leaf(5).extents(), &[5]);
+    /// assert_eq!(strideweave::ShapeCode::leaf(5).leaves(), &[5]);
     /// ```
-    pub const fn extents(&self) -> &[i64] {
+    pub const fn leaves(&self) -> &[i64] {
         self.extents.split_at(self.nleaves as usize).0
     }
 
@@ -193,10 +189,11 @@ impl ShapeCode {
     /// ```
     /// assert_eq!(strideweave::ShapeCode::EMPTY.size(), 1);
     /// ```
-    pub const fn size(&self) -> i64 {
+    pub const fn size(&self) -> usize {
+        // A code is built with its size checked (`with_mode`), so it fits.
         match self.checked_size() {
-            Some(s) => s,
-            None => i64::MAX,
+            Some(s) => s as usize,
+            None => i64::MAX as usize,
         }
     }
 
@@ -290,7 +287,7 @@ impl ShapeCode {
     /// assert_eq!(ShapeCode::leaf(4).to_shape(), shape!(4));
     /// ```
     pub fn to_shape(&self) -> Shape {
-        crate::layout::__private::shape(&self.profile(), self.extents(), self.int_root)
+        crate::layout::__private::shape(&self.profile(), self.leaves(), self.int_root)
     }
 
     /// The profile tokens of the root's contents.
@@ -325,7 +322,7 @@ impl ShapeCode {
     /// ```
     pub fn from_shape(shape: &Shape) -> Option<ShapeCode> {
         let profile = shape.profile();
-        let extents = shape.extents();
+        let extents = shape.leaves();
         if profile.len() > MAX_TOKENS || extents.len() > MAX_LEAVES {
             return None;
         }
@@ -422,12 +419,12 @@ pub trait StaticShape: 'static {
 ///
 /// ```
 /// use strideweave::{Leaf, StaticShape};
-/// assert_eq!(<Leaf<5>>::SHAPE.extents(), &[5]);
+/// assert_eq!(<Leaf<5>>::SHAPE.leaves(), &[5]);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Leaf<const N: usize>;
+pub struct Leaf<const N: i64>;
 
-impl<const N: usize> StaticShape for Leaf<N> {
+impl<const N: i64> StaticShape for Leaf<N> {
     const SHAPE: ShapeCode = ShapeCode::leaf(N);
 }
 

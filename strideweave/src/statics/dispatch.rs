@@ -275,8 +275,8 @@ fn view(t: &Tensor, shape: &ShapeCode, plan: &Plan) -> Result<Tensor> {
         let mut strides = [0; MAX_LEAVES];
         Ok(crate::layout::__private::layout(
             profile,
-            shape.extents(),
-            plan.strides_into(l.stride().values(), &mut strides),
+            shape.leaves(),
+            plan.strides_into(l.stride().leaves(), &mut strides),
             false,
         ))
     })

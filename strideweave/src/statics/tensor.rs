@@ -4,9 +4,11 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use super::code::{ShapeCode, StaticShape};
-use crate::dtype::Element;
+use crate::carrier::{Carrier, CarrierClass};
+use crate::dtype::{DType, Element, Scalar};
 use crate::error::{Error, Result};
-use crate::layout::{Layout, Shape};
+use crate::layout::{IntTuple, Layout, Shape};
+use crate::repr::{Representation, Snapshot};
 use crate::tensor::Tensor;
 
 /// A [`Tensor`] of element type `T` whose shape is the static shape `S` (see
@@ -90,16 +92,8 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// );
     /// ```
     pub fn from_vec(data: Vec<T>) -> Result<Self> {
-        let shape = S::SHAPE.to_shape();
-        if data.len() != shape.size() {
-            return Err(Error::RankMismatch {
-                op: "StaticTensor::from_vec",
-                what: "elements",
-                expected: shape.size(),
-                found: data.len(),
-            });
-        }
-        Tensor::from_vec(data, &shape).map(Self::new_unchecked)
+        let layout = Layout::compact(&S::SHAPE.to_shape());
+        Tensor::from_vec_with(data, layout, "StaticTensor::from_vec").map(Self::new_unchecked)
     }
 
     /// A compact tensor holding `0, 1, 2, …` in first-mode-fastest order.
@@ -146,10 +140,15 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// assert_eq!(err.to_string(), "StaticTensor::try_from_dynamic: expected dtype i32, found f32");
     /// ```
     pub fn try_from_dynamic(tensor: Tensor) -> Result<Self> {
-        const OP: &str = "StaticTensor::try_from_dynamic";
+        Self::try_from_dynamic_as("StaticTensor::try_from_dynamic", tensor)
+    }
+
+    /// [`try_from_dynamic`](Self::try_from_dynamic) reporting errors as `op`, the operation
+    /// called.
+    fn try_from_dynamic_as(op: &'static str, tensor: Tensor) -> Result<Self> {
         if tensor.dtype() != T::DTYPE {
             return Err(Error::WrongType {
-                op: OP,
+                op,
                 expected: format!("dtype {}", T::DTYPE),
                 found: format!("{}", tensor.dtype()),
             });
@@ -157,7 +156,7 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
         let same = ShapeCode::from_shape(tensor.shape()).is_some_and(|c| c.same_shape(&S::SHAPE));
         if !same {
             return Err(Error::ShapeMismatch {
-                op: OP,
+                op,
                 expected: S::SHAPE.to_string(),
                 found: tensor.shape().to_string(),
                 detail: "the static shape differs".to_string(),
@@ -201,7 +200,7 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
         self.tensor.shape()
     }
 
-    /// The layout (of subtensor zero).
+    /// The placement layout (of subtensor zero).
     ///
     /// ```
     /// use strideweave::{StaticTensor, shape_t};
@@ -209,6 +208,163 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// ```
     pub fn layout(&self) -> &Layout {
         self.tensor.layout()
+    }
+
+    /// The logical dtype, `T`'s.
+    ///
+    /// ```
+    /// use strideweave::{DType, StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<u8, shape_t!(2)>::zeros().dtype(), DType::U8);
+    /// ```
+    pub fn dtype(&self) -> DType {
+        self.tensor.dtype()
+    }
+
+    /// The number of elements, `S`'s size.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<u8, shape_t!(2, (3, 4))>::zeros().size(), 24);
+    /// ```
+    pub fn size(&self) -> usize {
+        self.tensor.size()
+    }
+
+    /// The number of top-level modes of `S`.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<u8, shape_t!(2, (3, 4))>::zeros().rank(), 2);
+    /// ```
+    pub fn rank(&self) -> usize {
+        self.tensor.rank()
+    }
+
+    /// The offset in the carrier of the element at the origin.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<u8, shape_t!(2, 3)>::zeros().offset(), 0);
+    /// ```
+    pub fn offset(&self) -> usize {
+        self.tensor.offset()
+    }
+
+    /// The carrier holding the elements.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<u8, shape_t!(2, 3)>::zeros().carrier().len(), 6);
+    /// ```
+    pub fn carrier(&self) -> &Carrier {
+        self.tensor.carrier()
+    }
+
+    /// The class of the carrier (where the elements live).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<u8, shape_t!(2)>::zeros().carrier_class().name(), "host");
+    /// ```
+    pub fn carrier_class(&self) -> CarrierClass {
+        self.tensor.carrier_class()
+    }
+
+    /// Whether the tensor takes part in autograd (see [`Tensor::requires_grad`]).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// let t = StaticTensor::<f64, shape_t!(2)>::zeros();
+    /// assert!(!t.requires_grad());
+    /// t.as_dynamic().set_requires_grad(true).unwrap();
+    /// assert!(t.requires_grad() && t.is_leaf());
+    /// ```
+    pub fn requires_grad(&self) -> bool {
+        self.tensor.requires_grad()
+    }
+
+    /// Whether no recorded operation produced this tensor (see [`Tensor::is_leaf`]).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert!(StaticTensor::<f64, shape_t!(2)>::zeros().is_leaf());
+    /// ```
+    pub fn is_leaf(&self) -> bool {
+        self.tensor.is_leaf()
+    }
+
+    /// The name of the operation that produced this tensor, for a non-leaf (see
+    /// [`Tensor::grad_op`]).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, rearrange, shape_t};
+    /// let t = StaticTensor::<f64, shape_t!(2, 3)>::zeros();
+    /// t.as_dynamic().set_requires_grad(true).unwrap();
+    /// assert_eq!(rearrange!(t, "a b -> b a").grad_op(), Some("rearrange!"));
+    /// ```
+    pub fn grad_op(&self) -> Option<&'static str> {
+        self.tensor.grad_op()
+    }
+
+    /// The accumulated gradient, of this tensor's shape (see [`Tensor::grad`]).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// let t = StaticTensor::<f64, shape_t!(2)>::zeros();
+    /// t.as_dynamic().set_requires_grad(true).unwrap();
+    /// assert!(t.grad().is_none());
+    /// t.as_dynamic().sum().unwrap().backward().unwrap();
+    /// assert_eq!(t.grad().unwrap().to_vec().unwrap(), [1.0, 1.0]);
+    /// ```
+    pub fn grad(&self) -> Option<StaticTensor<T, S>> {
+        self.tensor.grad().map(Self::new_unchecked)
+    }
+
+    /// Whether this non-leaf keeps its gradient (see [`Tensor::retains_grad`]).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert!(!StaticTensor::<f64, shape_t!(2)>::zeros().retains_grad());
+    /// ```
+    pub fn retains_grad(&self) -> bool {
+        self.tensor.retains_grad()
+    }
+
+    /// The element at a coordinate (see [`Tensor::get`]).
+    ///
+    /// ```
+    /// use strideweave::{IntTuple, StaticTensor, shape_t};
+    /// let t = StaticTensor::<i32, shape_t!(2, 3)>::arange();
+    /// assert_eq!(t.get(&IntTuple::from([1, 2])).unwrap(), 5);
+    /// assert!(t.get(&IntTuple::from([2, 0])).unwrap_err().to_string().starts_with("get: "));
+    /// ```
+    pub fn get(&self, coord: &IntTuple) -> Result<T> {
+        let v = self.tensor.get(coord)?;
+        Ok(T::from_scalar(v).expect("a StaticTensor<T, _> holds T"))
+    }
+
+    /// The element at a first-mode-fastest ordinal (see [`Tensor::get_ordinal`]).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// let t = StaticTensor::<i32, shape_t!(2, 3)>::arange();
+    /// assert_eq!(t.get_ordinal(4).unwrap(), 4);
+    /// assert!(t.get_ordinal(6).is_err());
+    /// ```
+    pub fn get_ordinal(&self, ordinal: usize) -> Result<T> {
+        let v = self.tensor.get_ordinal(ordinal)?;
+        Ok(T::from_scalar(v).expect("a StaticTensor<T, _> holds T"))
+    }
+
+    /// The value of a one-element tensor (see [`Tensor::item`]).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<f64, shape_t!(1, 1)>::zeros().item().unwrap(), 0.0);
+    /// assert!(StaticTensor::<f64, shape_t!(2)>::zeros().item().is_err());
+    /// ```
+    pub fn item(&self) -> Result<T> {
+        self.tensor.item::<T>()
     }
 
     /// The elements in first-mode-fastest order (fails only on released storage).
@@ -219,6 +375,58 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// ```
     pub fn to_vec(&self) -> Result<Vec<T>> {
         self.tensor.to_vec::<T>()
+    }
+
+    /// The elements in row-major order: the last leaf varies fastest.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// let t = StaticTensor::<i32, shape_t!(2, 3)>::arange();
+    /// assert_eq!(t.to_vec_row_major().unwrap(), [0, 2, 4, 1, 3, 5]);
+    /// ```
+    pub fn to_vec_row_major(&self) -> Result<Vec<T>> {
+        self.tensor.to_vec_row_major::<T>()
+    }
+
+    /// The elements in first-mode-fastest order as [`Scalar`]s.
+    ///
+    /// ```
+    /// use strideweave::{Scalar, StaticTensor, shape_t};
+    /// let t = StaticTensor::<u8, shape_t!(3)>::arange();
+    /// assert_eq!(t.to_scalars().unwrap()[2], Scalar::U8(2));
+    /// ```
+    pub fn to_scalars(&self) -> Result<Vec<Scalar>> {
+        self.tensor.to_scalars()
+    }
+
+    /// An iterator over the elements in first-mode-fastest order.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<i32, shape_t!(2, 2)>::arange().iter().unwrap().sum::<i32>(), 6);
+    /// ```
+    pub fn iter(&self) -> Result<std::vec::IntoIter<T>> {
+        self.tensor.iter::<T>()
+    }
+
+    /// The whole representation: dtype, subtensors, adjacent layouts.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<u8, shape_t!(2)>::zeros().representation().subtensors().len(), 1);
+    /// ```
+    pub fn representation(&self) -> &Representation {
+        self.tensor.representation()
+    }
+
+    /// The mutation snapshot of the carriers.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// assert_eq!(StaticTensor::<u8, shape_t!(2)>::zeros().snapshot().entries().len(), 1);
+    /// ```
+    pub fn snapshot(&self) -> Snapshot {
+        self.tensor.snapshot()
     }
 
     /// The same tensor with another static shape `S2` that denotes the same shape, checked
@@ -258,7 +466,7 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// assert!(StaticTensor::<f32, shape_t!(2, 3)>::zeros().try_cast::<shape_t!(3, 2)>().is_err());
     /// ```
     pub fn try_cast<S2: StaticShape>(self) -> Result<StaticTensor<T, S2>> {
-        StaticTensor::try_from_dynamic(self.tensor)
+        StaticTensor::try_from_dynamic_as("StaticTensor::try_cast", self.tensor)
     }
 }
 

@@ -1,5 +1,8 @@
 //! Element reads and writes. Reads never change a carrier; every write increments the
 //! version of the carrier it writes (once per call). All require a one-subtensor tensor.
+//!
+//! One element is addressed either by a coordinate (`get`, `set`) or by a
+//! first-mode-fastest ordinal (`get_ordinal`, `set_ordinal`).
 
 use crate::dtype::{Element, Scalar};
 use crate::error::{Error, Result};
@@ -12,12 +15,14 @@ impl Tensor {
     /// ```
     /// let t = strideweave::Tensor::arange::<i32>(&"(2,(3,4))".parse().unwrap());
     /// assert_eq!(t.get(&"(1,(2,3))".parse().unwrap()).unwrap().to_f64(), 23.0);
-    /// assert!(t.get(&"(2,(0,0))".parse().unwrap()).is_err());
+    /// let err = t.get(&"(2,(0,0))".parse().unwrap()).unwrap_err();
+    /// assert_eq!(err.to_string(), "get: coordinate 2 is outside mode 0 of extent 2 (valid: 0..2)");
     /// ```
     pub fn get(&self, coord: &IntTuple) -> Result<Scalar> {
-        let s = self.require_single("get")?;
-        let k = s.layout.index(coord)?;
-        s.carrier.get((s.offset as i64 + k) as usize)
+        const OP: &str = "get";
+        let s = self.require_single(OP)?;
+        let k = s.layout.index_as(OP, coord)?;
+        self.read_at(OP, k)
     }
 
     /// The element at a first-mode-fastest ordinal.
@@ -25,11 +30,44 @@ impl Tensor {
     /// ```
     /// let t = strideweave::Tensor::arange::<i32>(&"(2,3)".parse().unwrap()).permute(&[1, 0]).unwrap();
     /// assert_eq!(t.get_ordinal(1).unwrap().to_f64(), 2.0);
+    /// assert!(t.get_ordinal(6).unwrap_err().to_string().starts_with("get_ordinal: ordinal 6"));
     /// ```
     pub fn get_ordinal(&self, ordinal: usize) -> Result<Scalar> {
-        let s = self.require_single("get_ordinal")?;
-        let k = s.layout.index_of(ordinal as i64)?;
-        s.carrier.get((s.offset as i64 + k) as usize)
+        const OP: &str = "get_ordinal";
+        let s = self.require_single(OP)?;
+        let k = s.layout.index_of_as(OP, ordinal)?;
+        self.read_at(OP, k)
+    }
+
+    /// The value of a tensor of exactly one element (any shape of size 1: `()`, `1`,
+    /// `(1,(1))`, …) as `T`, the tensor's own element type.
+    ///
+    /// ```
+    /// use strideweave::Tensor;
+    /// let t = Tensor::arange::<f64>(&"(2,3)".parse().unwrap());
+    /// assert_eq!(t.sum().unwrap().item::<f64>().unwrap(), 15.0);
+    /// assert_eq!(Tensor::scalar(7i32).item::<i32>().unwrap(), 7);
+    /// assert_eq!(
+    ///     t.item::<f64>().unwrap_err().to_string(),
+    ///     "item: shape (2,3) does not match a shape of size 1: only a tensor of one element has an item; this one has 6"
+    /// );
+    /// ```
+    pub fn item<T: Element>(&self) -> Result<T> {
+        const OP: &str = "item";
+        let s = self.require_single(OP)?;
+        if s.layout.size() != 1 {
+            return Err(Error::ShapeMismatch {
+                op: OP,
+                expected: "a shape of size 1".into(),
+                found: self.shape().to_string(),
+                detail: format!(
+                    "only a tensor of one element has an item; this one has {}",
+                    s.layout.size()
+                ),
+            });
+        }
+        let k = s.offset as i64 + s.layout.eval(0);
+        self.read_host(OP, |x: &[T]| x[k as usize])
     }
 
     /// The elements in first-mode-fastest order, as `T` (the tensor's own element type).
@@ -40,15 +78,18 @@ impl Tensor {
     /// assert!(t.to_vec::<f64>().is_err());
     /// ```
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
-        let s = self.require_single("to_vec")?;
+        self.to_vec_as("to_vec")
+    }
+
+    /// [`to_vec`](Self::to_vec) reporting errors as `op`, the operation called.
+    fn to_vec_as<T: Element>(&self, op: &'static str) -> Result<Vec<T>> {
+        let s = self.require_single(op)?;
         let (o, l) = (s.offset as i64, &s.layout);
-        s.carrier
-            .read(|x: &[T]| {
-                (0..l.size() as i64)
-                    .map(|i| x[(o + l.eval(i)) as usize])
-                    .collect()
-            })
-            .map_err(|e| rename(e, "to_vec"))
+        self.read_host(op, |x: &[T]| {
+            (0..l.size() as i64)
+                .map(|i| x[(o + l.eval(i)) as usize])
+                .collect()
+        })
     }
 
     /// The elements in row-major order: the last leaf (depth-first) varies fastest.
@@ -58,11 +99,12 @@ impl Tensor {
     /// assert_eq!(t.to_vec_row_major::<i64>().unwrap(), [0, 2, 4, 1, 3, 5]);
     /// ```
     pub fn to_vec_row_major<T: Element>(&self) -> Result<Vec<T>> {
-        let s = self.require_single("to_vec_row_major")?;
+        const OP: &str = "to_vec_row_major";
+        let s = self.require_single(OP)?;
         let (o, l) = (s.offset as i64, &s.layout);
-        let extents = l.shape().extents();
-        let strides = l.stride().values();
-        s.carrier.read(|x: &[T]| {
+        let extents = l.shape().leaves();
+        let strides = l.stride().leaves();
+        self.read_host(OP, |x: &[T]| {
             (0..l.size() as i64)
                 .map(|mut r| {
                     let mut k = 0;
@@ -83,10 +125,14 @@ impl Tensor {
     /// assert_eq!(t.to_scalars().unwrap()[2], strideweave::Scalar::U8(2));
     /// ```
     pub fn to_scalars(&self) -> Result<Vec<Scalar>> {
-        let s = self.require_single("to_scalars")?;
-        (0..s.layout.size() as i64)
-            .map(|i| s.carrier.get((s.offset as i64 + s.layout.eval(i)) as usize))
-            .collect()
+        const OP: &str = "to_scalars";
+        let s = self.require_single(OP)?;
+        let (o, l) = (s.offset as i64, &s.layout);
+        s.carrier.with_host(OP, |b| {
+            Ok((0..l.size() as i64)
+                .map(|i| b.get((o + l.eval(i)) as usize))
+                .collect())
+        })
     }
 
     /// An iterator over the elements in first-mode-fastest order.
@@ -96,7 +142,24 @@ impl Tensor {
     /// assert_eq!(t.iter::<i32>().unwrap().sum::<i32>(), 6);
     /// ```
     pub fn iter<T: Element>(&self) -> Result<std::vec::IntoIter<T>> {
-        Ok(self.to_vec::<T>()?.into_iter())
+        Ok(self.to_vec_as::<T>("iter")?.into_iter())
+    }
+
+    /// Sets the element at a coordinate; increments the carrier's version. The value
+    /// converts to the tensor's dtype when nothing is lost.
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::zeros::<i64>(&"(2,3)".parse().unwrap());
+    /// t.set(&"(1,2)".parse().unwrap(), 7i64).unwrap();
+    /// assert_eq!((t.to_vec::<i64>().unwrap()[5], t.carrier().version()), (7, 1));
+    /// assert!(t.set(&"(2,0)".parse().unwrap(), 1i64).is_err());
+    /// ```
+    pub fn set(&self, coord: &IntTuple, value: impl Into<Scalar>) -> Result<()> {
+        const OP: &str = "set";
+        let s = self.require_single(OP)?;
+        let value = value.into().cast_for(OP, self.dtype())?;
+        let k = s.layout.index_as(OP, coord)?;
+        self.write_at(OP, k, value)
     }
 
     /// Sets the element at a first-mode-fastest ordinal; increments the carrier's version.
@@ -104,47 +167,30 @@ impl Tensor {
     ///
     /// ```
     /// let t = strideweave::Tensor::zeros::<f32>(&"(2,2)".parse().unwrap());
-    /// t.set(3, 1.5).unwrap();
+    /// t.set_ordinal(3, 1.5).unwrap();
     /// assert_eq!((t.to_vec::<f32>().unwrap()[3], t.carrier().version()), (1.5, 1));
-    /// assert!(t.set(4, 1.0).is_err());
+    /// assert!(t.set_ordinal(4, 1.0).is_err());
     /// ```
-    pub fn set(&self, ordinal: usize, value: impl Into<Scalar>) -> Result<()> {
-        const OP: &str = "set";
+    pub fn set_ordinal(&self, ordinal: usize, value: impl Into<Scalar>) -> Result<()> {
+        const OP: &str = "set_ordinal";
         let s = self.require_single(OP)?;
-        let value = self.cast_value(OP, value.into())?;
-        let k = s.offset as i64
-            + s.layout
-                .index_of(ordinal as i64)
-                .map_err(|e| rename(e, OP))?;
-        s.carrier.set(k as usize, value)
-    }
-
-    /// Sets the element at a coordinate; increments the carrier's version.
-    ///
-    /// ```
-    /// let t = strideweave::Tensor::zeros::<i64>(&"(2,3)".parse().unwrap());
-    /// t.set_at(&"(1,2)".parse().unwrap(), 7i64).unwrap();
-    /// assert_eq!(t.to_vec::<i64>().unwrap()[5], 7);
-    /// ```
-    pub fn set_at(&self, coord: &IntTuple, value: impl Into<Scalar>) -> Result<()> {
-        const OP: &str = "set_at";
-        let s = self.require_single(OP)?;
-        let value = self.cast_value(OP, value.into())?;
-        let k = s.offset as i64 + s.layout.index(coord)?;
-        s.carrier.set(k as usize, value)
+        let value = value.into().cast_for(OP, self.dtype())?;
+        let k = s.layout.index_of_as(OP, ordinal)?;
+        self.write_at(OP, k, value)
     }
 
     /// Sets every element to `value`; increments the carrier's version once.
     ///
     /// ```
-    /// let t = strideweave::Tensor::zeros::<f64>(&"(2,2)".parse().unwrap());
-    /// t.index(&[1.into(), strideweave::Key::all()]).unwrap().view().unwrap().fill(2.0).unwrap();
+    /// use strideweave::{Tensor, s};
+    /// let t = Tensor::zeros::<f64>(&"(2,2)".parse().unwrap());
+    /// t.slice(&s![1, ..]).unwrap().fill(2.0).unwrap();
     /// assert_eq!(t.to_vec::<f64>().unwrap(), [0.0, 2.0, 0.0, 2.0]);
     /// ```
     pub fn fill(&self, value: impl Into<Scalar>) -> Result<()> {
         const OP: &str = "fill";
         let s = self.require_single(OP)?;
-        let value = self.cast_value(OP, value.into())?;
+        let value = value.into().cast_for(OP, self.dtype())?;
         let (o, l) = (s.offset as i64, &s.layout);
         s.carrier.with_host_mut(OP, |mut b| {
             for i in 0..l.size() as i64 {
@@ -154,30 +200,35 @@ impl Tensor {
         })
     }
 
-    fn cast_value(&self, op: &'static str, value: Scalar) -> Result<Scalar> {
-        value.cast(self.dtype()).ok_or_else(|| Error::WrongType {
-            op,
-            expected: format!("a value representable as {}", self.dtype()),
-            found: format!("{value} ({})", value.dtype()),
+    /// The element at layout index `k` of subtensor zero (inside the carrier: validated).
+    fn read_at(&self, op: &'static str, k: i64) -> Result<Scalar> {
+        let s = &self.representation().subtensors()[0];
+        let at = (s.offset as i64 + k) as usize;
+        s.carrier.with_host(op, |b| Ok(b.get(at)))
+    }
+
+    /// Writes `value` (already of the tensor's dtype) at layout index `k` of subtensor zero.
+    fn write_at(&self, op: &'static str, k: i64, value: Scalar) -> Result<()> {
+        let s = &self.representation().subtensors()[0];
+        let at = (s.offset as i64 + k) as usize;
+        s.carrier.with_host_mut(op, |mut b| {
+            b.set(at, value);
+            Ok(())
         })
     }
-}
 
-fn rename(e: Error, op: &'static str) -> Error {
-    match e {
-        Error::OutOfDomain {
-            what,
-            value,
-            place,
-            bound,
-            ..
-        } => Error::OutOfDomain {
+    /// Runs `f` on the host elements of subtensor zero as `&[T]`; `T` must be the dtype.
+    fn read_host<T: Element, R>(&self, op: &'static str, f: impl FnOnce(&[T]) -> R) -> Result<R> {
+        let wrong = || Error::WrongType {
             op,
-            what,
-            value,
-            place,
-            bound,
-        },
-        e => e,
+            expected: format!("{} (the tensor's dtype)", self.dtype()),
+            found: T::DTYPE.to_string(),
+        };
+        if T::DTYPE != self.dtype() {
+            return Err(wrong());
+        }
+        let s = &self.representation().subtensors()[0];
+        s.carrier
+            .with_host(op, |b| T::slice(b).map(f).ok_or_else(wrong))
     }
 }

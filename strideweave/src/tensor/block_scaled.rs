@@ -75,19 +75,24 @@ impl Tensor {
                 t.clone()
             }
         })))?;
-        if codes.len() != logical.size() || scales.len() != scale_shape.size() {
-            return Err(Error::ShapeMismatch {
-                op: OP,
-                expected: format!("{} codes and {} scales", logical.size(), scale_shape.size()),
-                found: format!("{} codes and {} scales", codes.len(), scales.len()),
-                detail: format!("shape {shape} with blocks of {block} along mode {mode}"),
-            });
+        for (what, expected, found) in [
+            ("codes", logical.size(), codes.len()),
+            ("scales", scale_shape.size(), scales.len()),
+        ] {
+            if expected != found {
+                return Err(Error::RankMismatch {
+                    op: OP,
+                    what,
+                    expected,
+                    found,
+                });
+            }
         }
         let l0 = Layout::compact(&logical);
         let l1 = Layout::compact(&scale_shape);
         // S_0: the scale ordinal of each element — the scales' compact strides, 0 inside a block.
-        let mut s0 = Vec::with_capacity(logical.extents().len());
-        let scale_strides = l1.stride().values();
+        let mut s0 = Vec::with_capacity(logical.leaves().len());
+        let scale_strides = l1.stride().leaves();
         let mut k = 0;
         for (i, t) in modes.iter().enumerate() {
             if i == mode {
@@ -141,8 +146,8 @@ impl Tensor {
         let (codes, scales) = (&r.subtensors[0], &r.subtensors[1]);
         let s0 = &r.adjacent[0];
         let n = codes.layout.size();
-        let values = codes.carrier.read(|c: &[i8]| {
-            scales.carrier.read(|s: &[f32]| {
+        let values = codes.carrier.read_as(OP, |c: &[i8]| {
+            scales.carrier.read_as(OP, |s: &[f32]| {
                 (0..n as i64)
                     .map(|i| {
                         let code = c[(codes.offset as i64 + codes.layout.eval(i)) as usize];

@@ -1,13 +1,15 @@
-//! Slice indexing: `index(&[Key])` returns a view when a slice is present and the
-//! element value when every key is an integer.
+//! Slice indexing: `slice(&[Key])` is always a view (integer keys drop their
+//! mode); `index(&[Key])` is Python's form, a view when a slice is present and the element
+//! value when every key is an integer.
 
 use crate::dtype::Scalar;
 use crate::error::{Error, Result};
-use crate::layout::Key;
+use crate::layout::{Key, Layout, Shape, Sliced};
 use crate::repr::{Representation, Subtensor};
 use crate::tensor::Tensor;
 
-/// What indexing returns: a view when the key holds a slice, else the element's value.
+/// What [`Tensor::index`] returns: a view when the key holds a slice, else the element's
+/// value.
 ///
 /// ```
 /// use strideweave::{Indexed, Key, Tensor};
@@ -52,67 +54,91 @@ impl Indexed {
 }
 
 impl Tensor {
-    /// `tensor[key]`: one key per top-level mode. An integer selects one coordinate (and
-    /// removes the mode); a slice selects a regular range (and keeps it). With a slice
-    /// present the result is a view at the first selected element; with integers only it
-    /// is that element's value.
+    /// The view selected by one key per top-level mode (`tensor[keys]` in Python): an
+    /// integer selects one coordinate and drops its mode; a slice selects a regular range
+    /// and keeps it. Always a view over the same carriers, starting at the first selected
+    /// element; with integers only it has the empty shape `()`. The [`s!`](crate::s) macro
+    /// writes the keys in Python's notation.
     ///
     /// ```
-    /// use strideweave::{Key, Tensor};
+    /// use strideweave::{Key, Tensor, s};
     /// let t = Tensor::arange::<f32>(&"(5,10)".parse().unwrap());
-    /// let v = t.index(&[2.into(), Key::slice(Some(1), Some(9), Some(2))]).unwrap().view().unwrap();
+    /// let v = t.slice(&s![2, 1..9;2]).unwrap();
     /// assert_eq!((v.layout().to_string(), v.offset()), ("4:10".to_string(), 7));
     /// assert_eq!(v.to_vec::<f32>().unwrap(), [7.0, 17.0, 27.0, 37.0]);
-    /// let err = t.index(&[Key::all(), Key::slice(Some(1), Some(8), Some(3))]).unwrap_err();
-    /// assert!(err.to_string().contains("interval width 7 is not a multiple of the step 3"));
+    /// let one = t.slice(&[2.into(), 3.into()]).unwrap();
+    /// assert_eq!((one.rank(), one.item::<f32>().unwrap()), (0, 17.0));
+    /// let err = t.slice(&[Key::all(), Key::slice(Some(1), Some(8), Some(3))]).unwrap_err();
+    /// assert!(err.to_string().starts_with("slice: slice 1:8:3 on mode 1"));
+    /// ```
+    pub fn slice(&self, keys: &[Key]) -> Result<Tensor> {
+        const OP: &str = "slice";
+        let sliced = self.representation().subtensors[0]
+            .layout
+            .slice_as(OP, keys)?;
+        self.sliced_view(OP, keys, sliced)
+    }
+
+    /// `tensor[keys]` as Python's indexing returns it: the element's value when every key is
+    /// an integer, else the view [`slice`](Self::slice) returns. Use `slice` for a view and
+    /// [`get`](Self::get) for a value when the kind is known in advance.
+    ///
+    /// ```
+    /// use strideweave::{Indexed, Tensor, s};
+    /// let t = Tensor::arange::<f32>(&"(5,10)".parse().unwrap());
+    /// assert_eq!(t.index(&s![2, 3]).unwrap().value().unwrap().to_f64(), 17.0);
+    /// let v = t.index(&s![2, 1..9;2]).unwrap().view().unwrap();
+    /// assert_eq!(v.to_vec::<f32>().unwrap(), [7.0, 17.0, 27.0, 37.0]);
+    /// assert!(t.index(&s![5, 0]).unwrap_err().to_string().starts_with("index: integer key 5"));
     /// ```
     pub fn index(&self, keys: &[Key]) -> Result<Indexed> {
         const OP: &str = "index";
         let r = self.representation();
-        let sliced = r.subtensors[0].layout.slice(keys)?;
-        if !r.is_single() {
-            if sliced.layout.is_none() {
-                return Err(Error::NotImplemented {
-                    op: OP,
-                    reason: "coordinate access requires a one-subtensor Tensor".into(),
-                });
-            }
-            if !sliced.at_origin {
-                return Err(Error::NotImplemented {
-                    op: OP,
-                    reason: format!(
-                        "a multi-subtensor ({}) selection must start at the origin; keys [{}] start elsewhere",
-                        r.dtype,
-                        keys.iter()
-                            .map(|k| k.to_string())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                });
-            }
+        let sliced = r.subtensors[0].layout.slice_as(OP, keys)?;
+        if sliced.layout.is_some() {
+            return self.sliced_view(OP, keys, sliced).map(Indexed::View);
         }
-        let Some(l0) = sliced.layout else {
-            let s = &r.subtensors[0];
-            return Ok(Indexed::Value(
-                s.carrier.get((s.offset as i64 + sliced.offset) as usize)?,
-            ));
-        };
+        if !r.is_single() {
+            return Err(Error::NotImplemented {
+                op: OP,
+                reason: "coordinate access requires a one-subtensor Tensor".into(),
+            });
+        }
+        let s = &r.subtensors[0];
+        let at = (s.offset as i64 + sliced.offset) as usize;
+        s.carrier.with_host(OP, |b| Ok(Indexed::Value(b.get(at))))
+    }
+
+    /// The view of a slice of `L_0` (and `S_0`), recorded for autograd.
+    fn sliced_view(&self, op: &'static str, keys: &[Key], sliced: Sliced) -> Result<Tensor> {
+        let r = self.representation();
+        if !r.is_single() && !sliced.at_origin {
+            return Err(Error::NotImplemented {
+                op,
+                reason: format!(
+                    "a multi-subtensor ({}) selection must start at the origin; keys [{}] start elsewhere",
+                    r.dtype,
+                    keys.iter()
+                        .map(|k| k.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            });
+        }
         let first = &r.subtensors[0];
         let mut subtensors = smallvec::SmallVec::new();
         subtensors.push(Subtensor {
             carrier: first.carrier.clone(),
-            offset: offset_plus(OP, first.offset, sliced.offset)?,
-            layout: l0,
+            offset: offset_plus(op, first.offset, sliced.offset)?,
+            layout: sliced.layout.unwrap_or_else(rank0),
         });
         let mut adjacent = Vec::new();
         if r.subtensors.len() > 1 {
             subtensors.extend(r.subtensors[1..].iter().cloned());
             adjacent = r.adjacent.clone();
             // The same keys select from S_0; at the origin they add no offset.
-            if let Some(s0) = adjacent.first_mut()
-                && let Some(l) = s0.slice(keys)?.layout
-            {
-                *s0 = l;
+            if let Some(s0) = adjacent.first_mut() {
+                *s0 = s0.slice_as(op, keys)?.layout.unwrap_or_else(rank0);
             }
         }
         let out = Representation {
@@ -120,13 +146,17 @@ impl Tensor {
             subtensors,
             adjacent,
         };
-        out.validate(OP)?;
-        let view = crate::autograd::view::record(self, Tensor::from_repr(out), OP, |c| {
-            let s = c.slice(keys)?;
-            Ok((s.layout.expect("the same keys keep a slice"), s.offset))
-        })?;
-        Ok(Indexed::View(view))
+        out.validate(op)?;
+        crate::autograd::view::record(self, Tensor::from_repr(out), op, |c| {
+            let s = c.slice_as(op, keys)?;
+            Ok((s.layout.unwrap_or_else(rank0), s.offset))
+        })
     }
+}
+
+/// The layout `():()` of one element: what integer keys on every mode leave.
+fn rank0() -> Layout {
+    Layout::compact(&Shape::empty())
 }
 
 /// `offset + delta`, which must stay a valid (non-negative) offset.

@@ -89,7 +89,8 @@ impl Tensor {
     /// ```
     /// let t = strideweave::Tensor::from_vec(vec![1, 2, 3, 4, 5, 6i32], &"(2,3)".parse().unwrap()).unwrap();
     /// assert_eq!(t.layout().to_string(), "(2,3):(1,2)");
-    /// assert!(strideweave::Tensor::from_vec(vec![1i32], &"(2,3)".parse().unwrap()).is_err());
+    /// let err = strideweave::Tensor::from_vec(vec![1i32], &"(2,3)".parse().unwrap()).unwrap_err();
+    /// assert_eq!(err.to_string(), "Tensor::from_vec: expected 6 elements, found 1");
     /// ```
     pub fn from_vec<T: Element>(data: Vec<T>, shape: &Shape) -> Result<Tensor> {
         Tensor::from_vec_with(data, Layout::compact(shape), "Tensor::from_vec")
@@ -107,13 +108,19 @@ impl Tensor {
         Tensor::from_vec_with(data, Layout::row_major(shape), "Tensor::from_vec_row_major")
     }
 
-    fn from_vec_with<T: Element>(data: Vec<T>, layout: Layout, op: &'static str) -> Result<Tensor> {
+    /// A tensor over `data` placed by `layout` (compact), reporting a length that is not the
+    /// layout's size as `op`.
+    pub(crate) fn from_vec_with<T: Element>(
+        data: Vec<T>,
+        layout: Layout,
+        op: &'static str,
+    ) -> Result<Tensor> {
         if data.len() != layout.size() {
-            return Err(Error::ShapeMismatch {
+            return Err(Error::RankMismatch {
                 op,
-                expected: format!("{} elements", layout.size()),
-                found: format!("{} elements", data.len()),
-                detail: format!("shape {} holds {} elements", layout.shape(), layout.size()),
+                what: "elements",
+                expected: layout.size(),
+                found: data.len(),
             });
         }
         Tensor::new(Carrier::from_vec(data), 0, layout)
@@ -140,7 +147,7 @@ impl Tensor {
     /// ```
     pub fn zeros_of(dtype: DType, shape: &Shape) -> Result<Tensor> {
         Ok(Tensor::from_repr(compact_repr(
-            Carrier::zeros(dtype, shape.size())?,
+            Carrier::zeros_as("Tensor::zeros_of", dtype, shape.size())?,
             shape,
         )))
     }
@@ -183,7 +190,7 @@ impl Tensor {
     ///
     /// ```
     /// let t = strideweave::Tensor::arange::<f32>(&"(5,10)".parse().unwrap());
-    /// assert_eq!(t.index(&[2.into(), (1..9).into()]).unwrap().view().unwrap().offset(), 7);
+    /// assert_eq!(t.slice(&[2.into(), (1..9).into()]).unwrap().offset(), 7);
     /// ```
     pub fn offset(&self) -> usize {
         self.inner.repr.subtensors[0].offset
@@ -236,12 +243,13 @@ impl Tensor {
         self.layout().rank()
     }
 
-    /// The carrier class of subtensor zero.
+    /// The class of subtensor zero's carrier (where the elements live): the
+    /// [`Carrier::class`] of [`carrier`](Self::carrier).
     ///
     /// ```
-    /// assert_eq!(strideweave::Tensor::scalar(1u8).carrier_type().name(), "host");
+    /// assert_eq!(strideweave::Tensor::scalar(1u8).carrier_class().name(), "host");
     /// ```
-    pub fn carrier_type(&self) -> CarrierClass {
+    pub fn carrier_class(&self) -> CarrierClass {
         self.carrier().class()
     }
 
@@ -272,7 +280,7 @@ impl Tensor {
             Err(Error::NotImplemented {
                 op,
                 reason: format!(
-                    "{op} requires a one-subtensor Tensor; this {} tensor has {} subtensors",
+                    "requires a one-subtensor Tensor; this {} tensor has {} subtensors",
                     self.dtype(),
                     self.inner.repr.subtensors.len()
                 ),

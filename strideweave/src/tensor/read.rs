@@ -16,7 +16,8 @@ pub(crate) fn read<T: Num, R>(
     f: impl FnOnce(&[T], i64, &Layout) -> R,
 ) -> Result<R> {
     let s = t.require_single(op)?;
-    s.carrier.read(|x: &[T]| f(x, s.offset as i64, &s.layout))
+    s.carrier
+        .read_as(op, |x: &[T]| f(x, s.offset as i64, &s.layout))
 }
 
 /// Runs `f` on the elements of two tensors at once (one read when they share a carrier).
@@ -32,11 +33,11 @@ pub(crate) fn read2<T: Num, R>(
     if Carrier::same(&sa.carrier, &sb.carrier) {
         return sa
             .carrier
-            .read(|x: &[T]| f((x, oa, &sa.layout), (x, ob, &sb.layout)));
+            .read_as(op, |x: &[T]| f((x, oa, &sa.layout), (x, ob, &sb.layout)));
     }
-    sa.carrier.read(|x: &[T]| {
+    sa.carrier.read_as(op, |x: &[T]| {
         sb.carrier
-            .read(|y: &[T]| f((x, oa, &sa.layout), (y, ob, &sb.layout)))
+            .read_as(op, |y: &[T]| f((x, oa, &sa.layout), (y, ob, &sb.layout)))
     })?
 }
 

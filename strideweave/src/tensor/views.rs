@@ -3,7 +3,7 @@
 //! new representation over the identical carriers.
 
 use crate::error::{Error, Result};
-use crate::layout::{Layout, Shape, Stride, Tree};
+use crate::layout::{Dim, Layout, Shape, Stride, Tree};
 use crate::pattern::Op;
 use crate::pattern::run::Plan;
 use crate::repr::{Representation, Subtensor};
@@ -81,7 +81,7 @@ impl Tensor {
     /// ```
     pub fn as_strided(&self, shape: &Shape, stride: &Stride) -> Result<Tensor> {
         const OP: &str = "as_strided";
-        let b = Layout::new(shape.clone(), stride.clone())?;
+        let b = Layout::new_as(OP, shape.clone(), stride.clone())?;
         if !b.is_injective() {
             return Err(Error::NotInjective {
                 op: OP,
@@ -100,7 +100,7 @@ impl Tensor {
                 ),
             });
         }
-        let view = self.leading_view(OP, |l| l.compose_affine(&b))?;
+        let view = self.leading_view(OP, |l| l.compose_affine_as(OP, &b))?;
         if !view.layout().is_injective() {
             return Err(Error::NotInjective {
                 op: OP,
@@ -133,7 +133,8 @@ impl Tensor {
     /// assert_eq!(b.to_vec::<f32>().unwrap(), [0.0, 0.0, 0.0, 1.0, 1.0, 1.0]);
     /// ```
     pub fn broadcast_in_dim(&self, target: &Shape, dims: &[usize]) -> Result<Tensor> {
-        self.leading_view("broadcast_in_dim", |l| l.broadcast_in_dim(target, dims))
+        const OP: &str = "broadcast_in_dim";
+        self.leading_view(OP, |l| l.broadcast_in_dim_as(OP, target, dims))
     }
 
     /// Right-aligned broadcasting, as NumPy does it: the source's modes line up with the
@@ -149,26 +150,30 @@ impl Tensor {
         self.leading_view("broadcast_right", |l| l.broadcast_right(target))
     }
 
-    /// Inserts an extent-1, stride-0 top-level mode at `dim` (negative counts back).
+    /// Inserts an extent-1, stride-0 top-level mode at position `dim` (`0..=rank`; a negative
+    /// `dim` counts back from `rank + 1`, so `-1` appends).
     ///
     /// ```
     /// let t = strideweave::Tensor::zeros::<f32>(&"(2,3)".parse().unwrap());
     /// let u = t.unsqueeze(0).unwrap();
     /// assert_eq!(u.layout().to_string(), "(1,2,3):(0,1,2)");
     /// assert_eq!(u.squeeze(0).unwrap().layout(), t.layout());
+    /// assert_eq!(t.unsqueeze(-1).unwrap().shape().to_string(), "(2,3,1)");
     /// ```
-    pub fn unsqueeze(&self, dim: isize) -> Result<Tensor> {
+    pub fn unsqueeze(&self, dim: impl Dim) -> Result<Tensor> {
         self.leading_view("unsqueeze", |l| l.unsqueeze(dim))
     }
 
-    /// Removes top-level mode `dim`, an extent-1 leaf (negative counts back).
+    /// Removes top-level mode `dim` (`0..rank`; a negative `dim` counts back from `rank`),
+    /// which must be an extent-1 leaf.
     ///
     /// ```
     /// let t = strideweave::Tensor::zeros::<f32>(&"(2,1)".parse().unwrap());
-    /// assert_eq!(t.squeeze(-1).unwrap().shape().to_string(), "(2)");
+    /// assert_eq!(t.squeeze(1).unwrap().shape().to_string(), "(2)");
     /// assert!(t.squeeze(0).is_err());
+    /// assert_eq!(t.squeeze(-1).unwrap().shape().to_string(), "(2)");
     /// ```
-    pub fn squeeze(&self, dim: isize) -> Result<Tensor> {
+    pub fn squeeze(&self, dim: impl Dim) -> Result<Tensor> {
         self.leading_view("squeeze", |l| l.squeeze(dim))
     }
 

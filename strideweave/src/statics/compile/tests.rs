@@ -348,8 +348,8 @@ fn check(seed: u64) -> Option<bool> {
         (Ok(expected), Outcome::Ok(shape, plan)) => {
             let got = crate::layout::__private::layout(
                 &shape.profile(),
-                shape.extents(),
-                &plan.strides(layout.stride().values()),
+                shape.leaves(),
+                &plan.strides(layout.stride().leaves()),
                 false,
             );
             assert_eq!(got, expected, "{what}");

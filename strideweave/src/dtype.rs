@@ -287,7 +287,8 @@ impl Scalar {
     }
 
     /// [`cast`](Self::cast) for an operation that needs the value as `dtype`: a value that
-    /// does not convert is a `Value` error naming it and the dtype (contracts' casting rule).
+    /// does not convert (out of range, a fraction for an integer dtype, …) is a `Value`
+    /// error naming it and the dtype.
     pub(crate) fn cast_for(self, op: &'static str, dtype: DType) -> crate::error::Result<Scalar> {
         self.cast(dtype)
             .ok_or_else(|| crate::error::Error::NotCastable {

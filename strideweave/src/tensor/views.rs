@@ -139,7 +139,9 @@ impl Tensor {
 
     /// Right-aligned broadcasting, as NumPy does it: the source's modes line up with the
     /// last modes of `target`, missing leading modes act as extent 1, and extent-1 leaves
-    /// widen with stride 0. Nothing else broadcasts implicitly.
+    /// widen with stride 0. Broadcasting happens only through this view and
+    /// [`broadcast_to`](Self::broadcast_to)/[`broadcast_in_dim`](Self::broadcast_in_dim):
+    /// arithmetic never broadcasts implicitly.
     ///
     /// ```
     /// let t = strideweave::Tensor::arange::<f32>(&"3".parse().unwrap());

@@ -4,8 +4,8 @@
 
 use crate::error::{Error, Result};
 use crate::layout::coalesce::coalesce_modes;
-use crate::layout::dim::{Dim, clamp, normalise_dim};
 use crate::layout::core::Layout;
+use crate::layout::dim::{Dim, clamp, normalise_dim};
 use crate::layout::inline_vec::InlineVec;
 use crate::layout::int_tuple::{Node, ProfileToken};
 use crate::layout::key::Key;

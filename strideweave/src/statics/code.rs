@@ -398,7 +398,8 @@ pub trait StaticShape: 'static {
 }
 
 /// The integer shape `N` (at the root) or a leaf of extent `N` (inside a tuple).
-/// `Leaf<0>` is rejected when its shape is evaluated.
+/// `N` is an `i64`, like every extent; `Leaf<0>` and `Leaf<-2>` are rejected when the shape
+/// is evaluated.
 ///
 /// ```
 /// use strideweave::{Leaf, StaticShape};

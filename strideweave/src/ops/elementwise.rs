@@ -8,7 +8,7 @@ use crate::kernels::strided::{walk1, walk2};
 use crate::layout::Layout;
 use crate::ops::{Dest, check_dest, check_operand, check_pair, finish, fresh};
 use crate::tensor::Tensor;
-use crate::tensor::read::{gather, read, read2};
+use crate::tensor::read::{read, read2};
 
 #[derive(Clone, Copy, Debug)]
 enum Binary {

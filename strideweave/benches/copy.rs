@@ -177,7 +177,7 @@ mod slice_step2 {
     fn strideweave(b: Bencher) {
         let t = Tensor::arange::<f32>(&shape("(4096,8192)"));
         let two = Key::slice(None, None, Some(2));
-        let src = t.slice(&[two.clone(), two]).unwrap();
+        let src = t.slice(&[two, two]).unwrap();
         let dst = Tensor::zeros::<f32>(&shape("(2048,4096)"));
         b.bench_local(|| dst.copy_from(black_box(&src)).unwrap());
     }

@@ -25,7 +25,10 @@ impl Shape {
         let (mut sh, mut st, mut k) = (vec![], vec![], 0);
         for g in &self.groups {
             let e: Vec<String> = g.iter().map(|x| x.to_string()).collect();
-            let d: Vec<String> = strides[k..k + g.len()].iter().map(|x| x.to_string()).collect();
+            let d: Vec<String> = strides[k..k + g.len()]
+                .iter()
+                .map(|x| x.to_string())
+                .collect();
             k += g.len();
             if g.len() == 1 {
                 sh.push(e[0].clone());
@@ -35,7 +38,9 @@ impl Shape {
                 st.push(format!("({})", d.join(",")));
             }
         }
-        format!("({}):({})", sh.join(","), st.join(",")).parse().unwrap()
+        format!("({}):({})", sh.join(","), st.join(","))
+            .parse()
+            .unwrap()
     }
 }
 
@@ -46,19 +51,35 @@ enum Strides {
     Free(Vec<i64>),
     /// The compact strides of a permutation of the leaves (keys order them), each leaf's
     /// sign flipped or (`zero`, sources only) made stride 0, the whole scaled by `gap`.
-    Permuted { keys: Vec<u8>, flips: Vec<bool>, zero: Vec<bool>, gap: i64 },
+    Permuted {
+        keys: Vec<u8>,
+        flips: Vec<bool>,
+        zero: Vec<bool>,
+        gap: i64,
+    },
 }
 
 impl Strides {
     fn of(&self, extents: &[i64], allow_zero: bool) -> Vec<i64> {
         match self {
             Strides::Free(v) => v[..extents.len()].to_vec(),
-            Strides::Permuted { keys, flips, zero, gap } => {
+            Strides::Permuted {
+                keys,
+                flips,
+                zero,
+                gap,
+            } => {
                 let mut order: Vec<usize> = (0..extents.len()).collect();
                 order.sort_by_key(|&j| (keys[j], j));
                 let (mut out, mut acc) = (vec![0; extents.len()], *gap);
                 for j in order {
-                    out[j] = if allow_zero && zero[j] { 0 } else if flips[j] { -acc } else { acc };
+                    out[j] = if allow_zero && zero[j] {
+                        0
+                    } else if flips[j] {
+                        -acc
+                    } else {
+                        acc
+                    };
                     acc *= extents[j];
                 }
                 out
@@ -96,7 +117,12 @@ fn strides(free: bool) -> impl Strategy<Value = Strides> {
         prop::collection::vec(prop::bool::weighted(0.2), 6),
         prop_oneof![3 => Just(1i64), 1 => Just(2i64)],
     )
-        .prop_map(|(keys, flips, zero, gap)| Strides::Permuted { keys, flips, zero, gap });
+        .prop_map(|(keys, flips, zero, gap)| Strides::Permuted {
+            keys,
+            flips,
+            zero,
+            gap,
+        });
     if free {
         prop_oneof![1 => free_s, 2 => permuted].boxed()
     } else {
@@ -105,8 +131,18 @@ fn strides(free: bool) -> impl Strategy<Value = Strides> {
 }
 
 fn case() -> impl Strategy<Value = Case> {
-    (shape(), strides(true), strides(false), (0usize..3, 0usize..3))
-        .prop_map(|(shape, src, dst, pads)| Case { shape, src, dst, pads })
+    (
+        shape(),
+        strides(true),
+        strides(false),
+        (0usize..3, 0usize..3),
+    )
+        .prop_map(|(shape, src, dst, pads)| Case {
+            shape,
+            src,
+            dst,
+            pads,
+        })
 }
 
 /// A tensor of `layout` inside a carrier holding `fill(k)` at index `k`, with `pads`
@@ -133,8 +169,14 @@ fn reference(src: &Tensor, dst: &Tensor) -> Vec<i32> {
 
 fn build(c: &Case) -> (Tensor, Tensor) {
     let e = c.shape.leaves();
-    let src = placed(c.shape.layout(&c.src.of(&e, true)), c.pads, |k| k as i32 * 7 + 1);
-    let dst = placed(c.shape.layout(&c.dst.of(&e, false)), (c.pads.1, c.pads.0), |_| -1);
+    let src = placed(c.shape.layout(&c.src.of(&e, true)), c.pads, |k| {
+        k as i32 * 7 + 1
+    });
+    let dst = placed(
+        c.shape.layout(&c.dst.of(&e, false)),
+        (c.pads.1, c.pads.0),
+        |_| -1,
+    );
     (src, dst)
 }
 
@@ -191,12 +233,25 @@ fn a_non_injective_destination_is_an_error_and_the_carrier_is_untouched() {
     let src = Tensor::arange::<i32>(&"(3,4)".parse().unwrap());
     let c = Carrier::from_vec(vec![5i32; 4]);
     let dst = Tensor::new(c.clone(), 0, "(3,4):(0,1)".parse().unwrap()).unwrap();
-    for err in [src.materialize_into(&dst).unwrap_err(), dst.copy_from(&src).unwrap_err()] {
+    for err in [
+        src.materialize_into(&dst).unwrap_err(),
+        dst.copy_from(&src).unwrap_err(),
+    ] {
         assert_eq!(err.kind(), ErrorKind::Value);
         assert!(err.to_string().contains("not injective"), "{err}");
     }
-    assert!(src.materialize_into(&dst).unwrap_err().to_string().starts_with("materialize_into: "));
-    assert!(dst.copy_from(&src).unwrap_err().to_string().starts_with("copy_from: "));
+    assert!(
+        src.materialize_into(&dst)
+            .unwrap_err()
+            .to_string()
+            .starts_with("materialize_into: ")
+    );
+    assert!(
+        dst.copy_from(&src)
+            .unwrap_err()
+            .to_string()
+            .starts_with("copy_from: ")
+    );
     assert_eq!((c.to_vec::<i32>().unwrap(), c.version()), (vec![5; 4], 0));
 }
 
@@ -208,9 +263,18 @@ fn a_destination_of_another_shape_or_dtype_is_an_error_naming_the_op() {
     assert!(e.starts_with("materialize_into: shape (3,2)"), "{e}");
     let ints = Tensor::zeros::<i32>(&"(2,3)".parse().unwrap());
     let e = src.relayout_into(&ints).unwrap_err().to_string();
-    assert!(e.starts_with("relayout_into: expected a f32 destination"), "{e}");
-    let e = src.relayout(&"(2,3):(2,1)".parse().unwrap()).unwrap_err().to_string();
-    assert!(e.starts_with("relayout: layout (2,3):(2,1) is not compact"), "{e}");
+    assert!(
+        e.starts_with("relayout_into: expected a f32 destination"),
+        "{e}"
+    );
+    let e = src
+        .relayout(&"(2,3):(2,1)".parse().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("relayout: layout (2,3):(2,1) is not compact"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -228,15 +292,34 @@ fn materialize_keeps_the_dtype_for_every_plain_dtype() {
             assert_eq!(d.to_vec::<$t>().unwrap(), t.to_vec::<$t>().unwrap());
         )*};
     }
-    each!(f32, f64, i32, i64, u8, i8, bool, Complex64, strideweave::Complex32);
+    each!(
+        f32,
+        f64,
+        i32,
+        i64,
+        u8,
+        i8,
+        bool,
+        Complex64,
+        strideweave::Complex32
+    );
 }
 
 #[test]
 fn materialize_of_a_block_scaled_tensor_gives_its_dequantized_f32_values() {
-    let t = Tensor::block_scaled(vec![2, -4, 6, 8], vec![0.5, 2.0], &"4".parse().unwrap(), 0, 2)
-        .unwrap();
+    let t = Tensor::block_scaled(
+        vec![2, -4, 6, 8],
+        vec![0.5, 2.0],
+        &"4".parse().unwrap(),
+        0,
+        2,
+    )
+    .unwrap();
     let m = t.materialize().unwrap();
-    assert_eq!((m.dtype(), m.to_vec::<f32>().unwrap()), (DType::F32, vec![1.0, -2.0, 12.0, 16.0]));
+    assert_eq!(
+        (m.dtype(), m.to_vec::<f32>().unwrap()),
+        (DType::F32, vec![1.0, -2.0, 12.0, 16.0])
+    );
     assert_eq!(m.shape(), t.shape());
     let d = Tensor::zeros::<f32>(t.shape());
     t.materialize_into(&d).unwrap();
@@ -250,7 +333,10 @@ fn a_transposed_square_view_is_copied_through_the_blocked_kernel_exactly() {
         let v = t.permute(&[1, 0]).unwrap();
         let want: Vec<f64> = (0..n * n).map(|i| ((i % n) * n + i / n) as f64).collect();
         assert_eq!(v.to_vec::<f64>().unwrap(), want);
-        assert_eq!(v.materialize().unwrap().carrier().to_vec::<f64>().unwrap(), want);
+        assert_eq!(
+            v.materialize().unwrap().carrier().to_vec::<f64>().unwrap(),
+            want
+        );
     }
 }
 

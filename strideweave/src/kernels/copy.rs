@@ -38,18 +38,20 @@ pub(crate) fn copy<T: Copy>(
         dst[d_o as usize] = src[so as usize];
         return;
     };
-    if inner.d == 1 && inner.s != 1 && inner.s != 0 {
-        if let Some(k) = transposed_partner::<T>(&modes) {
-            let pair = modes[k];
-            let rest: SmallVec<[Mode; 8]> = modes
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != 0 && j != k)
-                .map(|(_, m)| *m)
-                .collect();
-            outer(&rest, so, d_o, |s, d| blocked(src, s, dst, d, inner, pair));
-            return;
-        }
+    if inner.d == 1
+        && inner.s != 1
+        && inner.s != 0
+        && let Some(k) = transposed_partner::<T>(&modes)
+    {
+        let pair = modes[k];
+        let rest: SmallVec<[Mode; 8]> = modes
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != 0 && j != k)
+            .map(|(_, m)| *m)
+            .collect();
+        outer(&rest, so, d_o, |s, d| blocked(src, s, dst, d, inner, pair));
+        return;
     }
     outer(&modes[1..], so, d_o, |s, d| run(src, s, dst, d, inner));
 }

@@ -198,8 +198,10 @@ fn copy_into(op: &'static str, src: &Tensor, dst: &Tensor) -> Result<()> {
         let staged = src.copy_to_fresh(op, Layout::compact(src.shape()), 0)?;
         return copy_into(op, &staged, dst);
     }
-    s.carrier
-        .with_host(op, |x| d.carrier.with_host_mut(op, |y| copy_host(op, (x, s), (y, d))))
+    s.carrier.with_host(op, |x| {
+        d.carrier
+            .with_host_mut(op, |y| copy_host(op, (x, s), (y, d)))
+    })
 }
 
 /// Dispatches the engine on the element type that both slices hold.

@@ -137,7 +137,7 @@ pub fn shape_t(input: TokenStream) -> TokenStream {
     .into()
 }
 
-/// Rearranges a tensor by a pattern, checked at compile time (contracts §5):
+/// Rearranges a tensor by a pattern, checked at compile time:
 /// `rearrange!(t, "pattern", name = extent, …)`.
 ///
 /// `t` is a `Tensor`, a `StaticTensor`, or a reference to one. The pattern is parsed and

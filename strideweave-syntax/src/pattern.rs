@@ -1,4 +1,4 @@
-//! Rearrangement patterns (contracts §5): `"a (b c) -> c b a"`.
+//! Rearrangement patterns: `"a (b c) -> c b a"`.
 //!
 //! ```text
 //! pattern := ref "->" ref

@@ -204,7 +204,7 @@ impl Plan {
 }
 
 impl Layout {
-    /// Rearranges the layout by a pattern (contracts §5): a zero-copy view.
+    /// Rearranges the layout by a pattern: a zero-copy view.
     ///
     /// The left side mirrors the source hierarchy top-down: each top-level term matches a
     /// top-level mode, a symbol names the whole sublayout at its place (leaf or nested), a

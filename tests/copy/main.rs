@@ -214,6 +214,20 @@ proptest! {
         prop_assert_eq!(r.to_vec::<i32>().unwrap(), want);
     }
 
+    /// fill writes the value at every index the layout reaches (the broadcast path) and
+    /// nothing else; any layout, aliasing or not.
+    #[test]
+    fn fill_writes_every_reached_index_and_nothing_else(c in case()) {
+        let (src, _) = build(&c);
+        let mut want = src.carrier().to_vec::<i32>().unwrap();
+        for i in 0..src.size() {
+            want[(src.offset() as i64 + src.layout().index_of(i).unwrap()) as usize] = 9;
+        }
+        src.fill(9i32).unwrap();
+        prop_assert_eq!(src.carrier().to_vec::<i32>().unwrap(), want);
+        prop_assert_eq!(src.carrier().version(), 1);
+    }
+
     /// Writing into a destination that shares the source's carrier reads the old values.
     #[test]
     fn a_destination_sharing_the_source_carrier_reads_the_old_values(c in case()) {

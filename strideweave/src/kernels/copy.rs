@@ -24,8 +24,9 @@ const TILE: i64 = 32;
 
 /// Copies `src[so + S(i)]` to `dst[do + D(i)]` for every `i` of the leaves `extents`, where
 /// `S` and `D` have the strides `ss` and `ds` (depth-first leaves of one shape). Callers
-/// guarantee that every index is inside its slice (validated placements) and that `D` is
-/// injective; the source may alias itself through stride 0.
+/// guarantee that every index is inside its slice (validated placements); the source may
+/// alias itself through stride 0. A non-injective `D` (which only `fill` passes) gets some
+/// element of the source at each index it reaches.
 pub(crate) fn copy<T: Copy>(
     extents: &[i64],
     (src, so, ss): (&[T], i64, &[i64]),
@@ -168,6 +169,11 @@ fn run<T: Copy>(src: &[T], s: i64, dst: &mut [T], d: i64, m: Mode) {
                 }
             }
         }
+        return;
+    }
+    if m.d == 0 {
+        // An aliasing destination (only `fill` passes one): the last write wins.
+        dst[d0] = src[(s + (m.e - 1) * m.s) as usize];
         return;
     }
     let out = dst[d0..].iter_mut().step_by(m.d as usize).take(e);

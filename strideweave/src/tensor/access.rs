@@ -174,15 +174,9 @@ impl Tensor {
     /// ```
     pub fn fill(&self, value: impl Into<Scalar>) -> Result<()> {
         const OP: &str = "fill";
-        let s = self.require_single(OP)?;
+        self.require_single(OP)?;
         let value = value.into().cast_for(OP, self.dtype())?;
-        let (o, l) = (s.offset as i64, &s.layout);
-        s.carrier.with_host_mut(OP, |mut b| {
-            for i in 0..l.size() as i64 {
-                b.set((o + l.eval(i)) as usize, value);
-            }
-            Ok(())
-        })
+        materialize::fill(OP, self, value)
     }
 
     /// The element at layout index `k` of subtensor zero (inside the carrier: validated).

@@ -10,7 +10,6 @@ use crate::error::{Error, Result};
 use crate::kernels::copy::copy;
 use crate::kernels::num::Dense;
 use crate::layout::Layout;
-use crate::repr::Subtensor;
 use crate::tensor::Tensor;
 
 impl Tensor {
@@ -198,21 +197,43 @@ fn copy_into(op: &'static str, src: &Tensor, dst: &Tensor) -> Result<()> {
         let staged = src.copy_to_fresh(op, Layout::compact(src.shape()), 0)?;
         return copy_into(op, &staged, dst);
     }
+    let extents = s.layout.shape().leaves();
+    let from = (s.offset as i64, s.layout.stride().leaves());
+    let to = (d.offset as i64, d.layout.stride().leaves());
     s.carrier.with_host(op, |x| {
         d.carrier
-            .with_host_mut(op, |y| copy_host(op, (x, s), (y, d)))
+            .with_host_mut(op, |y| copy_host(op, extents, (x, from), (y, to)))
     })
 }
+
+/// Sets every element of `t` (one subtensor) to `value` (of `t`'s dtype): the engine's
+/// broadcast path, from one element through stride 0; increments the version once.
+pub(crate) fn fill(op: &'static str, t: &Tensor, value: crate::dtype::Scalar) -> Result<()> {
+    let d = t.require_single(op)?;
+    let one = Carrier::zeros_as(op, t.dtype(), 1)?;
+    one.with_host_mut(op, |mut b| {
+        b.set(0, value);
+        Ok(())
+    })?;
+    let extents = d.layout.shape().leaves();
+    let zeros = vec![0; extents.len()];
+    let to = (d.offset as i64, d.layout.stride().leaves());
+    one.with_host(op, |x| {
+        d.carrier
+            .with_host_mut(op, |y| copy_host(op, extents, (x, (0, &zeros)), (y, to)))
+    })
+}
+
+/// One side of a copy: an offset and the leaf strides.
+type Side<'a> = (i64, &'a [i64]);
 
 /// Dispatches the engine on the element type that both slices hold.
 fn copy_host(
     op: &'static str,
-    (x, s): (HostSlice<'_>, &Subtensor),
-    (y, d): (HostSliceMut<'_>, &Subtensor),
+    extents: &[i64],
+    (x, from): (HostSlice<'_>, Side<'_>),
+    (y, to): (HostSliceMut<'_>, Side<'_>),
 ) -> Result<()> {
-    let extents = s.layout.shape().leaves();
-    let from = (s.offset as i64, s.layout.stride().leaves());
-    let to = (d.offset as i64, d.layout.stride().leaves());
     macro_rules! pairs {
         ($($v:ident),*) => {
             match (x, y) {

@@ -5,11 +5,13 @@
 //! | --- | --- |
 //! | `int` | [`int::Int`] (the integer element types, wrapping arithmetic), `with_int!` (dtype → type) |
 //! | `num` | [`num::Num`] (the floating and complex element types), [`num::Dense`] (dense ordinal vectors), `with_num!` (dtype → type) |
+//! | `copy` | the copy engine: one strided placement into another (memcpy runs, fills, blocked transposes) |
 //! | `strided` | iteration over strided (and stride-zero) layouts without copying |
 //! | `gemm` | `matrixmultiply`'s f32/f64 kernels: the crate's one `unsafe` block |
 //!
 //! Nothing here knows a `Tensor`: kernels see slices, offsets and layouts.
 
+pub(crate) mod copy;
 pub(crate) mod gemm;
 pub(crate) mod int;
 pub(crate) mod num;

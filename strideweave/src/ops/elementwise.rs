@@ -7,10 +7,10 @@ use crate::kernels::num::{Dense, Num, with_num};
 use crate::kernels::strided::{walk1, walk2};
 use crate::layout::Layout;
 use crate::ops::{
-    Accepts, Dest, check_dest, check_operand_for, check_pair, check_pair_for, exact, finish, fresh,
+    Accepts, Dest, check_dest, check_operand_for, check_pair_for, exact, finish, fresh,
 };
 use crate::tensor::Tensor;
-use crate::tensor::read::{gather, read, read2};
+use crate::tensor::read::{read, read2};
 
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Binary {
@@ -228,16 +228,7 @@ impl Tensor {
     /// assert_eq!((w.to_vec::<f64>().unwrap(), w.carrier().version()), (vec![0.0, 0.0, 1.0, 2.0], 1));
     /// ```
     pub fn copy_from(&self, src: &Tensor) -> Result<()> {
-        const OP: &str = "copy_from";
-        check_pair(OP, self, src)?;
-        same_shape(OP, self, src)?;
-        check_dest(OP, Dest::Into(self), &[src], src.dtype(), src.shape())?;
-        let values = with_num!(src.dtype(), T => T::dense(gather::<T>(src, OP)?),
-            _ => unreachable!("checked"));
-        finish(OP, Dest::Into(self), &[src], values, src.shape(), || {
-            unreachable!("a write records nothing")
-        })
-        .map(|_| ())
+        crate::tensor::materialize::write_into("copy_from", src, self)
     }
 
     /// [`add`](Self::add) into `out`'s elements, allocating nothing: `out` must have the

@@ -6,8 +6,8 @@
 
 use crate::dtype::{Element, Scalar};
 use crate::error::{Error, Result};
-use crate::layout::IntTuple;
-use crate::tensor::Tensor;
+use crate::layout::{IntTuple, Layout};
+use crate::tensor::{Tensor, materialize};
 
 impl Tensor {
     /// The element at a coordinate (mirroring the shape, or integers at any level).
@@ -83,13 +83,14 @@ impl Tensor {
 
     /// [`to_vec`](Self::to_vec) reporting errors as `op`, the operation called.
     fn to_vec_as<T: Element>(&self, op: &'static str) -> Result<Vec<T>> {
-        let s = self.require_single(op)?;
-        let (o, l) = (s.offset as i64, &s.layout);
-        self.read_host(op, |x: &[T]| {
-            (0..l.size() as i64)
-                .map(|i| x[(o + l.eval(i)) as usize])
-                .collect()
-        })
+        self.to_vec_ordered(op, &Layout::compact(self.shape()))
+    }
+
+    /// The elements placed by `order` (a compact layout of the shape at offset 0) in a new
+    /// `Vec`, written by the copy engine.
+    fn to_vec_ordered<T: Element>(&self, op: &'static str, order: &Layout) -> Result<Vec<T>> {
+        self.require_single(op)?;
+        self.read_host(op, |x: &[T]| materialize::to_vec_in(self, op, order, x))?
     }
 
     /// The elements in row-major order: the last leaf (depth-first) varies fastest.
@@ -99,23 +100,7 @@ impl Tensor {
     /// assert_eq!(t.to_vec_row_major::<i64>().unwrap(), [0, 2, 4, 1, 3, 5]);
     /// ```
     pub fn to_vec_row_major<T: Element>(&self) -> Result<Vec<T>> {
-        const OP: &str = "to_vec_row_major";
-        let s = self.require_single(OP)?;
-        let (o, l) = (s.offset as i64, &s.layout);
-        let extents = l.shape().leaves();
-        let strides = l.stride().leaves();
-        self.read_host(OP, |x: &[T]| {
-            (0..l.size() as i64)
-                .map(|mut r| {
-                    let mut k = 0;
-                    for (&e, &d) in extents.iter().zip(strides).rev() {
-                        k += (r % e) * d;
-                        r /= e;
-                    }
-                    x[(o + k) as usize]
-                })
-                .collect()
-        })
+        self.to_vec_ordered("to_vec_row_major", &Layout::row_major(self.shape()))
     }
 
     /// The elements in first-mode-fastest order as [`Scalar`]s, whatever the dtype.
@@ -189,15 +174,9 @@ impl Tensor {
     /// ```
     pub fn fill(&self, value: impl Into<Scalar>) -> Result<()> {
         const OP: &str = "fill";
-        let s = self.require_single(OP)?;
+        self.require_single(OP)?;
         let value = value.into().cast_for(OP, self.dtype())?;
-        let (o, l) = (s.offset as i64, &s.layout);
-        s.carrier.with_host_mut(OP, |mut b| {
-            for i in 0..l.size() as i64 {
-                b.set((o + l.eval(i)) as usize, value);
-            }
-            Ok(())
-        })
+        materialize::fill(OP, self, value)
     }
 
     /// The element at layout index `k` of subtensor zero (inside the carrier: validated).

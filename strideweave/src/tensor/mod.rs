@@ -4,12 +4,14 @@
 //! | --- | --- |
 //! | `mod` | the handle, constructors, accessors |
 //! | `access` | element reads and writes, `to_vec`, iteration |
+//! | `materialize` | materialize, relayout and their `_into` forms; the copy path of `copy_from` and `to_vec` |
 //! | `index` | slice indexing (`index(&[Key])`) |
 //! | `views` | permute, reshape, as_strided, broadcasts, squeeze/unsqueeze, reversal, rearrange |
 
 mod access;
 mod block_scaled;
 mod index;
+pub(crate) mod materialize;
 pub(crate) mod read;
 mod views;
 

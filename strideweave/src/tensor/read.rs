@@ -4,7 +4,6 @@
 use crate::carrier::Carrier;
 use crate::dtype::Element;
 use crate::error::Result;
-use crate::kernels::strided::walk1;
 use crate::layout::Layout;
 use crate::tensor::Tensor;
 
@@ -41,11 +40,11 @@ pub(crate) fn read2<T: Element, R>(
     })?
 }
 
-/// The values of a tensor in first-mode-fastest order.
+/// The values of a tensor in first-mode-fastest order, written by the copy engine straight
+/// into the new `Vec`.
 pub(crate) fn gather<T: Element>(t: &Tensor, op: &'static str) -> Result<Vec<T>> {
-    read(t, op, |x: &[T], o, l| {
-        let mut out = Vec::with_capacity(l.size());
-        walk1(l, o, |i| out.push(x[i]));
-        out
-    })
+    t.require_single(op)?;
+    read(t, op, |x: &[T], _, _| {
+        crate::tensor::materialize::to_vec_in(t, op, &Layout::compact(t.shape()), x)
+    })?
 }

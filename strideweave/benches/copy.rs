@@ -1,0 +1,233 @@
+//! Storage-producing copies (divan), side by side in one run: StrideWeave, ndarray and a
+//! hand-written baseline (memcpy, or a safe loop / 32×32-blocked transpose) per workload.
+//!
+//! Run with `cargo bench -p strideweave --bench copy`; not part of the test command.
+//!
+//! StrideWeave tensors are compact first-mode-fastest, ndarray arrays standard row-major:
+//! each library's native compact order, so each workload does the same memory traffic in
+//! both (a "row" is the contiguous mode). Sources and destinations are built outside the
+//! timed loop; the timed op writes every destination element once (`to_vec` allocates).
+
+use divan::{Bencher, black_box};
+use ndarray::{Array2, Array4, s};
+use strideweave::{Key, Shape, Tensor};
+
+fn main() {
+    divan::Divan::default()
+        .sample_count(10)
+        .sample_size(1)
+        .config_with_args()
+        .main();
+}
+
+const N: usize = 4096;
+const B: usize = 32;
+
+fn shape(text: &str) -> Shape {
+    text.parse().unwrap()
+}
+
+fn sq() -> Shape {
+    shape(&format!("({N},{N})"))
+}
+
+/// `dst[i + j·n] = src[j + i·m]` for an `m × n` (row length m) source, in 32×32 tiles.
+fn hand_transpose(src: &[f32], dst: &mut [f32], m: usize, n: usize) {
+    for ib in (0..n).step_by(B) {
+        for jb in (0..m).step_by(B) {
+            for j in jb..(jb + B).min(m) {
+                let row = &mut dst[j * n + ib..j * n + (ib + B).min(n)];
+                for (k, x) in row.iter_mut().enumerate() {
+                    *x = src[(ib + k) * m + j];
+                }
+            }
+        }
+    }
+}
+
+mod compact_copy {
+    use super::*;
+
+    #[divan::bench]
+    fn strideweave(b: Bencher) {
+        let (src, dst) = (Tensor::arange::<f32>(&sq()), Tensor::zeros::<f32>(&sq()));
+        b.bench_local(|| dst.copy_from(black_box(&src)).unwrap());
+    }
+
+    #[divan::bench]
+    fn ndarray(b: Bencher) {
+        let src = Array2::<f32>::from_shape_fn((N, N), |(i, j)| (i + j) as f32);
+        let mut dst = Array2::<f32>::zeros((N, N));
+        b.bench_local(|| dst.assign(black_box(&src)));
+    }
+
+    #[divan::bench]
+    fn memcpy(b: Bencher) {
+        let src: Vec<f32> = (0..N * N).map(|i| i as f32).collect();
+        let mut dst = vec![0f32; N * N];
+        b.bench_local(|| dst.copy_from_slice(black_box(&src)));
+    }
+}
+
+mod transpose {
+    use super::*;
+
+    #[divan::bench]
+    fn strideweave(b: Bencher) {
+        let src = Tensor::arange::<f32>(&sq()).permute(&[1, 0]).unwrap();
+        let dst = Tensor::zeros::<f32>(&sq());
+        b.bench_local(|| dst.copy_from(black_box(&src)).unwrap());
+    }
+
+    #[divan::bench]
+    fn ndarray(b: Bencher) {
+        let src = Array2::<f32>::from_shape_fn((N, N), |(i, j)| (i + j) as f32);
+        let mut dst = Array2::<f32>::zeros((N, N));
+        b.bench_local(|| dst.assign(&black_box(&src).t()));
+    }
+
+    #[divan::bench]
+    fn hand_blocked(b: Bencher) {
+        let src: Vec<f32> = (0..N * N).map(|i| i as f32).collect();
+        let mut dst = vec![0f32; N * N];
+        b.bench_local(|| hand_transpose(black_box(&src), &mut dst, N, N));
+    }
+}
+
+/// Full reversal of the modes of a [32,64,64,32] tensor: the fastest mode changes.
+mod permute4 {
+    use super::*;
+    const D: [usize; 4] = [32, 64, 64, 32];
+
+    #[divan::bench]
+    fn strideweave(b: Bencher) {
+        let src = Tensor::arange::<f32>(&shape("(32,64,64,32)"))
+            .permute(&[3, 2, 1, 0])
+            .unwrap();
+        let dst = Tensor::zeros::<f32>(&shape("(32,64,64,32)"));
+        b.bench_local(|| dst.copy_from(black_box(&src)).unwrap());
+    }
+
+    #[divan::bench]
+    fn ndarray(b: Bencher) {
+        let src = Array4::<f32>::from_shape_fn(D, |(i, ..)| i as f32);
+        let mut dst = Array4::<f32>::zeros(D);
+        b.bench_local(|| dst.assign(&black_box(&src).view().permuted_axes([3, 2, 1, 0])));
+    }
+
+    /// Each (i1, i2) plane is one 32×32 tile transpose.
+    #[divan::bench]
+    fn hand_blocked(b: Bencher) {
+        let src: Vec<f32> = (0..32 * 64 * 64 * 32).map(|i| i as f32).collect();
+        let mut dst = vec![0f32; src.len()];
+        b.bench_local(|| {
+            let src = black_box(&src);
+            for i1 in 0..64 {
+                for i2 in 0..64 {
+                    // dst[a + 32(i2 + 64(i1 + 64 c))] = src[c + 32(i1 + 64(i2 + 64 a))]
+                    for c in 0..32 {
+                        let d0 = 32 * (i2 + 64 * (i1 + 64 * c));
+                        let row = &mut dst[d0..d0 + 32];
+                        for (a, x) in row.iter_mut().enumerate() {
+                            *x = src[c + 32 * (i1 + 64 * (i2 + 64 * a))];
+                        }
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// A contiguous row of 4096 repeated 4096 times (stride 0 across rows).
+mod broadcast_row {
+    use super::*;
+
+    #[divan::bench]
+    fn strideweave(b: Bencher) {
+        let row = Tensor::arange::<f32>(&shape(&format!("{N}")));
+        let src = row.broadcast_in_dim(&sq(), &[0]).unwrap();
+        let dst = Tensor::zeros::<f32>(&sq());
+        b.bench_local(|| dst.copy_from(black_box(&src)).unwrap());
+    }
+
+    #[divan::bench]
+    fn ndarray(b: Bencher) {
+        let row = ndarray::Array1::<f32>::from_shape_fn(N, |i| i as f32);
+        let mut dst = Array2::<f32>::zeros((N, N));
+        b.bench_local(|| dst.assign(&black_box(&row).broadcast((N, N)).unwrap()));
+    }
+
+    #[divan::bench]
+    fn hand_memcpy_rows(b: Bencher) {
+        let row: Vec<f32> = (0..N).map(|i| i as f32).collect();
+        let mut dst = vec![0f32; N * N];
+        b.bench_local(|| {
+            for r in dst.chunks_exact_mut(N) {
+                r.copy_from_slice(black_box(&row));
+            }
+        });
+    }
+}
+
+/// `t[::2, ::2]` of an 8192 × 4096 tensor (4096 × 2048 elements copied).
+mod slice_step2 {
+    use super::*;
+
+    #[divan::bench]
+    fn strideweave(b: Bencher) {
+        let t = Tensor::arange::<f32>(&shape("(4096,8192)"));
+        let two = Key::slice(None, None, Some(2));
+        let src = t.slice(&[two, two]).unwrap();
+        let dst = Tensor::zeros::<f32>(&shape("(2048,4096)"));
+        b.bench_local(|| dst.copy_from(black_box(&src)).unwrap());
+    }
+
+    #[divan::bench]
+    fn ndarray(b: Bencher) {
+        let t = Array2::<f32>::from_shape_fn((8192, 4096), |(i, j)| (i + j) as f32);
+        let mut dst = Array2::<f32>::zeros((4096, 2048));
+        b.bench_local(|| dst.assign(&black_box(&t).slice(s![..;2, ..;2])));
+    }
+
+    #[divan::bench]
+    fn hand_loop(b: Bencher) {
+        let t: Vec<f32> = (0..8192 * 4096).map(|i| i as f32).collect();
+        let mut dst = vec![0f32; 4096 * 2048];
+        b.bench_local(|| {
+            let t = black_box(&t);
+            for (r, row) in dst.chunks_exact_mut(2048).enumerate() {
+                let from = &t[2 * r * 4096..];
+                for (x, y) in row.iter_mut().zip(from.iter().step_by(2)) {
+                    *x = *y;
+                }
+            }
+        });
+    }
+}
+
+/// The elements of a transposed 4096² view, in the library's canonical order, in a new Vec.
+mod to_vec_transposed {
+    use super::*;
+
+    #[divan::bench]
+    fn strideweave(b: Bencher) {
+        let src = Tensor::arange::<f32>(&sq()).permute(&[1, 0]).unwrap();
+        b.bench_local(|| black_box(&src).to_vec::<f32>().unwrap());
+    }
+
+    #[divan::bench]
+    fn ndarray(b: Bencher) {
+        let src = Array2::<f32>::from_shape_fn((N, N), |(i, j)| (i + j) as f32);
+        b.bench_local(|| black_box(&src).t().as_standard_layout().into_owned());
+    }
+
+    #[divan::bench]
+    fn hand_blocked(b: Bencher) {
+        let src: Vec<f32> = (0..N * N).map(|i| i as f32).collect();
+        b.bench_local(|| {
+            let mut dst = vec![0f32; N * N];
+            hand_transpose(black_box(&src), &mut dst, N, N);
+            dst
+        });
+    }
+}

@@ -1,0 +1,364 @@
+//! The copy engine under `copy_from`, `materialize`, `materialize_into`, `relayout`,
+//! `relayout_into`, `to_vec` and `to_vec_row_major` (issue 10): every kernel path
+//! (contiguous runs, fills of stride-0 sources, blocked transposes, general strided loops)
+//! against a naive per-element reference over random hierarchical layouts with signed and
+//! zero strides and offsets.
+
+use proptest::prelude::*;
+use strideweave::{Carrier, Complex64, DType, ErrorKind, Layout, Tensor};
+
+/// The leaves of a hierarchical shape, grouped into top-level modes.
+#[derive(Clone, Debug)]
+struct Shape {
+    groups: Vec<Vec<i64>>,
+}
+
+impl Shape {
+    fn leaves(&self) -> Vec<i64> {
+        self.groups.iter().flatten().copied().collect()
+    }
+    fn size(&self) -> i64 {
+        self.leaves().iter().product()
+    }
+    /// The layout of this shape with the depth-first leaf strides `strides`.
+    fn layout(&self, strides: &[i64]) -> Layout {
+        let (mut sh, mut st, mut k) = (vec![], vec![], 0);
+        for g in &self.groups {
+            let e: Vec<String> = g.iter().map(|x| x.to_string()).collect();
+            let d: Vec<String> = strides[k..k + g.len()]
+                .iter()
+                .map(|x| x.to_string())
+                .collect();
+            k += g.len();
+            if g.len() == 1 {
+                sh.push(e[0].clone());
+                st.push(d[0].clone());
+            } else {
+                sh.push(format!("({})", e.join(",")));
+                st.push(format!("({})", d.join(",")));
+            }
+        }
+        format!("({}):({})", sh.join(","), st.join(","))
+            .parse()
+            .unwrap()
+    }
+}
+
+/// How one side's strides are made from the shape.
+#[derive(Clone, Debug)]
+enum Strides {
+    /// Any signed strides, zero included (a source may alias).
+    Free(Vec<i64>),
+    /// The compact strides of a permutation of the leaves (keys order them), each leaf's
+    /// sign flipped or (`zero`, sources only) made stride 0, the whole scaled by `gap`.
+    Permuted {
+        keys: Vec<u8>,
+        flips: Vec<bool>,
+        zero: Vec<bool>,
+        gap: i64,
+    },
+}
+
+impl Strides {
+    fn of(&self, extents: &[i64], allow_zero: bool) -> Vec<i64> {
+        match self {
+            Strides::Free(v) => v[..extents.len()].to_vec(),
+            Strides::Permuted {
+                keys,
+                flips,
+                zero,
+                gap,
+            } => {
+                let mut order: Vec<usize> = (0..extents.len()).collect();
+                order.sort_by_key(|&j| (keys[j], j));
+                let (mut out, mut acc) = (vec![0; extents.len()], *gap);
+                for j in order {
+                    out[j] = if allow_zero && zero[j] {
+                        0
+                    } else if flips[j] {
+                        -acc
+                    } else {
+                        acc
+                    };
+                    acc *= extents[j];
+                }
+                out
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Case {
+    shape: Shape,
+    src: Strides,
+    dst: Strides,
+    pads: (usize, usize),
+}
+
+fn extent() -> impl Strategy<Value = i64> {
+    prop_oneof![4 => 1i64..=5, 1 => 8i64..=40]
+}
+
+fn shape() -> impl Strategy<Value = Shape> {
+    let group = prop_oneof![3 => prop::collection::vec(extent(), 1..=1), 1 => prop::collection::vec(extent(), 1..=3)];
+    prop::collection::vec(group, 0..=4)
+        .prop_map(|groups| Shape { groups })
+        .prop_filter("at most 6 leaves and 20000 elements", |s| {
+            s.leaves().len() <= 6 && s.size() <= 20_000
+        })
+}
+
+fn strides(free: bool) -> impl Strategy<Value = Strides> {
+    let free_s = prop::collection::vec(-6i64..=6, 6).prop_map(Strides::Free);
+    let permuted = (
+        prop::collection::vec(0u8..6, 6),
+        prop::collection::vec(prop::bool::weighted(0.3), 6),
+        prop::collection::vec(prop::bool::weighted(0.2), 6),
+        prop_oneof![3 => Just(1i64), 1 => Just(2i64)],
+    )
+        .prop_map(|(keys, flips, zero, gap)| Strides::Permuted {
+            keys,
+            flips,
+            zero,
+            gap,
+        });
+    if free {
+        prop_oneof![1 => free_s, 2 => permuted].boxed()
+    } else {
+        permuted.boxed()
+    }
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (
+        shape(),
+        strides(true),
+        strides(false),
+        (0usize..3, 0usize..3),
+    )
+        .prop_map(|(shape, src, dst, pads)| Case {
+            shape,
+            src,
+            dst,
+            pads,
+        })
+}
+
+/// A tensor of `layout` inside a carrier holding `fill(k)` at index `k`, with `pads`
+/// elements before and after its reach.
+fn placed(layout: Layout, pads: (usize, usize), fill: impl Fn(usize) -> i32) -> Tensor {
+    let (lo, hi) = layout.reach();
+    let offset = (-lo) as usize + pads.0;
+    let len = offset + hi.max(0) as usize + 1 + pads.1;
+    let c = Carrier::from_vec((0..len).map(fill).collect::<Vec<i32>>());
+    Tensor::new(c, offset, layout).unwrap()
+}
+
+/// The carrier of `dst` after the naive per-element copy from `src`.
+fn reference(src: &Tensor, dst: &Tensor) -> Vec<i32> {
+    let x = src.carrier().to_vec::<i32>().unwrap();
+    let mut y = dst.carrier().to_vec::<i32>().unwrap();
+    for i in 0..src.size() {
+        let a = src.offset() as i64 + src.layout().index_of(i).unwrap();
+        let b = dst.offset() as i64 + dst.layout().index_of(i).unwrap();
+        y[b as usize] = x[a as usize];
+    }
+    y
+}
+
+fn build(c: &Case) -> (Tensor, Tensor) {
+    let e = c.shape.leaves();
+    let src = placed(c.shape.layout(&c.src.of(&e, true)), c.pads, |k| {
+        k as i32 * 7 + 1
+    });
+    let dst = placed(
+        c.shape.layout(&c.dst.of(&e, false)),
+        (c.pads.1, c.pads.0),
+        |_| -1,
+    );
+    (src, dst)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// copy_from and materialize_into write exactly what the per-element reference writes,
+    /// and nothing else of the destination carrier.
+    #[test]
+    fn copy_from_matches_the_naive_reference(c in case()) {
+        let (src, dst) = build(&c);
+        let want = reference(&src, &dst);
+        dst.copy_from(&src).unwrap();
+        prop_assert_eq!(dst.carrier().to_vec::<i32>().unwrap(), want.clone());
+        let (src2, dst2) = build(&c);
+        src2.materialize_into(&dst2).unwrap();
+        prop_assert_eq!(dst2.carrier().to_vec::<i32>().unwrap(), want);
+        prop_assert_eq!(dst2.carrier().version(), 1);
+    }
+
+    /// materialize, to_vec, to_vec_row_major and relayout agree with reads by ordinal.
+    #[test]
+    fn materialize_and_to_vec_match_reads_by_ordinal(c in case()) {
+        let (src, _) = build(&c);
+        let want: Vec<i32> = (0..src.size())
+            .map(|i| src.get_ordinal(i).unwrap().to_f64() as i32)
+            .collect();
+        prop_assert_eq!(src.to_vec::<i32>().unwrap(), want.clone());
+        let m = src.materialize().unwrap();
+        prop_assert_eq!(m.layout(), &Layout::compact(src.shape()));
+        prop_assert_eq!(m.carrier().to_vec::<i32>().unwrap(), want.clone());
+        let r = src.relayout(&Layout::row_major(src.shape())).unwrap();
+        let row = src.to_vec_row_major::<i32>().unwrap();
+        prop_assert_eq!(r.carrier().to_vec::<i32>().unwrap(), row);
+        prop_assert_eq!(r.to_vec::<i32>().unwrap(), want);
+    }
+
+    /// fill writes the value at every index the layout reaches (the broadcast path) and
+    /// nothing else; any layout, aliasing or not.
+    #[test]
+    fn fill_writes_every_reached_index_and_nothing_else(c in case()) {
+        let (src, _) = build(&c);
+        let mut want = src.carrier().to_vec::<i32>().unwrap();
+        for i in 0..src.size() {
+            want[(src.offset() as i64 + src.layout().index_of(i).unwrap()) as usize] = 9;
+        }
+        src.fill(9i32).unwrap();
+        prop_assert_eq!(src.carrier().to_vec::<i32>().unwrap(), want);
+        prop_assert_eq!(src.carrier().version(), 1);
+    }
+
+    /// Writing into a destination that shares the source's carrier reads the old values.
+    #[test]
+    fn a_destination_sharing_the_source_carrier_reads_the_old_values(c in case()) {
+        let (src, _) = build(&c);
+        let e = c.shape.leaves();
+        let dl = c.shape.layout(&c.dst.of(&e, false));
+        prop_assume!(dl.reach().0 >= 0 && (dl.reach().1 as usize) < src.carrier().len());
+        let dst = Tensor::new(src.carrier().clone(), 0, dl).unwrap();
+        let want = reference(&src, &dst);
+        dst.copy_from(&src).unwrap();
+        prop_assert_eq!(dst.carrier().to_vec::<i32>().unwrap(), want);
+    }
+}
+
+#[test]
+fn a_non_injective_destination_is_an_error_and_the_carrier_is_untouched() {
+    let src = Tensor::arange::<i32>(&"(3,4)".parse().unwrap());
+    let c = Carrier::from_vec(vec![5i32; 4]);
+    let dst = Tensor::new(c.clone(), 0, "(3,4):(0,1)".parse().unwrap()).unwrap();
+    for err in [
+        src.materialize_into(&dst).unwrap_err(),
+        dst.copy_from(&src).unwrap_err(),
+    ] {
+        assert_eq!(err.kind(), ErrorKind::Value);
+        assert!(err.to_string().contains("not injective"), "{err}");
+    }
+    assert!(
+        src.materialize_into(&dst)
+            .unwrap_err()
+            .to_string()
+            .starts_with("materialize_into: ")
+    );
+    assert!(
+        dst.copy_from(&src)
+            .unwrap_err()
+            .to_string()
+            .starts_with("copy_from: ")
+    );
+    assert_eq!((c.to_vec::<i32>().unwrap(), c.version()), (vec![5; 4], 0));
+}
+
+#[test]
+fn a_destination_of_another_shape_or_dtype_is_an_error_naming_the_op() {
+    let src = Tensor::arange::<f32>(&"(2,3)".parse().unwrap());
+    let other = Tensor::zeros::<f32>(&"(3,2)".parse().unwrap());
+    let e = src.materialize_into(&other).unwrap_err().to_string();
+    assert!(e.starts_with("materialize_into: shape (3,2)"), "{e}");
+    let ints = Tensor::zeros::<i32>(&"(2,3)".parse().unwrap());
+    let e = src.relayout_into(&ints).unwrap_err().to_string();
+    assert!(
+        e.starts_with("relayout_into: expected a f32 destination"),
+        "{e}"
+    );
+    let e = src
+        .relayout(&"(2,3):(2,1)".parse().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("relayout: layout (2,3):(2,1) is not compact"),
+        "{e}"
+    );
+}
+
+#[test]
+fn materialize_keeps_the_dtype_for_every_plain_dtype() {
+    let sh = "(2,(3,2))".parse().unwrap();
+    let view = |t: Tensor| t.permute(&[1, 0]).unwrap();
+    macro_rules! each {
+        ($($t:ty),*) => {$(
+            let t = view(Tensor::arange::<$t>(&sh));
+            let m = t.materialize().unwrap();
+            assert_eq!((m.dtype(), m.layout().to_string()), (t.dtype(), "((3,2),2):((1,3),6)".into()));
+            assert_eq!(m.to_vec::<$t>().unwrap(), t.to_vec::<$t>().unwrap());
+            let d = Tensor::zeros::<$t>(t.shape());
+            d.copy_from(&t).unwrap();
+            assert_eq!(d.to_vec::<$t>().unwrap(), t.to_vec::<$t>().unwrap());
+        )*};
+    }
+    each!(
+        f32,
+        f64,
+        i32,
+        i64,
+        u8,
+        i8,
+        bool,
+        Complex64,
+        strideweave::Complex32
+    );
+}
+
+#[test]
+fn materialize_of_a_block_scaled_tensor_gives_its_dequantized_f32_values() {
+    let t = Tensor::block_scaled(
+        vec![2, -4, 6, 8],
+        vec![0.5, 2.0],
+        &"4".parse().unwrap(),
+        0,
+        2,
+    )
+    .unwrap();
+    let m = t.materialize().unwrap();
+    assert_eq!(
+        (m.dtype(), m.to_vec::<f32>().unwrap()),
+        (DType::F32, vec![1.0, -2.0, 12.0, 16.0])
+    );
+    assert_eq!(m.shape(), t.shape());
+    let d = Tensor::zeros::<f32>(t.shape());
+    t.materialize_into(&d).unwrap();
+    assert_eq!(d.to_vec::<f32>().unwrap(), [1.0, -2.0, 12.0, 16.0]);
+}
+
+#[test]
+fn a_transposed_square_view_is_copied_through_the_blocked_kernel_exactly() {
+    for n in [31i64, 64, 100] {
+        let t = Tensor::arange::<f64>(&format!("({n},{n})").parse().unwrap());
+        let v = t.permute(&[1, 0]).unwrap();
+        let want: Vec<f64> = (0..n * n).map(|i| ((i % n) * n + i / n) as f64).collect();
+        assert_eq!(v.to_vec::<f64>().unwrap(), want);
+        assert_eq!(
+            v.materialize().unwrap().carrier().to_vec::<f64>().unwrap(),
+            want
+        );
+    }
+}
+
+#[test]
+fn materialize_records_the_copy_for_autograd() {
+    let x = Tensor::arange::<f64>(&"(2,3)".parse().unwrap());
+    x.set_requires_grad(true).unwrap();
+    let y = x.permute(&[1, 0]).unwrap().materialize().unwrap();
+    y.sum().unwrap().backward().unwrap();
+    assert_eq!(x.grad().unwrap().to_vec::<f64>().unwrap(), [1.0; 6]);
+}

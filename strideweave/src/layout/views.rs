@@ -445,9 +445,9 @@ impl Layout {
             }
         };
         Ok(Layout::from_valid(
-            splice(t, ti, ProfileToken::Leaf),
-            splice(sv, vi, 1),
-            splice(dv, vi, 0),
+            InlineVec::spliced(t, ti, ProfileToken::Leaf),
+            InlineVec::spliced(sv, vi, 1),
+            InlineVec::spliced(dv, vi, 0),
             false,
         ))
     }
@@ -497,9 +497,9 @@ impl Layout {
             });
         }
         Ok(Layout::from_valid(
-            cut(t, sp.toks.start),
-            cut(sv, sp.vals.start),
-            cut(dv, sp.vals.start),
+            InlineVec::cut(t, sp.toks.start),
+            InlineVec::cut(sv, sp.vals.start),
+            InlineVec::cut(dv, sp.vals.start),
             false,
         ))
     }
@@ -546,23 +546,6 @@ fn node_eval(s: Node<'_>, d: Node<'_>, mut c: i64) -> i64 {
         c /= e;
     }
     acc
-}
-
-/// `xs` with `x` inserted at `i`.
-fn splice<T: Copy + Default, const N: usize>(xs: &[T], i: usize, x: T) -> InlineVec<T, N> {
-    let mut out = InlineVec::new();
-    out.extend_from_slice(&xs[..i]);
-    out.push(x);
-    out.extend_from_slice(&xs[i..]);
-    out
-}
-
-/// `xs` without the item at `i`.
-fn cut<T: Copy + Default, const N: usize>(xs: &[T], i: usize) -> InlineVec<T, N> {
-    let mut out = InlineVec::new();
-    out.extend_from_slice(&xs[..i]);
-    out.extend_from_slice(&xs[i + 1..]);
-    out
 }
 
 /// An integer key must select a coordinate of its mode.

@@ -83,6 +83,21 @@ impl Tensor {
         }
     }
 
+    /// The handle of a one-subtensor representation, unvalidated: the caller has checked
+    /// (or knows) RT003–RT006.
+    #[inline]
+    pub(crate) fn single(dtype: DType, carrier: Carrier, offset: usize, layout: Layout) -> Tensor {
+        Tensor::from_repr(Representation {
+            dtype,
+            subtensors: smallvec::smallvec![Subtensor {
+                carrier,
+                offset,
+                layout
+            }],
+            adjacent: Vec::new(),
+        })
+    }
+
     /// A tensor over `data` with the compact (first-mode-fastest) layout of `shape`.
     ///
     /// ```

@@ -40,11 +40,19 @@ impl<T: Copy + Default, const N: usize> InlineVec<T, N> {
         let len = self.len as usize;
         if len < N {
             self.inline[len] = item;
+            self.len += 1;
         } else {
-            self.heap
-                .get_or_insert_with(|| Box::new(self.inline.to_vec()))
-                .push(item);
+            self.push_spilled(item);
         }
+    }
+
+    /// `push` beyond the inline capacity: kept out of line so that the inline push inlines.
+    #[cold]
+    #[inline(never)]
+    fn push_spilled(&mut self, item: T) {
+        self.heap
+            .get_or_insert_with(|| Box::new(self.inline.to_vec()))
+            .push(item);
         self.len += 1;
     }
 
@@ -69,7 +77,7 @@ impl<T: Copy + Default, const N: usize> InlineVec<T, N> {
 
     /// Items built inline by `item(j)` for `j in 0..len` (no per-item length checks or
     /// copy calls: the view fast paths build their few leaves this way).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn from_fn(len: usize, item: impl Fn(usize) -> T) -> Self {
         if len > N {
             return (0..len).map(item).collect();

@@ -153,8 +153,7 @@ impl Layout {
                 Key::Slice { start, stop, step } => {
                     any_slice = true;
                     let (a, z, st) = normalise(op, i, size, start, stop, step)?;
-                    check_interval(op, key, i, size, a, z, st)?;
-                    shape.push((z - a) / st);
+                    shape.push(interval_len(op, key, i, size, a, z, st)?);
                     stride.push(d * st);
                     offset += a * d;
                     at_origin &= a == 0;
@@ -163,7 +162,7 @@ impl Layout {
         }
         let layout = any_slice.then(|| {
             let int_root = shape.len() == 1;
-            let toks = std::iter::repeat_n(ProfileToken::Leaf, shape.len()).collect();
+            let toks = InlineVec::from_fn(shape.len(), |_| ProfileToken::Leaf);
             // Every selected index was reachable before: the reach cannot grow.
             Layout::from_valid(toks, shape, stride, int_root)
         });
@@ -560,6 +559,24 @@ fn check_int_key(op: &'static str, mode: usize, c: i64, size: i64) -> Result<()>
         place: format!("mode {mode} of extent {size}"),
         bound: size,
     })
+}
+
+/// The number of indices a normalised slice selects; [`check_interval`] first.
+#[inline]
+fn interval_len(
+    op: &'static str,
+    key: &Key,
+    mode: usize,
+    size: i64,
+    a: i64,
+    z: i64,
+    st: i64,
+) -> Result<i64> {
+    if z > a && st == 1 {
+        return Ok(z - a); // the common unit step: no division
+    }
+    check_interval(op, key, mode, size, a, z, st)?;
+    Ok((z - a) / st)
 }
 
 /// A normalised slice must be non-empty and its width a multiple of its step.

@@ -74,6 +74,7 @@ impl Tensor {
         Ok(Tensor::from_repr(repr))
     }
 
+    #[inline]
     pub(crate) fn from_repr(repr: Representation) -> Tensor {
         Tensor {
             inner: Arc::new(TensorInner {
@@ -87,13 +88,14 @@ impl Tensor {
     /// (or knows) RT003–RT006.
     #[inline]
     pub(crate) fn single(dtype: DType, carrier: Carrier, offset: usize, layout: Layout) -> Tensor {
+        // `from_buf`, not `smallvec!` (which pushes): the subtensor is written once.
         Tensor::from_repr(Representation {
             dtype,
-            subtensors: smallvec::smallvec![Subtensor {
+            subtensors: smallvec::SmallVec::from_buf([Subtensor {
                 carrier,
                 offset,
-                layout
-            }],
+                layout,
+            }]),
             adjacent: Vec::new(),
         })
     }

@@ -49,7 +49,7 @@ pub fn shape_error(e: &syn::Error) -> TokenStream {
 /// otherwise (`(Leaf<2>, (Leaf<3>, Leaf<4>))`; a one-mode tuple is `(Leaf<8>,)`).
 pub fn shape_type(c: &Checked) -> TokenStream {
     fn leaf(e: i64) -> TokenStream {
-        let lit = Literal::usize_unsuffixed(e as usize);
+        let lit = Literal::i64_unsuffixed(e);
         quote!(::strideweave::Leaf<#lit>)
     }
     if c.int_root {
@@ -117,13 +117,13 @@ pub fn pattern_call(
     };
     let (left, right) = (side(&encoded.left), side(&encoded.right));
     let names = &encoded.names;
-    let (l0, l1) = (encoded.left_span.0 as u32, encoded.left_span.1 as u32);
+    let (l0, l1) = encoded.left_span;
     let p = quote!(::strideweave::__private);
     let keywords: Vec<TokenStream> = call
         .keywords
         .iter()
         .map(|k| {
-            let id = sym(&k.name.to_string()) as usize;
+            let id = sym(&k.name.to_string());
             let value = &k.value;
             let value = quote_spanned!(k.spans.last=> ::strideweave::__private::extent(#value));
             quote!(#p::Keyword { sym: #id, value: #value })
@@ -146,7 +146,17 @@ pub fn pattern_call(
     let at = call.pattern.span_at(&pattern.left.span);
     // The token form checks term by term, each check spanned at its term, so that a shape
     // mistake is reported at the exact term; the last check catches the rest.
-    let mut term_checks = Vec::new();
+    // A keyword given as a constant is checked first, alone and spanned at the constant (a
+    // literal was checked by the macro): `h = H` with `H = 0` is one error, at `H`.
+    let mut term_checks: Vec<TokenStream> = call
+        .keywords
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| k.literal.is_none())
+        .map(|(i, k)| {
+            quote_spanned!(k.spans.last=> ::strideweave::__private::check_keyword::<S, Self>(#i);)
+        })
+        .collect();
     let mut seen = Vec::new();
     for side in [&pattern.left, &pattern.right] {
         let mut ranges = Vec::new();

@@ -137,7 +137,7 @@ pub fn shape_t(input: TokenStream) -> TokenStream {
     .into()
 }
 
-/// Rearranges a tensor by a pattern, checked at compile time (contracts §5):
+/// Rearranges a tensor by a pattern, checked at compile time:
 /// `rearrange!(t, "pattern", name = extent, …)`.
 ///
 /// `t` is a `Tensor`, a `StaticTensor`, or a reference to one. The pattern is parsed and
@@ -146,7 +146,9 @@ pub fn shape_t(input: TokenStream) -> TokenStream {
 /// parentheses, an unknown identifier, a duplicate symbol, a misplaced `...`, a keyword that
 /// names no symbol or is not at least 1, …) is a compile error for any tensor, quoting the
 /// pattern with a caret under the offending term. Keyword extents are integer literals or
-/// constants (`h = 4`, `h = H`); a `let` variable is not a constant.
+/// `i64` constants (`h = 4`, `h = H` with `const H: i64 = 4`), `i64` as in
+/// `Tensor::rearrange`'s sizes; a constant below 1 is a compile error at the constant, and a
+/// `let` variable is not a constant.
 ///
 /// * For a `StaticTensor<T, S>` the call is infallible and returns
 ///   `StaticTensor<T, Rearranged<S, _>>`: the compiler also checks the rank, each group's

@@ -97,7 +97,8 @@ mod tests {
 
 /// A keyword's value for [`strideweave_syntax::check_keywords`]: a literal, or an
 /// expression (a constant) whose value only the compiler knows; the expansion checks that
-/// one in const context with the same message.
+/// one in const context, at the constant, with the same message.
+#[derive(Clone)]
 enum KeywordValue<'a> {
     Literal(i64),
     Expr(&'a syn::Expr),
@@ -169,17 +170,13 @@ pub fn pattern(
         })
         .collect();
     check_keywords(&mapped, call.kind, &keywords).map_err(|e| match e.position {
-        Where::Pattern(r) => lift(NotationError {
-            position: r,
-            message: e.message,
+        Where::Pattern(position) => lift(NotationError {
+            position,
+            message: e.mistake.to_string(),
         }),
-        Where::Keyword(i) => {
-            let mut message = format!("{}: {}", call.mac, e.message);
-            if message.ends_with("names no symbol of the pattern") {
-                message = format!("{message} `{text}`");
-            }
-            call.keywords[i].spans.error(message)
-        }
+        Where::Keyword(i) => call.keywords[i]
+            .spans
+            .error(format!("{}: {}", call.mac, e.mistake)),
     })?;
     Ok(pattern)
 }

@@ -3,9 +3,10 @@
 //! string. One literal per side instead of a constructor call per token keeps the expansion
 //! small, which is most of what a macro call costs the compiler.
 //!
-//! Record `i` of a side is [`RECORD`] bytes from `i * RECORD`: [`FIELDS`] little-endian `u16`
+//! Record `i` of a side is [`RECORD`] bytes from `i * RECORD`: [`FIELDS`] little-endian `u32`
 //! fields, in the order of the `F_*` constants. The runtime (`strideweave::__private::Side`)
-//! decodes with the same constants.
+//! decodes with the same constants. Fields are `u32` so that a pattern read at run time has no
+//! practical limit (a pattern of 70,000 terms encodes like one of 3).
 
 use std::fmt::Write;
 use std::ops::Range;
@@ -33,21 +34,21 @@ pub const F_PATH_LEN: usize = 6;
 pub const F_TEXT: usize = 7;
 /// See [`F_KIND`].
 pub const F_TEXT_LEN: usize = 8;
-/// The number of `u16` fields in a record.
+/// The number of `u32` fields in a record.
 pub const FIELDS: usize = 9;
 /// The bytes of a record.
-pub const RECORD: usize = 2 * FIELDS;
+pub const RECORD: usize = 4 * FIELDS;
 
 /// Token kind: a symbol.
-pub const K_SYMBOL: u16 = 0;
+pub const K_SYMBOL: u32 = 0;
 /// Token kind: `1`.
-pub const K_UNIT: u16 = 1;
+pub const K_UNIT: u32 = 1;
 /// Token kind: `(`.
-pub const K_OPEN: u16 = 2;
+pub const K_OPEN: u32 = 2;
 /// Token kind: `)`.
-pub const K_CLOSE: u16 = 3;
+pub const K_CLOSE: u32 = 3;
 /// Token kind: `...`.
-pub const K_ELLIPSIS: u16 = 4;
+pub const K_ELLIPSIS: u32 = 4;
 
 /// One side, encoded.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -68,7 +69,7 @@ pub struct EncodedPattern {
     /// The right side.
     pub right: EncodedSide,
     /// The columns (in characters) of the left side's text.
-    pub left_span: (u16, u16),
+    pub left_span: (u32, u32),
 }
 
 impl EncodedPattern {
@@ -79,14 +80,14 @@ impl EncodedPattern {
     /// let e = strideweave_syntax::encode_pattern("(h w) c -> c h w", &p).unwrap();
     /// assert_eq!(e.symbol("c"), Some(2));
     /// ```
-    pub fn symbol(&self, name: &str) -> Option<u16> {
-        self.names.iter().position(|n| n == name).map(|i| i as u16)
+    pub fn symbol(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| n == name)
     }
 }
 
-/// Encodes a parsed pattern (byte spans into `text`). Fails only beyond the encoding's
-/// limits: 65,535 characters of pattern text or of a side's paths and texts, 65,535 tokens
-/// or symbols.
+/// Encodes a parsed pattern (byte spans into `text`). Fails only beyond the `u32` fields:
+/// when a side's paths and texts (each term's, a group's text holding its members') exceed
+/// 4 GiB.
 ///
 /// ```
 /// use strideweave_syntax::{RECORD, encode_pattern, parse_pattern};
@@ -98,14 +99,38 @@ impl EncodedPattern {
 /// assert_eq!(e.left_span, (0, 7));
 /// ```
 pub fn encode_pattern(text: &str, p: &Pattern<Range<usize>>) -> Result<EncodedPattern, String> {
-    let col = |at: usize| text.get(..at).map_or(0, |s| s.chars().count());
+    // Columns in characters, looked up in constant time (counting from the start for each
+    // term would make a long pattern's encoding quadratic): a byte offset for ASCII text, else
+    // a table of the characters before each byte.
+    let table: Vec<usize> = if text.is_ascii() {
+        Vec::new()
+    } else {
+        let mut seen = 0;
+        let mut table: Vec<usize> = text
+            .bytes()
+            .map(|b| {
+                let before = seen;
+                seen += usize::from(b & 0xC0 != 0x80);
+                before
+            })
+            .collect();
+        table.push(seen);
+        table
+    };
+    let col = |at: usize| {
+        if table.is_empty() {
+            at.min(text.len())
+        } else {
+            table[at.min(text.len())]
+        }
+    };
     let mut names = Vec::new();
     for side in [&p.left, &p.right] {
         collect_names(&side.terms, &mut names);
     }
-    let narrow = |v: usize, what: &str| {
-        u16::try_from(v).map_err(|_| {
-            format!("the pattern has more {what} than the macros handle (at most 65535)")
+    let narrow = |v: usize| {
+        u32::try_from(v).map_err(|_| {
+            "the pattern's encoding (the paths and texts of its terms) exceeds 4 GiB".to_string()
         })
     };
     let mut sides = [EncodedSide::default(), EncodedSide::default()];
@@ -127,20 +152,18 @@ pub fn encode_pattern(text: &str, p: &Pattern<Range<usize>>) -> Result<EncodedPa
         out.toks.reserve_exact(records.len() * RECORD);
         for r in records {
             for v in r {
-                out.toks
-                    .extend_from_slice(&narrow(v, "characters or tokens")?.to_le_bytes());
+                out.toks.extend_from_slice(&narrow(v)?.to_le_bytes());
             }
         }
     }
-    narrow(names.len(), "symbols")?;
     let [left, right] = sides;
     Ok(EncodedPattern {
         names,
         left,
         right,
         left_span: (
-            narrow(col(p.left.span.start), "characters")?,
-            narrow(col(p.left.span.end), "characters")?,
+            narrow(col(p.left.span.start))?,
+            narrow(col(p.left.span.end))?,
         ),
     })
 }
@@ -216,9 +239,9 @@ mod tests {
     use super::*;
     use crate::parse_pattern;
 
-    fn field(side: &EncodedSide, i: usize, f: usize) -> u16 {
-        let at = i * RECORD + 2 * f;
-        u16::from_le_bytes([side.toks[at], side.toks[at + 1]])
+    fn field(side: &EncodedSide, i: usize, f: usize) -> u32 {
+        let at = i * RECORD + 4 * f;
+        u32::from_le_bytes(side.toks[at..at + 4].try_into().unwrap())
     }
 
     #[test]
@@ -227,7 +250,7 @@ mod tests {
         let e = encode_pattern(text, &parse_pattern(text).unwrap()).unwrap();
         assert_eq!(e.names, ["b", "h", "x2"]);
         let l = &e.left;
-        let kinds: Vec<u16> = (0..l.toks.len() / RECORD)
+        let kinds: Vec<u32> = (0..l.toks.len() / RECORD)
             .map(|i| field(l, i, F_KIND))
             .collect();
         assert_eq!(

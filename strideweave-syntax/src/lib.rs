@@ -17,6 +17,7 @@
 
 mod check;
 mod encode;
+mod keywords;
 mod mistake;
 mod notation;
 mod pattern;
@@ -29,11 +30,12 @@ pub use encode::{
     F_TEXT, F_TEXT_LEN, FIELDS, K_CLOSE, K_ELLIPSIS, K_OPEN, K_SYMBOL, K_UNIT, RECORD,
     encode_pattern,
 };
+pub use keywords::{KeywordError, KeywordMistake, KeywordValue, check_keywords};
 pub use mistake::{Expected, LayoutError, LayoutMistake, Part};
 pub use notation::{TextTuple, parse_int_tuple, parse_layout, parse_shape, parse_stride};
 pub use pattern::{
-    KeywordValue, Pattern, PatternKind, PatternSymbols, Side, SideName, Term, check_keywords,
-    check_pattern, find_symbol, parse_pattern, term_path,
+    Pattern, PatternKind, PatternSymbols, Side, SideName, Term, check_pattern, find_symbol,
+    parse_pattern, term_path,
 };
 pub use rules::{CheckedLayout, Mistakes, check_layout, check_shape, compact_strides};
 pub use tuple::Tuple;

@@ -1,4 +1,4 @@
-//! Rearrangement patterns (contracts §5): `"a (b c) -> c b a"`.
+//! Rearrangement patterns: `"a (b c) -> c b a"`.
 //!
 //! ```text
 //! pattern := ref "->" ref
@@ -16,7 +16,8 @@
 //! 2. [`check_pattern`] applies the rules that need only the pattern (empty sides and groups,
 //!    duplicates, unknown identifiers, the placement of `...`) and reports the symbols whose
 //!    validity depends on the source's shape ([`PatternSymbols`]);
-//! 3. [`check_keywords`] checks the keyword extents (`h = 4`) against the pattern.
+//! 3. [`check_keywords`](crate::check_keywords) checks the keyword extents (`h = 4`) against
+//!    the pattern.
 //!
 //! Shape-dependent rules (term count against rank, group arity, splits, keyword agreement,
 //! omitted sources of extent 1) belong to the layout stage.
@@ -456,7 +457,7 @@ fn walk<'t, S>(
 
 /// Every symbol of a side with its span, in depth-first order (paths, which only messages
 /// need, come from [`path_of`]: a pattern read at run time is checked on every call).
-fn symbols<S>(side: &Side<S>) -> Vec<(&str, &S)> {
+pub(crate) fn symbols<S>(side: &Side<S>) -> Vec<(&str, &S)> {
     let mut out = Vec::new();
     let _ = walk(&side.terms, &mut Vec::new(), &mut |t, _| {
         if let Term::Symbol(name, s) = t {
@@ -468,7 +469,7 @@ fn symbols<S>(side: &Side<S>) -> Vec<(&str, &S)> {
 }
 
 /// The path of the first term of a side that names `name` (empty if none does).
-fn path_of<S>(side: &Side<S>, name: &str) -> Vec<usize> {
+pub(crate) fn path_of<S>(side: &Side<S>, name: &str) -> Vec<usize> {
     let mut found = Vec::new();
     let _ = walk(&side.terms, &mut Vec::new(), &mut |t, path| {
         if found.is_empty()
@@ -634,92 +635,6 @@ pub fn find_symbol<'p, S>(
                 .find(|(n, _)| *n == name)
                 .map(|(_, s)| (which, path_of(side, name), s))
         })
-}
-
-/// A keyword's value as [`check_keywords`] sees it: shown in messages, and possibly known to
-/// be below 1. The runtime passes `i64`; a macro may pass a value it cannot compute (a
-/// constant's name), which is never below 1 here and is checked where it is known.
-///
-/// ```
-/// use strideweave_syntax::KeywordValue;
-/// assert!(0i64.below_one() && !4i64.below_one());
-/// ```
-pub trait KeywordValue: fmt::Display {
-    /// Whether the value is known to be ≤ 0.
-    fn below_one(&self) -> bool;
-}
-
-impl KeywordValue for i64 {
-    fn below_one(&self) -> bool {
-        *self < 1
-    }
-}
-
-/// Checks keyword extents (`h = 4`) against a checked pattern. Each keyword is
-/// `(name, value, span)`, where `span` locates the keyword itself (a macro's token; at run
-/// time, where the keyword has no text, the whole pattern). Rejected: a keyword that names no
-/// symbol of the pattern (at the keyword), a keyword given twice (at the second), a value
-/// ≤ 0 (at the symbol it names), and for [`PatternKind::Repeat`] a new symbol without a
-/// keyword (at the symbol).
-///
-/// ```
-/// use strideweave_syntax::{PatternKind, check_keywords, check_pattern, parse_pattern};
-/// let p = parse_pattern("(h w) c -> h w c").unwrap();
-/// check_pattern(&p, PatternKind::Rearrange).unwrap();
-/// assert!(check_keywords(&p, PatternKind::Rearrange, &[("h", 4, 0..16)]).is_ok());
-/// let err = check_keywords(&p, PatternKind::Rearrange, &[("x", 4, 0..16)]).unwrap_err();
-/// assert_eq!(err.message, "keyword `x = 4` names no symbol of the pattern");
-/// let err = check_keywords(&p, PatternKind::Rearrange, &[("w", 0, 0..16)]).unwrap_err();
-/// assert_eq!(err.position, 3..4);
-/// ```
-pub fn check_keywords<S: Clone, V: KeywordValue>(
-    pattern: &Pattern<S>,
-    kind: PatternKind,
-    keywords: &[(&str, V, S)],
-) -> Result<(), NotationError<S>> {
-    let err = |span: &S, message: String| NotationError {
-        position: span.clone(),
-        message,
-    };
-    for (i, (name, value, span)) in keywords.iter().enumerate() {
-        if let Some((_, first, _)) = keywords[..i].iter().find(|(n, _, _)| n == name) {
-            return Err(err(
-                span,
-                format!("keyword `{name}` is given twice ({name} = {first} and {name} = {value})"),
-            ));
-        }
-        let Some((which, path, at)) = find_symbol(pattern, name) else {
-            return Err(err(
-                span,
-                format!("keyword `{name} = {value}` names no symbol of the pattern"),
-            ));
-        };
-        if value.below_one() {
-            return Err(err(
-                at,
-                format!(
-                    "keyword `{name} = {value}` for `{name}` on the {which}, term {}: an extent must be at least 1",
-                    term_path(&path)
-                ),
-            ));
-        }
-    }
-    if kind == PatternKind::Repeat {
-        let left = symbols(&pattern.left);
-        for (name, s) in symbols(&pattern.right) {
-            if !left.iter().any(|(n, _)| *n == name) && !keywords.iter().any(|(n, _, _)| *n == name)
-            {
-                return Err(err(
-                    s,
-                    format!(
-                        "new symbol `{name}` on the right, term {} needs an extent: give it as a keyword ({name} = …)",
-                        term_path(&path_of(&pattern.right, name))
-                    ),
-                ));
-            }
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -964,37 +879,6 @@ mod tests {
         // On the right, a group may hold the ellipsis.
         let p = parse_pattern("a ... -> (... a)").unwrap();
         assert!(check_pattern(&p, PatternKind::Rearrange).is_ok());
-    }
-
-    #[test]
-    fn keyword_checks() {
-        let text = "(h w) c -> h w (c r)";
-        let p = parse_pattern(text).unwrap();
-        check_pattern(&p, PatternKind::Repeat).unwrap();
-        let whole = 0..text.len();
-        let kw = |k: &[(&'static str, i64)]| -> Vec<(&'static str, i64, Range<usize>)> {
-            k.iter().map(|&(n, v)| (n, v, whole.clone())).collect()
-        };
-        assert!(check_keywords(&p, PatternKind::Repeat, &kw(&[("h", 2), ("r", 3)])).is_ok());
-        let e = check_keywords(&p, PatternKind::Repeat, &kw(&[("h", 2)])).unwrap_err();
-        assert_eq!(e.position, 18..19);
-        assert_eq!(
-            e.message,
-            "new symbol `r` on the right, term 2.1 needs an extent: give it as a keyword (r = …)"
-        );
-        let e = check_keywords(&p, PatternKind::Repeat, &kw(&[("r", 2), ("q", 1)])).unwrap_err();
-        assert_eq!(e.position, whole);
-        assert_eq!(e.message, "keyword `q = 1` names no symbol of the pattern");
-        let e = check_keywords(&p, PatternKind::Repeat, &kw(&[("r", 0)])).unwrap_err();
-        assert_eq!(e.position, 18..19);
-        assert_eq!(
-            e.message,
-            "keyword `r = 0` for `r` on the right, term 2.1: an extent must be at least 1"
-        );
-        let e = check_keywords(&p, PatternKind::Repeat, &kw(&[("h", -2)])).unwrap_err();
-        assert_eq!(e.position, 1..2);
-        let e = check_keywords(&p, PatternKind::Repeat, &kw(&[("r", 2), ("r", 3)])).unwrap_err();
-        assert_eq!(e.message, "keyword `r` is given twice (r = 2 and r = 3)");
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Carriers: shared, typed element storage with an identity, a version and a release state
-//! (contracts §4).
+//! Carriers: shared, typed element storage with an identity, a version (raised by every
+//! mutation) and a release state.
 //!
 //! Views never touch storage: they read only a carrier's identity, dtype, length and class.
 //! Storage sits behind the [`CarrierStorage`] trait, so further classes (memory-mapped
@@ -39,22 +39,110 @@ use crate::error::{Error, Result};
 /// ```
 pub trait CarrierStorage: Send + Sync + 'static {
     /// The storage dtype of the elements.
+    ///
+    /// ```
+    /// # use strideweave::{CarrierStorage, DType, HostSlice, HostSliceMut};
+    /// # struct Frozen(Box<[f64]>);
+    /// # impl CarrierStorage for Frozen {
+    /// #     fn dtype(&self) -> DType { DType::F64 }
+    /// #     fn len(&self) -> usize { self.0.len() }
+    /// #     fn host(&self) -> Option<HostSlice<'_>> { Some(HostSlice::from(&self.0[..])) }
+    /// #     fn host_mut(&mut self) -> Option<HostSliceMut<'_>> { None }
+    /// #     fn class_name(&self) -> &'static str { "frozen" }
+    /// # }
+    /// // `Frozen` is the storage of the trait's example.
+    /// assert_eq!(Frozen(vec![1.0, 2.0].into()).dtype(), DType::F64);
+    /// ```
     fn dtype(&self) -> DType;
     /// The number of elements.
+    ///
+    /// ```
+    /// # use strideweave::{CarrierStorage, DType, HostSlice, HostSliceMut};
+    /// # struct Frozen(Box<[f64]>);
+    /// # impl CarrierStorage for Frozen {
+    /// #     fn dtype(&self) -> DType { DType::F64 }
+    /// #     fn len(&self) -> usize { self.0.len() }
+    /// #     fn host(&self) -> Option<HostSlice<'_>> { Some(HostSlice::from(&self.0[..])) }
+    /// #     fn host_mut(&mut self) -> Option<HostSliceMut<'_>> { None }
+    /// #     fn class_name(&self) -> &'static str { "frozen" }
+    /// # }
+    /// assert_eq!(Frozen(vec![1.0, 2.0].into()).len(), 2);
+    /// ```
     fn len(&self) -> usize;
     /// Whether there are no elements.
+    ///
+    /// ```
+    /// # use strideweave::{CarrierStorage, DType, HostSlice, HostSliceMut};
+    /// # struct Frozen(Box<[f64]>);
+    /// # impl CarrierStorage for Frozen {
+    /// #     fn dtype(&self) -> DType { DType::F64 }
+    /// #     fn len(&self) -> usize { self.0.len() }
+    /// #     fn host(&self) -> Option<HostSlice<'_>> { Some(HostSlice::from(&self.0[..])) }
+    /// #     fn host_mut(&mut self) -> Option<HostSliceMut<'_>> { None }
+    /// #     fn class_name(&self) -> &'static str { "frozen" }
+    /// # }
+    /// assert!(Frozen(Box::new([])).is_empty());
+    /// ```
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
     /// The elements, when they are readable from the host; `None` otherwise.
+    ///
+    /// ```
+    /// # use strideweave::{CarrierStorage, DType, HostSlice, HostSliceMut};
+    /// # struct Frozen(Box<[f64]>);
+    /// # impl CarrierStorage for Frozen {
+    /// #     fn dtype(&self) -> DType { DType::F64 }
+    /// #     fn len(&self) -> usize { self.0.len() }
+    /// #     fn host(&self) -> Option<HostSlice<'_>> { Some(HostSlice::from(&self.0[..])) }
+    /// #     fn host_mut(&mut self) -> Option<HostSliceMut<'_>> { None }
+    /// #     fn class_name(&self) -> &'static str { "frozen" }
+    /// # }
+    /// let s = Frozen(vec![1.0, 2.0].into());
+    /// assert_eq!(s.host().unwrap().len(), 2);
+    /// ```
     fn host(&self) -> Option<HostSlice<'_>>;
     /// The elements, mutably, when they are writable from the host; `None` otherwise.
+    ///
+    /// ```
+    /// # use strideweave::{CarrierStorage, DType, HostSlice, HostSliceMut};
+    /// # struct Frozen(Box<[f64]>);
+    /// # impl CarrierStorage for Frozen {
+    /// #     fn dtype(&self) -> DType { DType::F64 }
+    /// #     fn len(&self) -> usize { self.0.len() }
+    /// #     fn host(&self) -> Option<HostSlice<'_>> { Some(HostSlice::from(&self.0[..])) }
+    /// #     fn host_mut(&mut self) -> Option<HostSliceMut<'_>> { None }
+    /// #     fn class_name(&self) -> &'static str { "frozen" }
+    /// # }
+    /// let mut s = Frozen(vec![1.0, 2.0].into());
+    /// assert!(s.host_mut().is_none()); // read-only storage
+    /// ```
     fn host_mut(&mut self) -> Option<HostSliceMut<'_>>;
     /// The class's name, for messages.
+    ///
+    /// ```
+    /// # use strideweave::{CarrierStorage, DType, HostSlice, HostSliceMut};
+    /// # struct Frozen(Box<[f64]>);
+    /// # impl CarrierStorage for Frozen {
+    /// #     fn dtype(&self) -> DType { DType::F64 }
+    /// #     fn len(&self) -> usize { self.0.len() }
+    /// #     fn host(&self) -> Option<HostSlice<'_>> { Some(HostSlice::from(&self.0[..])) }
+    /// #     fn host_mut(&mut self) -> Option<HostSliceMut<'_>> { None }
+    /// #     fn class_name(&self) -> &'static str { "frozen" }
+    /// # }
+    /// let c = strideweave::Carrier::from_storage(Frozen(vec![1.0].into()));
+    /// assert_eq!(c.class().name(), "frozen");
+    /// ```
     fn class_name(&self) -> &'static str;
 }
 
-/// The host storage class: elements in a `Vec` in this process's memory.
+/// The host storage class: elements in a `Vec` in this process's memory. Carriers made with
+/// [`Carrier::from_vec`] and [`Carrier::zeros`] use it.
+///
+/// ```
+/// let c = strideweave::Carrier::from_vec(vec![1.0f32, 2.0]);
+/// assert_eq!(c.class().name(), "host");
+/// ```
 #[derive(Debug)]
 pub struct HostStorage(HostBuffer);
 
@@ -76,7 +164,9 @@ impl CarrierStorage for HostStorage {
     }
 }
 
-/// The exact class of a carrier: two carriers of one Tensor must share it (RT004).
+/// The exact class of a carrier (where its elements live). All the carriers of one tensor
+/// must be of the same class; building a tensor from carriers of different classes is a type
+/// error.
 ///
 /// ```
 /// let a = strideweave::Carrier::from_vec(vec![1.0f32]);
@@ -173,6 +263,21 @@ impl Carrier {
     }
 
     /// A carrier of another storage class. Its dtype and length are read once, here.
+    ///
+    /// ```
+    /// # use strideweave::{CarrierStorage, DType, HostSlice, HostSliceMut};
+    /// # struct Frozen(Box<[f64]>);
+    /// # impl CarrierStorage for Frozen {
+    /// #     fn dtype(&self) -> DType { DType::F64 }
+    /// #     fn len(&self) -> usize { self.0.len() }
+    /// #     fn host(&self) -> Option<HostSlice<'_>> { Some(HostSlice::from(&self.0[..])) }
+    /// #     fn host_mut(&mut self) -> Option<HostSliceMut<'_>> { None }
+    /// #     fn class_name(&self) -> &'static str { "frozen" }
+    /// # }
+    /// // `Frozen` is the storage of [`CarrierStorage`]'s example.
+    /// let c = strideweave::Carrier::from_storage(Frozen(vec![1.0, 2.0].into()));
+    /// assert_eq!((c.dtype(), c.len()), (DType::F64, 2));
+    /// ```
     pub fn from_storage<S: CarrierStorage>(storage: S) -> Carrier {
         let (dtype, len) = (storage.dtype(), storage.len());
         Carrier {

@@ -16,8 +16,8 @@ pub use num_complex::Complex32;
 /// (not numpy's `complex64`, which is [`Complex32`]).
 pub use num_complex::Complex64;
 
-/// The logical dtype of a tensor (contracts §4). A plain dtype is stored as itself; a
-/// block-scaled dtype is stored in several subtensors, listed by its
+/// The logical dtype of a tensor: the type of the values it presents. A plain dtype is
+/// stored as itself; a block-scaled dtype is stored in several subtensors, listed by its
 /// [`storage_schema`](DType::storage_schema).
 ///
 /// ```
@@ -74,7 +74,8 @@ pub enum DType {
 }
 
 impl DType {
-    /// The storage dtypes of the subtensors, in order (RT003).
+    /// The storage dtypes of the subtensors, in order: a tensor of this dtype has exactly one
+    /// subtensor per entry, whose carrier holds that entry's dtype.
     ///
     /// ```
     /// assert_eq!(strideweave::DType::I8.storage_schema().len(), 1);
@@ -286,7 +287,8 @@ impl Scalar {
     }
 
     /// [`cast`](Self::cast) for an operation that needs the value as `dtype`: a value that
-    /// does not convert is a `Value` error naming it and the dtype (contracts' casting rule).
+    /// does not convert (out of range, a fraction for an integer dtype, …) is a `Value`
+    /// error naming it and the dtype.
     pub(crate) fn cast_for(self, op: &'static str, dtype: DType) -> crate::error::Result<Scalar> {
         self.cast(dtype)
             .ok_or_else(|| crate::error::Error::NotCastable {

@@ -1,14 +1,26 @@
-//! One error type for every fallible operation (contracts §2).
+//! One error type for every fallible operation: no public function panics on bad input, and a
+//! failed call leaves every carrier's values, version and release state as they were.
 //!
 //! Each variant carries what a person needs to act: the operation, the mode, the values.
-//! [`Error::kind`] maps a variant to the exception class of the seed specification.
+//! [`Error::kind`] sorts a variant into one of four kinds of mistake (wrong kind of input,
+//! wrong value, unsupported request, wrong state), named after Python's exception classes.
 
 use std::fmt;
 
 /// The result type of every fallible StrideWeave operation.
+///
+/// ```
+/// fn size_of(text: &str) -> strideweave::Result<usize> {
+///     let l: strideweave::Layout = text.parse()?;
+///     Ok(l.shape().size())
+/// }
+/// assert_eq!(size_of("(2,3):(1,2)").unwrap(), 6);
+/// assert!(size_of("(2,0):(1,2)").is_err());
+/// ```
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// The exception class of seed 000 that an [`Error`] corresponds to.
+/// The kind of mistake an [`Error`] reports, named after the Python exception class it
+/// corresponds to.
 ///
 /// ```
 /// use strideweave::{ErrorKind, Shape, IntTuple};
@@ -173,7 +185,8 @@ pub enum Error {
         /// Which mode, which interval, which step.
         detail: String,
     },
-    /// A placement that reaches outside its carrier (RT004).
+    /// A placement that reaches outside its carrier: some `offset + layout(coordinate)` is
+    /// negative or not below the carrier's length.
     #[error("{op}: {detail}")]
     ViewOutOfBounds {
         /// The operation.
@@ -248,7 +261,9 @@ pub enum Error {
 }
 
 impl Error {
-    /// The seed-000 exception class of this error.
+    /// The kind of mistake this error reports: [`ErrorKind::Type`] for an input of the wrong
+    /// kind, [`ErrorKind::NotImplemented`] for a valid request the representation does not
+    /// support, [`ErrorKind::Runtime`] for a wrong state, [`ErrorKind::Value`] for the rest.
     ///
     /// ```
     /// use strideweave::{ErrorKind, Layout};

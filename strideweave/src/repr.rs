@@ -1,5 +1,7 @@
-//! Representations (contracts §4): a logical dtype, ordered subtensors and adjacent layouts,
-//! validated by the universal rules RT003–RT005 and the dtype's own rules (RT006).
+//! Representations: a logical dtype, ordered subtensors and adjacent layouts. Construction
+//! checks, in order, that there is one subtensor per storage entry of the dtype, that the
+//! carriers and placements fit, that the adjacent layouts stay inside the next level, and then
+//! the dtype's own rules (contracts §4, RT003–RT006 in docs/rules.md).
 
 use smallvec::SmallVec;
 
@@ -8,20 +10,32 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::Layout;
 
-/// One subtensor: a carrier, the Tensor offset `o_i` and the placement layout `L_i`; element
+/// One subtensor: a carrier, the offset `o_i` and the placement layout `L_i`; element
 /// `k` of level i lives at carrier index `o_i + L_i(k)`.
+///
+/// ```
+/// use strideweave::{Carrier, Subtensor};
+/// let s = Subtensor { carrier: Carrier::from_vec(vec![0f32; 6]), offset: 0, layout: "(2,3):(1,2)".parse().unwrap() };
+/// assert_eq!(s.layout.size(), 6);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Subtensor {
     /// The carrier; its dtype is this subtensor's storage dtype.
     pub carrier: Carrier,
-    /// The Tensor offset.
+    /// The offset: the carrier index of the element at coordinate 0.
     pub offset: usize,
     /// The placement layout.
     pub layout: Layout,
 }
 
-/// The versions of each distinct carrier of a representation, in order of first occurrence
-/// (RT007): what autograd saves to detect later mutation.
+/// The versions of each distinct carrier of a representation, in order of first occurrence:
+/// what autograd saves to detect a mutation between a forward call and its backward.
+///
+/// ```
+/// let t = strideweave::Tensor::from_vec(vec![1.0f32, 2.0], &"2".parse().unwrap()).unwrap();
+/// let snap: strideweave::Snapshot = t.snapshot();
+/// assert!(snap.changed().is_none());
+/// ```
 #[derive(Clone, Debug)]
 pub struct Snapshot(pub(crate) SmallVec<[(Carrier, u64); 2]>);
 
@@ -54,7 +68,15 @@ impl Snapshot {
     }
 }
 
-/// A tensor's one authoritative representation (contracts §4).
+/// A tensor's one authoritative representation: its logical dtype, its subtensors (each a
+/// carrier, an offset and a placement layout) and the adjacent layouts that link one level's
+/// coordinates to the next (for example a block-scaled tensor's elements to their scales).
+///
+/// ```
+/// let t = strideweave::Tensor::from_vec(vec![1.0f32, 2.0], &"2".parse().unwrap()).unwrap();
+/// let r: &strideweave::Representation = t.representation();
+/// assert_eq!((r.subtensors().len(), r.adjacent().len()), (1, 0));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Representation {
     pub(crate) dtype: DType,
@@ -63,8 +85,13 @@ pub struct Representation {
 }
 
 impl Representation {
-    /// Builds and validates a representation: RT003 (schema), RT004 (carriers, placements),
-    /// RT005 (adjacent layouts), then the dtype's rules (RT006).
+    /// Builds and validates a representation. It fails when the subtensors do not match the
+    /// dtype's storage entries one for one (a value error), when a carrier holds another dtype
+    /// than its entry or the carriers are of different classes (a type error), when a
+    /// placement reaches outside its carrier, when an adjacent layout does not have its
+    /// level's shape or reaches outside the next level (value errors), and finally when one of
+    /// the dtype's own rules fails (a block-scaled tensor's scale placement must be
+    /// injective).
     ///
     /// ```
     /// use strideweave::{Carrier, DType, Representation, Subtensor};
@@ -116,7 +143,14 @@ impl Representation {
         &self.adjacent
     }
 
-    /// The mutation snapshot (RT007): each distinct carrier once, with its version.
+    /// The mutation snapshot: each distinct carrier once, in order of first occurrence, with
+    /// its current version.
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::from_vec(vec![1.0f32, 2.0], &"2".parse().unwrap()).unwrap();
+    /// let snap = t.representation().snapshot();
+    /// assert_eq!(snap.entries().len(), 1);
+    /// ```
     pub fn snapshot(&self) -> Snapshot {
         let mut out: SmallVec<[(Carrier, u64); 2]> = SmallVec::new();
         for s in &self.subtensors {

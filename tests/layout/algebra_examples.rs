@@ -135,6 +135,14 @@ fn algebra_6_complement_doc_table() {
 }
 
 #[test]
+fn algebra_6_complement_ignores_an_extent_one_mode_whatever_its_stride() {
+    // CuTe filters first: `(1):(3)` covers only index 0, so a cotarget of 2 is filled by 2:1
+    // (pycute and C++ agree). A proptest law once assumed it covered 3.
+    assert_eq!(show(l("(1):(3)").complement(2).unwrap()), "2:1");
+    assert_eq!(show(l("(1,2):(5,1)").complement(4).unwrap()), "2:2");
+}
+
+#[test]
 fn algebra_6_complement_never_loses_a_hole() {
     // pycute returns 1:0 although 4 is not in the image; no layout fills that hole.
     assert!(l("(4,2):(1,5)").complement(10).is_err());

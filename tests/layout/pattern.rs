@@ -395,7 +395,7 @@ fn pattern_rejects_bad_keywords() {
         rejected("(12,5):(1,12)", "(h w) c -> h w c", &[("h", 4), ("q", 2)]),
         rendered(
             "rearrange",
-            "keyword `q = 2` names no symbol of the pattern",
+            "keyword `q = 2` names no symbol of the pattern; its symbols are `h`, `w`, `c`",
             "(h w) c -> h w c",
             "^^^^^^^^^^^^^^^^"
         )

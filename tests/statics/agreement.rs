@@ -47,7 +47,7 @@ fn static_shape<S: StaticShape>(_: &StaticTensor<f64, S>) -> String {
     S::SHAPE.to_string()
 }
 
-const H: usize = 4;
+const H: i64 = 4;
 
 #[test]
 fn rearrange_agrees_on_compact_tensors() {

@@ -615,7 +615,11 @@ fn a_negative_dim_counts_back_from_the_insertion_or_mode_range() {
     for bad in [-4isize, 3] {
         let err = t.unsqueeze(bad).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Value);
-        assert!(err.to_string().starts_with(&format!("unsqueeze: dim {bad} is outside")), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with(&format!("unsqueeze: dim {bad} is outside")),
+            "{err}"
+        );
     }
     assert_eq!(
         t.squeeze(-3i64).unwrap_err().to_string(),

@@ -5,7 +5,7 @@ use strideweave::{
     shape_t,
 };
 
-const H: usize = 4;
+const H: i64 = 4;
 
 fn shape_of<T: strideweave::Element, S: StaticShape>(_: &StaticTensor<T, S>) -> String {
     S::SHAPE.to_string()

@@ -238,7 +238,7 @@ fn last_span(e: &syn::Expr) -> Span {
         .map_or_else(Span::call_site, |t| t.span())
 }
 
-/// The value of an integer literal extent (`4`, `4usize`, `-2`); `None` for any other
+/// The value of an integer literal extent (`4`, `4i64`, `-2`); `None` for any other
 /// expression (a constant, checked by the compiler); an error for other literals.
 fn literal_extent(mac: MacroKind, name: &syn::Ident, e: &syn::Expr) -> syn::Result<Option<i64>> {
     let Some((negative, lit)) = signed_literal(e) else {
@@ -247,9 +247,9 @@ fn literal_extent(mac: MacroKind, name: &syn::Ident, e: &syn::Expr) -> syn::Resu
     let err = |message: String| Err(syn::Error::new_spanned(e, format!("{mac}: {message}")));
     match lit {
         Lit::Int(i) => {
-            if !matches!(i.suffix(), "" | "usize") {
+            if !matches!(i.suffix(), "" | "i64") {
                 return err(format!(
-                    "keyword `{name}` has the type suffix `{}`; extents are plain integers (usize), e.g. `{name} = {}`",
+                    "keyword `{name}` has the type suffix `{}`; extents are `i64`, write a plain integer, e.g. `{name} = {}`",
                     i.suffix(),
                     i.base10_digits()
                 ));

@@ -1,5 +1,5 @@
 //! Where cotangents enter and gradients leave: checks of a caller's cotangent against its
-//! target, and the gradient buffers of contracts RT017.
+//! target, and gradient buffers that never alias (RT017).
 //!
 //! * An **injective** target keeps its layout: the gradient is a fresh carrier just long
 //!   enough for the layout's reach, with the offset that places the reach at its start.

@@ -1,12 +1,16 @@
-//! Reverse-mode gradients (seed 000's backward requirements, contracts §6 and RT017).
+//! Reverse-mode gradients: [`Tensor::backward`](crate::Tensor::backward) and [`grad`] run
+//! every recorded operation once, in topological order; a gradient buffer never aliases (a
+//! tensor that aliases through broadcast modes receives, at each coordinate, the sum over
+//! its aliases; other aliasing is refused); a mutation of a saved input makes backward fail
+//! before any gradient changes.
 //!
 //! | module | what it holds |
 //! | --- | --- |
 //! | `mod` | the per-tensor state (`Meta`), the thread-local recording switch, [`no_grad`], [`grad`] |
-//! | `node` | recorded operations: saved inputs, their RT007 snapshots, a backward rule |
+//! | `node` | recorded operations: saved inputs, their carriers' versions, a backward rule |
 //! | `view` | the one backward rule of every view (a scatter-add through an ordinal map) |
 //! | `engine` | the traversal: validate everything, propagate in topological order, commit |
-//! | `buffer` | cotangent checks and gradient buffers (injective layouts, RT017 sums) |
+//! | `buffer` | cotangent checks and gradient buffers (injective layouts, sums over aliases) |
 //! | `tensor` | the `Tensor` methods: `backward`, `grad`, `set_requires_grad`, … |
 //!
 //! A recorded operation is a `node` attached to its result when the result is created; the
@@ -101,6 +105,14 @@ pub fn no_grad() -> NoGradGuard {
 
 /// The guard of [`no_grad`]; restores the previous recording state when dropped. It stays on
 /// the thread that created it (the state is thread-local).
+///
+/// ```
+/// use strideweave::{NoGradGuard, is_grad_enabled, no_grad};
+/// let guard: NoGradGuard = no_grad();
+/// assert!(!is_grad_enabled());
+/// drop(guard);
+/// assert!(is_grad_enabled());
+/// ```
 #[derive(Debug)]
 pub struct NoGradGuard {
     prev: bool,

@@ -1,5 +1,5 @@
-//! Recorded operations: what a forward call saves (its tensor inputs and their RT007
-//! snapshots) and the rule that maps the result's cotangent to the inputs' cotangents.
+//! Recorded operations: what a forward call saves (its tensor inputs and the versions of
+//! their carriers, to detect a later mutation) and the rule that maps the result's cotangent to the inputs' cotangents.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};

@@ -10,7 +10,7 @@ impl Tensor {
     /// Marks a leaf as requiring (or no longer requiring) gradients: operations and views on
     /// it record the graph from now on. Fails with `Runtime` for a dtype without gradients
     /// (only floating and complex tensors have them) and for switching off a non-leaf, and
-    /// with `NotImplemented` for a multi-subtensor tensor (RT008).
+    /// with `NotImplemented` for a multi-subtensor (block-scaled) tensor.
     ///
     /// ```
     /// use strideweave::{ErrorKind, Tensor};
@@ -79,8 +79,9 @@ impl Tensor {
 
     /// The accumulated gradient: a detached tensor in its own fresh carrier, laid out like
     /// this tensor when its layout is injective, compactly when it aliases through
-    /// stride-zero modes (contracts RT017). `None` until a backward reaches this tensor
-    /// (a leaf, or a non-leaf after [`retain_grad`](Self::retain_grad)).
+    /// stride-zero modes (each coordinate then holds the sum over its aliases). `None` until
+    /// a backward reaches this tensor (a leaf, or a non-leaf after
+    /// [`retain_grad`](Self::retain_grad)).
     ///
     /// ```
     /// let t = strideweave::Tensor::zeros::<f64>(&"2".parse().unwrap());
@@ -182,11 +183,11 @@ impl Tensor {
     }
 
     /// Reverse-mode differentiation from this tensor with a given cotangent, keeping the
-    /// graph if asked (seed 000's `backward(gradient, retain_graph)`, contracts §6).
+    /// graph if asked: the full form of [`backward`](Self::backward).
     ///
     /// `gradient` is the cotangent of this tensor. `None` stands for the unit cotangent and
-    /// is accepted only for a shape of exactly one leaf of extent one (else `Value`; the
-    /// seed's rule — [`backward`](Self::backward) takes any tensor of one element). A
+    /// is accepted only for a shape of exactly one leaf of extent one (else `Value`;
+    /// [`backward`](Self::backward) takes any tensor of one element). A
     /// cotangent of another dtype is a `Type` error. For an injective layout the cotangent
     /// must have exactly this tensor's layout; for a layout that aliases through stride-zero
     /// modes, this tensor's shape in an injective layout (else `Value`).

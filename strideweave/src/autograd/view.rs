@@ -5,7 +5,7 @@
 //! (first-mode-fastest, offset 0, so `C(i) = i`), the same function yields `M = f(C)`: the
 //! source ordinal that each view coordinate reads, plus the offset change `delta` measured
 //! on `C`. The adjoint of reading `x[delta + M(i)]` is the scatter-add
-//! `g[delta + M(i)] += c[i]`, which is every rule seed 000 lists at once: slice and
+//! `g[delta + M(i)] += c[i]`, which is every view's backward rule at once: slice and
 //! as_strided scatter into the selected ordinals (zeros elsewhere); permute, reshape,
 //! rearrange, squeeze, unsqueeze and reverse invert a bijection; broadcast_to and
 //! broadcast_in_dim sum the contributions of every alias of a source coordinate.

@@ -4,8 +4,8 @@
 
 use crate::error::{Error, Result};
 use crate::layout::coalesce::coalesce_modes;
-use crate::layout::dim::{Dim, clamp, normalise_dim};
 use crate::layout::core::Layout;
+use crate::layout::dim::{Dim, clamp, normalise_dim};
 use crate::layout::inline_vec::InlineVec;
 use crate::layout::int_tuple::{Node, ProfileToken};
 use crate::layout::key::Key;
@@ -14,6 +14,13 @@ use crate::layout::structure::{LayoutBuilder, mode_out_of_range};
 
 /// What slicing a layout produces: the view layout (none when every key is an integer), the
 /// change of offset, and whether the selection starts at the origin.
+///
+/// ```
+/// use strideweave::{Key, Layout, Sliced};
+/// let l: Layout = "(4,3):(1,4)".parse().unwrap();
+/// let s: Sliced = l.slice(&[Key::slice(Some(1), None, None), 2.into()]).unwrap();
+/// assert_eq!((s.layout.unwrap().to_string(), s.offset, s.at_origin), ("3:1".into(), 9, false));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sliced {
     /// The layout of the kept modes, or `None` when every key was an integer.

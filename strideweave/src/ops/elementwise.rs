@@ -194,7 +194,7 @@ impl Tensor {
         .map(|_| ())
     }
 
-    /// [`add`](Self::add) into `out`'s elements (contracts C5): `out` must have the
+    /// [`add`](Self::add) into `out`'s elements, allocating nothing: `out` must have the
     /// result's dtype and shape and an injective layout; its carrier's version increments
     /// once. Not recorded: with recording on, no operand and not `out` may require
     /// gradients (`Runtime`). `out` may alias an operand.
@@ -211,44 +211,108 @@ impl Tensor {
     }
 
     /// [`sub`](Self::sub) into `out` (see [`add_into`](Self::add_into)).
+    ///
+    /// ```
+    /// use strideweave::Tensor;
+    /// let a = Tensor::arange::<f64>(&"3".parse().unwrap());
+    /// let out = Tensor::zeros::<f64>(&"3".parse().unwrap());
+    /// a.sub_into(&a.add_scalar(1.0).unwrap(), &out).unwrap();
+    /// assert_eq!(out.to_vec::<f64>().unwrap(), [-1.0, -1.0, -1.0]);
+    /// ```
     pub fn sub_into(&self, other: &Tensor, out: &Tensor) -> Result<()> {
         binary(Binary::Sub, self, other, Dest::Into(out)).map(|_| ())
     }
 
     /// [`mul`](Self::mul) into `out` (see [`add_into`](Self::add_into)).
+    ///
+    /// ```
+    /// use strideweave::Tensor;
+    /// let a = Tensor::arange::<f64>(&"3".parse().unwrap());
+    /// let out = Tensor::zeros::<f64>(&"3".parse().unwrap());
+    /// a.mul_into(&a, &out).unwrap();
+    /// assert_eq!(out.to_vec::<f64>().unwrap(), [0.0, 1.0, 4.0]);
+    /// ```
     pub fn mul_into(&self, other: &Tensor, out: &Tensor) -> Result<()> {
         binary(Binary::Mul, self, other, Dest::Into(out)).map(|_| ())
     }
 
     /// [`div`](Self::div) into `out` (see [`add_into`](Self::add_into)).
+    ///
+    /// ```
+    /// use strideweave::Tensor;
+    /// let a = Tensor::arange::<f64>(&"3".parse().unwrap());
+    /// let out = Tensor::zeros::<f64>(&"3".parse().unwrap());
+    /// a.div_into(&a.add_scalar(1.0).unwrap(), &out).unwrap();
+    /// assert_eq!(out.to_vec::<f64>().unwrap(), [0.0, 0.5, 2.0 / 3.0]);
+    /// ```
     pub fn div_into(&self, other: &Tensor, out: &Tensor) -> Result<()> {
         binary(Binary::Div, self, other, Dest::Into(out)).map(|_| ())
     }
 
     /// [`neg`](Self::neg) into `out` (see [`add_into`](Self::add_into)).
+    ///
+    /// ```
+    /// use strideweave::Tensor;
+    /// let a = Tensor::arange::<f64>(&"3".parse().unwrap());
+    /// let out = Tensor::zeros::<f64>(&"3".parse().unwrap());
+    /// a.neg_into(&out).unwrap();
+    /// assert_eq!(out.to_vec::<f64>().unwrap(), [-0.0, -1.0, -2.0]);
+    /// ```
     pub fn neg_into(&self, out: &Tensor) -> Result<()> {
         scalar(self, "neg_into", None, ScalarKind::Neg, Dest::Into(out)).map(|_| ())
     }
 
     /// [`add_scalar`](Self::add_scalar) into `out` (see [`add_into`](Self::add_into)).
+    ///
+    /// ```
+    /// use strideweave::Tensor;
+    /// let a = Tensor::arange::<f64>(&"3".parse().unwrap());
+    /// let out = Tensor::zeros::<f64>(&"3".parse().unwrap());
+    /// a.add_scalar_into(1.0, &out).unwrap();
+    /// assert_eq!(out.to_vec::<f64>().unwrap(), [1.0, 2.0, 3.0]);
+    /// ```
     pub fn add_scalar_into(&self, value: impl Into<Scalar>, out: &Tensor) -> Result<()> {
         let v = Some(value.into());
         scalar(self, "add_scalar_into", v, ScalarKind::Add, Dest::Into(out)).map(|_| ())
     }
 
     /// [`sub_scalar`](Self::sub_scalar) into `out` (see [`add_into`](Self::add_into)).
+    ///
+    /// ```
+    /// use strideweave::Tensor;
+    /// let a = Tensor::arange::<f64>(&"3".parse().unwrap());
+    /// let out = Tensor::zeros::<f64>(&"3".parse().unwrap());
+    /// a.sub_scalar_into(1.0, &out).unwrap();
+    /// assert_eq!(out.to_vec::<f64>().unwrap(), [-1.0, 0.0, 1.0]);
+    /// ```
     pub fn sub_scalar_into(&self, value: impl Into<Scalar>, out: &Tensor) -> Result<()> {
         let v = Some(value.into());
         scalar(self, "sub_scalar_into", v, ScalarKind::Sub, Dest::Into(out)).map(|_| ())
     }
 
     /// [`mul_scalar`](Self::mul_scalar) into `out` (see [`add_into`](Self::add_into)).
+    ///
+    /// ```
+    /// use strideweave::Tensor;
+    /// let a = Tensor::arange::<f64>(&"3".parse().unwrap());
+    /// let out = Tensor::zeros::<f64>(&"3".parse().unwrap());
+    /// a.mul_scalar_into(2.0, &out).unwrap();
+    /// assert_eq!(out.to_vec::<f64>().unwrap(), [0.0, 2.0, 4.0]);
+    /// ```
     pub fn mul_scalar_into(&self, value: impl Into<Scalar>, out: &Tensor) -> Result<()> {
         let v = Some(value.into());
         scalar(self, "mul_scalar_into", v, ScalarKind::Mul, Dest::Into(out)).map(|_| ())
     }
 
     /// [`div_scalar`](Self::div_scalar) into `out` (see [`add_into`](Self::add_into)).
+    ///
+    /// ```
+    /// use strideweave::Tensor;
+    /// let a = Tensor::arange::<f64>(&"3".parse().unwrap());
+    /// let out = Tensor::zeros::<f64>(&"3".parse().unwrap());
+    /// a.div_scalar_into(2.0, &out).unwrap();
+    /// assert_eq!(out.to_vec::<f64>().unwrap(), [0.0, 0.5, 1.0]);
+    /// ```
     pub fn div_scalar_into(&self, value: impl Into<Scalar>, out: &Tensor) -> Result<()> {
         let v = Some(value.into());
         scalar(self, "div_scalar_into", v, ScalarKind::Div, Dest::Into(out)).map(|_| ())

@@ -24,7 +24,8 @@ impl Tensor {
     ///
     /// ```
     /// use strideweave::Tensor;
-    /// // Row-major data, read through an explicit layout (contracts C1).
+    /// // Row-major data enters through an explicit constructor: the default order is
+    /// // first mode fastest.
     /// let a = Tensor::from_vec_row_major(vec![1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0], &"(2,3)".parse().unwrap()).unwrap();
     /// let b = a.permute(&[1, 0]).unwrap(); // Aᵀ, a view
     /// let c = a.matmul(&b).unwrap();
@@ -35,7 +36,7 @@ impl Tensor {
         fresh(matmul(self, other, OP, Dest::Fresh))
     }
 
-    /// [`matmul`](Self::matmul) into `out` (contracts C5; see
+    /// [`matmul`](Self::matmul) into `out`, allocating nothing (see
     /// [`add_into`](Self::add_into) for the rules of a destination). `out` may share a
     /// carrier with an operand: the product is computed first, then written.
     ///

@@ -9,12 +9,13 @@
 //! The element arithmetic, dense value vectors, strided walks and the gemm call they run on
 //! are in `kernels`, shared with `autograd`.
 //!
-//! Each has an `_into` form that writes into a caller's tensor (contracts C5): see `Dest`.
+//! Each has an `_into` form that writes into a caller's tensor instead of allocating (no
+//! hidden allocation, C5): see `Dest`.
 //!
 //! Kernels read their operands where they lie, through their layouts (strided, reversed,
 //! broadcast: nothing is copied first), write compact first-mode-fastest results into fresh
 //! host carriers, and record their backward rule when an operand takes part in autograd.
-//! Nothing broadcasts implicitly (contracts C3): elementwise operands have equal shapes.
+//! Nothing broadcasts implicitly: elementwise operands have equal shapes (C3).
 
 mod elementwise;
 mod matmul;
@@ -25,8 +26,8 @@ use crate::error::{Error, Result};
 use crate::kernels::{num, strided};
 use crate::tensor::Tensor;
 
-/// The checks every kernel makes on an operand: one subtensor (RT008) and a floating or
-/// complex dtype.
+/// The checks every kernel makes on an operand: one subtensor (a block-scaled tensor is
+/// refused, RT008) and a floating or complex dtype.
 pub(crate) fn check_operand(op: &'static str, t: &Tensor) -> Result<()> {
     t.require_single(op)?;
     if !has_arithmetic(t.dtype()) {
@@ -58,7 +59,7 @@ fn has_arithmetic(d: DType) -> bool {
 }
 
 /// Where a kernel's result goes: a fresh compact tensor (recorded when an input takes part
-/// in autograd), or the elements of a caller's tensor (contracts C5; never recorded).
+/// in autograd), or the elements of a caller's tensor (never recorded).
 #[derive(Clone, Copy)]
 pub(crate) enum Dest<'a> {
     Fresh,

@@ -35,7 +35,7 @@ impl Tensor {
         fresh(total(self, "mean", true, Dest::Fresh))
     }
 
-    /// [`sum`](Self::sum) into `out`, a rank-0 tensor (contracts C5; see
+    /// [`sum`](Self::sum) into `out`, a rank-0 tensor, allocating nothing (see
     /// [`add_into`](Self::add_into) for the rules of a destination).
     ///
     /// ```
@@ -51,11 +51,25 @@ impl Tensor {
 
     /// [`mean`](Self::mean) into `out`, a rank-0 tensor (see
     /// [`add_into`](Self::add_into)).
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::arange::<f64>(&"(2,3)".parse().unwrap());
+    /// let out = strideweave::Tensor::scalar(0.0f64);
+    /// t.mean_into(&out).unwrap();
+    /// assert_eq!(out.item::<f64>().unwrap(), 2.5);
+    /// ```
     pub fn mean_into(&self, out: &Tensor) -> Result<()> {
         total(self, "mean_into", true, Dest::Into(out)).map(|_| ())
     }
 
     /// [`sum_modes`](Self::sum_modes) into `out` (see [`add_into`](Self::add_into)).
+    ///
+    /// ```
+    /// let t = strideweave::Tensor::arange::<f64>(&"(2,3)".parse().unwrap());
+    /// let out = strideweave::Tensor::zeros::<f64>(&"3".parse().unwrap());
+    /// t.sum_modes_into(&[0], &out).unwrap(); // sums over mode 0, keeps mode 1
+    /// assert_eq!(out.to_vec::<f64>().unwrap(), [1.0, 5.0, 9.0]);
+    /// ```
     pub fn sum_modes_into(&self, modes: &[usize], out: &Tensor) -> Result<()> {
         sum_modes(self, modes, "sum_modes_into", Dest::Into(out)).map(|_| ())
     }

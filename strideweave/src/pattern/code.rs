@@ -141,8 +141,11 @@ impl<'a> Side<'a> {
     }
 
     const fn field(&self, i: usize, f: usize) -> usize {
-        let at = i * RECORD + 2 * f;
-        self.toks[at] as usize | (self.toks[at + 1] as usize) << 8
+        let at = i * RECORD + 4 * f;
+        self.toks[at] as usize
+            | (self.toks[at + 1] as usize) << 8
+            | (self.toks[at + 2] as usize) << 16
+            | (self.toks[at + 3] as usize) << 24
     }
 
     const fn string(&self, offset: usize, len: usize) -> &'a str {
@@ -151,7 +154,7 @@ impl<'a> Side<'a> {
 
     /// The kind of token `i`.
     pub const fn kind(&self, i: usize) -> TokKind {
-        match self.field(i, F_KIND) as u16 {
+        match self.field(i, F_KIND) as u32 {
             K_SYMBOL => TokKind::Symbol,
             K_UNIT => TokKind::Unit,
             K_OPEN => TokKind::Open,
@@ -189,8 +192,8 @@ impl<'a> Side<'a> {
 pub struct Keyword {
     /// The symbol's index in [`PatternRef::names`].
     pub sym: usize,
-    /// The extent.
-    pub value: usize,
+    /// The extent (at least 1; the engine reports a smaller one).
+    pub value: i64,
 }
 
 /// A pattern parsed and checked by `strideweave_syntax`, with its keywords, as the engine
@@ -203,10 +206,13 @@ pub struct Keyword {
 /// const P: PatternCode = PatternCode {
 ///     op: Op::Rearrange,
 ///     text: "a -> a 1",
-///     left: Side { toks: b"\0\0\0\0\0\0\0\0\x01\0\0\0\x01\0\x01\0\x01\0", strings: "0a" },
+///     left: Side {
+///         toks: b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\x01\0\0\0\x01\0\0\0\x01\0\0\0",
+///         strings: "0a",
+///     },
 ///     right: Side {
-///         toks: b"\0\0\0\0\0\0\x05\0\x06\0\0\0\x01\0\x01\0\x01\0\
-///                 \x01\0\0\0\x01\0\x07\0\x08\0\x02\0\x01\0\x03\0\x01\0",
+///         toks: b"\0\0\0\0\0\0\0\0\0\0\0\0\x05\0\0\0\x06\0\0\0\0\0\0\0\x01\0\0\0\x01\0\0\0\x01\0\0\0\
+///                 \x01\0\0\0\0\0\0\0\x01\0\0\0\x07\0\0\0\x08\0\0\0\x02\0\0\0\x01\0\0\0\x03\0\0\0\x01\0\0\0",
 ///         strings: "0a11",
 ///     },
 ///     left_span: (0, 1),
@@ -237,13 +243,13 @@ pub struct PatternRef<'a> {
 /// A pattern as `rearrange!` and `repeat!` emit it: constant data.
 pub type PatternCode = PatternRef<'static>;
 
-/// A keyword extent as the expansion writes it: `extent(H)` makes a constant of another type
-/// a type error at the user's constant.
+/// A keyword extent as the expansion writes it: `extent(H)` makes a constant of another
+/// type than `i64` (the type of every extent and size) a type error at the user's constant.
 ///
 /// ```
-/// const H: usize = 4;
+/// const H: i64 = 4;
 /// assert_eq!(strideweave::__private::extent(H), 4);
 /// ```
-pub const fn extent(value: usize) -> usize {
+pub const fn extent(value: i64) -> i64 {
     value
 }

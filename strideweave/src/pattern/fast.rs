@@ -37,15 +37,18 @@ const NEW: u8 = 3;
 /// Field `f` (`F_*`) of token `i` of a side.
 macro_rules! field {
     ($side:expr, $i:expr, $f:expr) => {{
-        let at = $i * RECORD + 2 * $f;
-        $side.toks[at] as usize | ($side.toks[at + 1] as usize) << 8
+        let at = $i * RECORD + 4 * $f;
+        $side.toks[at] as usize
+            | ($side.toks[at + 1] as usize) << 8
+            | ($side.toks[at + 2] as usize) << 16
+            | ($side.toks[at + 3] as usize) << 24
     }};
 }
 
 /// The kind of token `i` of a side (`SYMBOL`, `UNIT`, …).
 macro_rules! kind {
     ($side:expr, $i:expr) => {
-        $side.toks[$i * RECORD + 2 * F_KIND] as usize
+        $side.toks[$i * RECORD + 4 * F_KIND] as usize
     };
 }
 
@@ -123,10 +126,10 @@ pub const fn fast(
     let mut i = 0;
     while i < p.keywords.len() {
         let k = &p.keywords[i];
-        if k.value == 0 || k.value > i64::MAX as usize {
+        if k.value < 1 {
             return false;
         }
-        given[k.sym] = k.value as i64;
+        given[k.sym] = k.value;
         i += 1;
     }
     // The sides each symbol is on.

@@ -52,7 +52,7 @@ impl Plan {
         check_pattern(&pattern, kind).map_err(lift)?;
         let keywords: Vec<(&str, i64, Range<usize>)> =
             sizes.iter().map(|&(n, v)| (n, v, 0..text.len())).collect();
-        check_keywords(&pattern, kind, &keywords).map_err(lift)?;
+        check_keywords(&pattern, kind, &keywords).map_err(|e| lift(e.into()))?;
         let e = encode_pattern(text, &pattern).map_err(fail)?;
         let names: SmallVec<[&str; INLINE]> = e.names.iter().map(String::as_str).collect();
         let keywords: SmallVec<[Keyword; INLINE]> = sizes
@@ -60,10 +60,9 @@ impl Plan {
             .map(|&(n, v)| Keyword {
                 sym: e
                     .symbol(n)
-                    .expect("check_keywords: every keyword names a symbol")
-                    as usize,
+                    .expect("check_keywords: every keyword names a symbol"),
                 // check_keywords: every value is at least 1.
-                value: v as usize,
+                value: v,
             })
             .collect();
         let p = PatternRef {
@@ -77,7 +76,7 @@ impl Plan {
                 toks: &e.right.toks,
                 strings: &e.right.strings,
             },
-            left_span: (e.left_span.0 as u32, e.left_span.1 as u32),
+            left_span: e.left_span,
             names: &names,
             keywords: &keywords,
         };
@@ -205,7 +204,7 @@ impl Plan {
 }
 
 impl Layout {
-    /// Rearranges the layout by a pattern (contracts §5): a zero-copy view.
+    /// Rearranges the layout by a pattern: a zero-copy view.
     ///
     /// The left side mirrors the source hierarchy top-down: each top-level term matches a
     /// top-level mode, a symbol names the whole sublayout at its place (leaf or nested), a
@@ -268,5 +267,57 @@ impl Layout {
     /// ```
     pub fn repeat(&self, pattern: &str, sizes: &[(&str, i64)]) -> Result<Layout> {
         Plan::parse(self.shape(), Op::Repeat, pattern, sizes).map(|p| p.apply(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use crate::layout::Layout;
+
+    /// Patterns read at run time have no length limit: one longer than 65,535 characters (the
+    /// old `u16` encoding's limit) rearranges, or is refused for what it says, quickly.
+    fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+        let t = Instant::now();
+        let out = f();
+        (out, t.elapsed())
+    }
+
+    #[test]
+    fn a_run_time_pattern_has_no_length_limit_long_symbol_names() {
+        let long = "a".repeat(70_000);
+        let pattern = format!("{long} b -> b {long}");
+        let l: Layout = "(2,3):(1,2)".parse().unwrap();
+        let (v, took) = timed(|| l.rearrange(&pattern, &[]));
+        assert_eq!(v.unwrap().to_string(), "(3,2):(2,1)");
+        assert!(took < Duration::from_millis(500), "{took:?}");
+    }
+
+    #[test]
+    fn a_run_time_pattern_has_no_term_limit_seventy_thousand_units() {
+        let n = 70_000;
+        let units = " 1".repeat(n);
+        let pattern = format!("a{units} -> a");
+        assert!(pattern.len() > 65_535);
+        // Refused for its rank, with the rank message.
+        let l: Layout = "5:1".parse().unwrap();
+        let (err, took) = timed(|| l.rearrange(&pattern, &[]).unwrap_err().to_string());
+        assert!(
+            err.starts_with(
+                "rearrange: the left side has 70001 terms but the source has 1 top-level mode"
+            ),
+            "{}",
+            &err[..err.len().min(200)]
+        );
+        assert!(!err.contains("macros"));
+        assert!(took < Duration::from_millis(500), "{took:?}");
+        // Rearranged on a layout of matching rank: the `1`s drop their extent-one modes.
+        let l: Layout = format!("(5{}):(1{})", ",1".repeat(n), ",0".repeat(n))
+            .parse()
+            .unwrap();
+        let (v, took) = timed(|| l.rearrange(&pattern, &[]));
+        assert_eq!(v.unwrap().to_string(), "(5):(1)");
+        assert!(took < Duration::from_millis(500), "{took:?}");
     }
 }

@@ -7,8 +7,25 @@ use crate::layout::{IntTuple, ProfileToken, Shape};
 use crate::pattern::{LEAF, POP, PUSH, ShapeRef};
 
 /// The most leaves a [`ShapeCode`] holds.
+///
+/// ```
+/// use strideweave::{MAX_LEAVES, Shape, ShapeCode};
+/// let widest: Shape = format!("({})", vec!["2"; MAX_LEAVES].join(",")).parse().unwrap();
+/// assert!(ShapeCode::from_shape(&widest).is_some());
+/// let too_wide: Shape = format!("({})", vec!["2"; MAX_LEAVES + 1].join(",")).parse().unwrap();
+/// assert!(ShapeCode::from_shape(&too_wide).is_none());
+/// ```
 pub const MAX_LEAVES: usize = 32;
 /// The most profile tokens (leaves, `(`, `)`) a [`ShapeCode`] holds.
+///
+/// ```
+/// use strideweave::{MAX_TOKENS, Shape, ShapeCode};
+/// // Every `(2)` is three tokens: `(`, a leaf and `)`.
+/// let deep: Shape = format!("({})", vec!["(2)"; MAX_TOKENS / 3].join(",")).parse().unwrap();
+/// assert!(ShapeCode::from_shape(&deep).is_some());
+/// let deeper: Shape = format!("({})", vec!["(2)"; MAX_TOKENS / 3 + 1].join(",")).parse().unwrap();
+/// assert!(ShapeCode::from_shape(&deeper).is_none());
+/// ```
 pub const MAX_TOKENS: usize = 64;
 
 /// A shape in a fixed-capacity encoding that `const fn`s can read and build: the profile
@@ -324,8 +341,8 @@ impl ShapeCode {
         Some(c)
     }
 
-    /// Whether two codes denote the same shape; at the root an integer `n` and the
-    /// one-mode tuple `(n)` agree (contracts L2).
+    /// Whether two codes denote the same shape; at the root (only there) an integer `n` and
+    /// the one-mode tuple `(n)` denote the same shape.
     ///
     /// ```
     /// use strideweave::ShapeCode;
@@ -398,7 +415,8 @@ pub trait StaticShape: 'static {
 }
 
 /// The integer shape `N` (at the root) or a leaf of extent `N` (inside a tuple).
-/// `Leaf<0>` is rejected when its shape is evaluated.
+/// `N` is an `i64`, like every extent; `Leaf<0>` and `Leaf<-2>` are rejected when the shape
+/// is evaluated.
 ///
 /// ```
 /// use strideweave::{Leaf, StaticShape};

@@ -18,7 +18,7 @@ use crate::Rearranged;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::layout::{Layout, ProfileToken};
-use crate::pattern::{MSG_CAP, MsgState, PatternCode};
+use crate::pattern::{MSG_CAP, Msg, MsgState, PatternCode, keyword_value};
 use crate::tensor::Tensor;
 
 /// The shape of a tensor as the compiler sees it: static, or known only at run time.
@@ -101,6 +101,30 @@ pub const fn check_at<S: ShapeInfo, P: Check<S>>(column: u32) {
         if m.anchor() == column {
             fail(m.text(&buf));
         }
+    }
+}
+
+/// Checks the value of keyword `i` (a constant, `h = H`) alone: the expansion calls it first,
+/// spanned at the constant, so that `H = 0` is reported at `H`, once.
+///
+/// ```
+/// use strideweave::{Tensor, rearrange, shape};
+/// const H: i64 = 2;
+/// // The expansion of `h = H` calls `check_keyword::<_, P>(0)` at `H`.
+/// let t = Tensor::arange::<f32>(&shape!(4, 3));
+/// assert_eq!(rearrange!(&t, "(h w) c -> h w c", h = H).unwrap().shape(), &shape!(2, 2, 3));
+/// ```
+#[track_caller]
+pub const fn check_keyword<S: ShapeInfo, P: Check<S>>(i: usize) {
+    let p = &<P as Check<S>>::PATTERN;
+    let mut buf = [0u8; MSG_CAP];
+    let mut m = Msg::new(&mut buf);
+    m.str(p.op.name());
+    m.str(": ");
+    m.mark();
+    let start = m.state();
+    if let Err(st) = keyword_value(p, i, &mut buf, start) {
+        fail(st.text(&buf));
     }
 }
 

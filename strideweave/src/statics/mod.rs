@@ -24,7 +24,7 @@ pub mod __private {
     pub use super::compile::{Outcome, Plan, check_pattern, compile, message_into};
     pub use super::dispatch::{
         Check, Compiled, Dynamic, PatternView, Poisoned, ShapeInfo, Target, Witness, check,
-        check_at, dynamic, poisoned,
+        check_at, check_keyword, dynamic, poisoned,
     };
     pub use crate::pattern::{
         Keyword, LEAF, MSG_CAP, Msg, MsgState, NO_SOURCE, Op, POP, PUSH, PatternCode, PatternRef,

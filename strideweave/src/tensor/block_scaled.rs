@@ -1,6 +1,7 @@
 //! Tensors of the block-scaled dtype `BlockScaledI8F32`: 8-bit codes in subtensor 0, one
 //! `f32` scale per block in subtensor 1, `S_0` sending each element to its scale; value =
-//! code × scale. Its representation rule (RT006) is in `repr`.
+//! code × scale. Its own representation rule (the scale placement is injective) is in
+//! `repr`.
 
 use crate::carrier::Carrier;
 use crate::dtype::DType;
@@ -15,8 +16,10 @@ impl Tensor {
     ///
     /// Its logical shape nests that mode as `(block, extent / block)`, so that the adjacent
     /// layout `S_0` is a layout: stride 0 inside a block, the scales' compact strides across.
-    /// The views of RT008 apply to it without copying; [`dequantize`](Tensor::dequantize)
-    /// produces the values.
+    /// The pure views (permute, slices with a positive step, reshapes that need no copy,
+    /// `as_strided`, the broadcasts, squeeze, unsqueeze) apply to it without copying; other
+    /// operations (element access, arithmetic, backward) refuse it with a `NotImplemented`
+    /// error; [`dequantize`](Tensor::dequantize) produces the values.
     ///
     /// ```
     /// use strideweave::{DType, Tensor};

@@ -1,4 +1,4 @@
-//! Slice indexing (seed 000): `slice(&[Key])` is always a view (integer keys drop their
+//! Slice indexing: `slice(&[Key])` is always a view (integer keys drop their
 //! mode); `index(&[Key])` is Python's form, a view when a slice is present and the element
 //! value when every key is an integer.
 

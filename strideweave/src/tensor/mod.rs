@@ -24,7 +24,8 @@ use crate::repr::{Representation, Snapshot, Subtensor};
 
 pub use index::Indexed;
 
-/// A tensor: a logical dtype and ordered subtensors over shared carriers (contracts §4).
+/// A tensor: a logical dtype and ordered subtensors over shared carriers; each subtensor
+/// reads its carrier through an offset and a layout.
 ///
 /// Cloning the handle is cheap and shares everything. Every view returns a new `Tensor`
 /// over the identical carriers without copying an element.
@@ -49,8 +50,8 @@ pub(crate) struct TensorInner {
 }
 
 impl Tensor {
-    /// A one-subtensor tensor whose dtype is the carrier's (RT001): element `k` lives at
-    /// `offset + layout(k)`, which must stay inside the carrier.
+    /// A one-subtensor tensor whose dtype is the carrier's: element `k` lives at
+    /// `offset + layout(k)`, which must stay inside the carrier (otherwise a `Value` error).
     ///
     /// ```
     /// use strideweave::{Carrier, ErrorKind, Tensor};
@@ -179,7 +180,7 @@ impl Tensor {
         Tensor::from_repr(compact_repr(Carrier::from_vec(data), shape))
     }
 
-    /// A tensor of one element, with the empty shape `()` (contracts C4).
+    /// A tensor of one element, with the empty shape `()` (no top-level modes, size 1).
     ///
     /// ```
     /// let t = strideweave::Tensor::scalar(2.5f32);
@@ -192,7 +193,7 @@ impl Tensor {
         ))
     }
 
-    /// The carrier of subtensor zero (RT002).
+    /// The carrier of subtensor zero. Like every accessor, it changes nothing.
     ///
     /// ```
     /// let t = strideweave::Tensor::zeros::<f32>(&"2".parse().unwrap());
@@ -202,7 +203,7 @@ impl Tensor {
         &self.inner.repr.subtensors[0].carrier
     }
 
-    /// The Tensor offset of subtensor zero (RT002).
+    /// The offset of subtensor zero: the carrier index of the element at coordinate 0.
     ///
     /// ```
     /// let t = strideweave::Tensor::arange::<f32>(&"(5,10)".parse().unwrap());
@@ -212,7 +213,7 @@ impl Tensor {
         self.inner.repr.subtensors[0].offset
     }
 
-    /// The placement layout of subtensor zero (RT002).
+    /// The placement layout of subtensor zero.
     ///
     /// ```
     /// let t = strideweave::Tensor::zeros::<f32>(&"(2,3)".parse().unwrap());
@@ -232,7 +233,7 @@ impl Tensor {
         self.layout().shape()
     }
 
-    /// The logical dtype (RT002).
+    /// The logical dtype.
     ///
     /// ```
     /// assert_eq!(strideweave::Tensor::scalar(1u8).dtype(), strideweave::DType::U8);
@@ -241,7 +242,7 @@ impl Tensor {
         self.inner.repr.dtype
     }
 
-    /// The number of logical elements (RT002).
+    /// The number of logical elements.
     ///
     /// ```
     /// assert_eq!(strideweave::Tensor::zeros::<f32>(&"(2,3)".parse().unwrap()).size(), 6);
@@ -278,7 +279,7 @@ impl Tensor {
         &self.inner.repr
     }
 
-    /// The mutation snapshot of the carriers (RT007).
+    /// The mutation snapshot: each distinct carrier once, with its current version.
     ///
     /// ```
     /// assert_eq!(strideweave::Tensor::scalar(1u8).snapshot().entries().len(), 1);
@@ -287,7 +288,8 @@ impl Tensor {
         self.inner.repr.snapshot()
     }
 
-    /// Fails with `NotImplemented` unless this is a one-subtensor tensor (RT008).
+    /// Fails with `NotImplemented` unless this is a one-subtensor tensor (a block-scaled
+    /// tensor takes only the pure views, RT008).
     pub(crate) fn require_single(&self, op: &'static str) -> Result<&Subtensor> {
         if self.inner.repr.is_single() {
             Ok(&self.inner.repr.subtensors[0])

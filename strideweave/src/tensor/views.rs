@@ -1,4 +1,4 @@
-//! The zero-copy views of seed 000. Each is the layout function of the same name applied
+//! The zero-copy views. Each is the layout function of the same name applied
 //! to the leading layouts (`L_0`, and `S_0` for a multi-subtensor tensor) plus a validated
 //! new representation over the identical carriers.
 
@@ -178,7 +178,11 @@ impl Tensor {
         self.reach_keeping_view(OP, |l| l.broadcast_in_dim_as(OP, target, dims))
     }
 
-    /// Right-aligned broadcasting (missing leading modes act as extent 1; contracts C3).
+    /// Right-aligned broadcasting, as NumPy does it: the source's modes line up with the
+    /// last modes of `target`, missing leading modes act as extent 1, and extent-1 leaves
+    /// widen with stride 0. Broadcasting happens only through this view and
+    /// [`broadcast_to`](Self::broadcast_to)/[`broadcast_in_dim`](Self::broadcast_in_dim):
+    /// arithmetic never broadcasts implicitly.
     ///
     /// ```
     /// let t = strideweave::Tensor::arange::<f32>(&"3".parse().unwrap());
@@ -216,8 +220,9 @@ impl Tensor {
         self.reach_keeping_view("squeeze", |l| l.squeeze(dim))
     }
 
-    /// Reverses the coordinates of top-level mode `mode` (contracts C2): a view with
-    /// negated strides whose origin is the old last element of that mode.
+    /// Reverses the coordinates of top-level mode `mode`: a view with negated strides whose
+    /// origin is the old last element of that mode. (Slices take only positive steps;
+    /// reversal is this separate operation.)
     ///
     /// ```
     /// let t = strideweave::Tensor::arange::<i32>(&"(2,3)".parse().unwrap());
@@ -236,7 +241,12 @@ impl Tensor {
         crate::autograd::view::record(self, Tensor::from_repr(out), OP, |c| c.reverse(mode))
     }
 
-    /// Tree rearrangement (contracts L12) of a one-subtensor tensor.
+    /// Rearranges a one-subtensor tensor by trees, as [`Layout::rearrange_tree`] does:
+    /// `selection` mirrors the top of the shape and extracts the whole sub-layout at each of
+    /// its leaves (by default every leaf, depth-first); in `output`, `Tree::id(n)` places
+    /// extracted sub-layout `n` and a plain `Tree::Leaf` inserts an extent-1 mode. Every
+    /// extracted sub-layout of size > 1 must be placed exactly once. A view over the same
+    /// carrier.
     ///
     /// ```
     /// use strideweave::{Tensor, Tree};
@@ -250,7 +260,7 @@ impl Tensor {
         self.reach_keeping_view(OP, |l| l.rearrange_tree(output, selection))
     }
 
-    /// Rearranges by a pattern (contracts §5): `"b (h w) c -> b c h w"` with keyword
+    /// Rearranges by a pattern: `"b (h w) c -> b c h w"` with keyword
     /// extents for split groups and assertions (see [`Layout::rearrange`]). A view over the
     /// same carrier and offset. The pattern is read once per call, also when autograd
     /// records the view.

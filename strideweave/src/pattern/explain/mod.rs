@@ -153,7 +153,7 @@ const fn keyword(p: &PatternRef<'_>, sym: usize) -> Option<i64> {
     let mut i = 0;
     while i < p.keywords.len() {
         if p.keywords[i].sym == sym {
-            return Some(p.keywords[i].value as i64);
+            return Some(p.keywords[i].value);
         }
         i += 1;
     }
@@ -190,46 +190,45 @@ const fn on_side(toks: Side<'_>, sym: usize) -> bool {
     false
 }
 
-/// Keyword values that the macros could not check (constants): each fits in `i64` and is at
-/// least 1 (`check_keywords`' messages). Writes the message of a mistake into `msg` after
-/// the front end's prefix (`start`).
+/// Keyword values that the macros could not check (constants): each at least 1, in
+/// `check_keywords`' words. Writes the message of a mistake into `msg` after the front end's
+/// prefix (`start`).
 pub const fn keywords(p: &PatternRef<'_>, msg: &mut [u8], start: MsgState) -> Result<(), MsgState> {
     let mut i = 0;
     while i < p.keywords.len() {
-        let k = p.keywords[i];
-        if k.value > i64::MAX as usize {
-            let name = p.names[k.sym];
-            let mut m = Msg::resume(msg, start);
-            m.str("keyword `");
-            m.str(name);
-            m.str(" = ");
-            m.uint(k.value as u64);
-            m.str("` does not fit in i64");
-            return Err(finish(m, p, 0, chars(p.text)));
-        }
-        i += 1;
-    }
-    let mut i = 0;
-    while i < p.keywords.len() {
-        let k = p.keywords[i];
-        if k.value == 0 {
-            let name = p.names[k.sym];
-            let (side, t) = find_symbol(p, k.sym);
-            let mut m = Msg::resume(msg, start);
-            m.str("keyword `");
-            m.str(name);
-            m.str(" = 0` for `");
-            m.str(name);
-            m.str("` on the ");
-            m.str(side);
-            m.str(", term ");
-            m.str(t.path);
-            m.str(": an extent must be at least 1");
-            return Err(at(m, p, &t));
-        }
+        tri!(keyword_value(p, i, msg, start));
         i += 1;
     }
     Ok(())
+}
+
+/// Keyword `i`'s value (see [`keywords`]): `rearrange!(t, "(h w) c -> h w c", h = H)` with
+/// `const H: i64 = 0` checks it at `H`, where the expansion calls this alone.
+pub const fn keyword_value(
+    p: &PatternRef<'_>,
+    i: usize,
+    msg: &mut [u8],
+    start: MsgState,
+) -> Result<(), MsgState> {
+    let k = p.keywords[i];
+    if k.value >= 1 {
+        return Ok(());
+    }
+    let name = p.names[k.sym];
+    let (side, t) = find_symbol(p, k.sym);
+    let mut m = Msg::resume(msg, start);
+    m.str("keyword `");
+    m.str(name);
+    m.str(" = ");
+    m.int(k.value);
+    m.str("` for `");
+    m.str(name);
+    m.str("` on the ");
+    m.str(side);
+    m.str(", term ");
+    m.str(t.path);
+    m.str(": an extent must be at least 1");
+    Err(at(m, p, &t))
 }
 
 /// The index of the term after the one at `i`.

@@ -32,7 +32,8 @@ pub struct Plan {
 impl Plan {
     /// [`strides`](Plan::strides) without an allocation: written into `out`, returned as
     /// the filled prefix. A product that overflows can only belong to an extent-one leaf
-    /// after a split, whose stride is immaterial (contracts D5): it is 0.
+    /// after a split, whose stride is immaterial (any value gives the same index, D5): it
+    /// is 0.
     pub(crate) fn strides_into<'o>(
         &self,
         source: &[i64],

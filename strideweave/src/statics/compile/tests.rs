@@ -261,8 +261,8 @@ fn code(
     let keywords: Vec<Keyword> = sizes
         .iter()
         .map(|(n, v)| Keyword {
-            sym: e.symbol(n).unwrap() as usize,
-            value: *v as usize,
+            sym: e.symbol(n).unwrap(),
+            value: *v,
         })
         .collect();
     PatternCode {
@@ -272,7 +272,7 @@ fn code(
             Op::Rearrange
         },
         text: leak(text.to_string()),
-        left_span: (e.left_span.0 as u32, e.left_span.1 as u32),
+        left_span: e.left_span,
         left: side(e.left),
         right: side(e.right),
         names: Box::leak(

@@ -168,12 +168,36 @@ fn each_view_allocates_at_most_once() {
     let merged: Shape = "(128,32,64)".parse().unwrap();
     let tree = Tree::node([Tree::id(3), Tree::id(1), Tree::id(0), Tree::id(2)]);
     let cases: [(&str, Box<dyn Fn() -> Tensor>, &str); 6] = [
-        ("permute", Box::new(|| t.permute(&[3, 1, 0, 2]).unwrap()), "(64,16,8,32):(4096,8,1,128)"),
-        ("slice", Box::new(|| t.slice(&keys).unwrap()), "(8,32,32):(8,128,8192)"),
-        ("broadcast_to", Box::new(|| b.broadcast_to(&target).unwrap()), "(8,16,32,64):(1,0,8,256)"),
-        ("reshape", Box::new(|| t.reshape(&merged).unwrap()), "(128,32,64):(1,128,4096)"),
-        ("unsqueeze", Box::new(|| t.unsqueeze(2).unwrap()), "(8,16,1,32,64):(1,8,0,128,4096)"),
-        ("rearrange_tree", Box::new(|| t.rearrange_tree(&tree, None).unwrap()), "(64,16,8,32):(4096,8,1,128)"),
+        (
+            "permute",
+            Box::new(|| t.permute(&[3, 1, 0, 2]).unwrap()),
+            "(64,16,8,32):(4096,8,1,128)",
+        ),
+        (
+            "slice",
+            Box::new(|| t.slice(&keys).unwrap()),
+            "(8,32,32):(8,128,8192)",
+        ),
+        (
+            "broadcast_to",
+            Box::new(|| b.broadcast_to(&target).unwrap()),
+            "(8,16,32,64):(1,0,8,256)",
+        ),
+        (
+            "reshape",
+            Box::new(|| t.reshape(&merged).unwrap()),
+            "(128,32,64):(1,128,4096)",
+        ),
+        (
+            "unsqueeze",
+            Box::new(|| t.unsqueeze(2).unwrap()),
+            "(8,16,1,32,64):(1,8,0,128,4096)",
+        ),
+        (
+            "rearrange_tree",
+            Box::new(|| t.rearrange_tree(&tree, None).unwrap()),
+            "(64,16,8,32):(4096,8,1,128)",
+        ),
     ];
     for (op, view, layout) in &cases {
         let (n, v) = allocations(view);

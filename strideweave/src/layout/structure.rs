@@ -200,8 +200,16 @@ impl Layout {
             // Flat: every top-level mode is one leaf, so permuting is a gather.
             check_permutation(OP, order, t.len())?;
             return Ok(Layout {
-                shape: Shape(IntTuple::from_parts(t.clone(), Vals::gather(sv, order), false)),
-                stride: Stride(IntTuple::from_parts(t.clone(), Vals::gather(dv, order), false)),
+                shape: Shape(IntTuple::from_parts(
+                    t.clone(),
+                    Vals::gather(sv, order),
+                    false,
+                )),
+                stride: Stride(IntTuple::from_parts(
+                    t.clone(),
+                    Vals::gather(dv, order),
+                    false,
+                )),
             });
         }
         let rank = self.rank();

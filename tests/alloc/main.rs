@@ -167,7 +167,8 @@ fn each_view_allocates_at_most_once() {
     let target: Shape = "(8,16,32,64)".parse().unwrap();
     let merged: Shape = "(128,32,64)".parse().unwrap();
     let tree = Tree::node([Tree::id(3), Tree::id(1), Tree::id(0), Tree::id(2)]);
-    let cases: [(&str, Box<dyn Fn() -> Tensor>, &str); 6] = [
+    type View<'a> = Box<dyn Fn() -> Tensor + 'a>;
+    let cases: [(&str, View, &str); 6] = [
         (
             "permute",
             Box::new(|| t.permute(&[3, 1, 0, 2]).unwrap()),

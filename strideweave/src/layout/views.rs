@@ -105,10 +105,10 @@ impl Layout {
                 Key::Slice { start, stop, step } => {
                     any_slice = true;
                     let (a, z, st) = normalise(op, i, size, start, stop, step)?;
-                    check_interval(op, key, i, size, a, z, st)?;
+                    let len = interval_len(op, key, i, size, a, z, st)?;
                     match (s, d) {
                         (Node::Leaf(_), Node::Leaf(d)) => {
-                            b.leaf((z - a) / st, d * st);
+                            b.leaf(len, d * st);
                             offset += a * d;
                             last_kept_leaf = true;
                         }
@@ -568,7 +568,8 @@ fn check_int_key(op: &'static str, mode: usize, c: i64, size: i64) -> Result<()>
     })
 }
 
-/// The number of indices a normalised slice selects; [`check_interval`] first.
+/// The number of indices a normalised slice selects; the slice must be non-empty and its
+/// width a multiple of its step.
 #[inline]
 fn interval_len(
     op: &'static str,
@@ -582,20 +583,6 @@ fn interval_len(
     if z > a && st == 1 {
         return Ok(z - a); // the common unit step: no division
     }
-    check_interval(op, key, mode, size, a, z, st)?;
-    Ok((z - a) / st)
-}
-
-/// A normalised slice must be non-empty and its width a multiple of its step.
-fn check_interval(
-    op: &'static str,
-    key: &Key,
-    mode: usize,
-    size: i64,
-    a: i64,
-    z: i64,
-    st: i64,
-) -> Result<()> {
     if z <= a {
         return Err(Error::InvalidRange {
             op,
@@ -613,5 +600,5 @@ fn check_interval(
             ),
         });
     }
-    Ok(())
+    Ok((z - a) / st)
 }

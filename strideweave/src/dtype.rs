@@ -273,7 +273,8 @@ impl Scalar {
             DType::F32 => Scalar::F32(real as f32),
             DType::F64 => Scalar::F64(real),
             DType::I32 => Scalar::I32(int(i32::MIN as f64, i32::MAX as f64)? as i32),
-            DType::I64 => Scalar::I64(int(i64::MIN as f64, i64::MAX as f64)? as i64),
+            // i64::MAX as f64 rounds up to 2^63, which does not fit: the bound is the float below
+            DType::I64 => Scalar::I64(int(i64::MIN as f64, 9_223_372_036_854_774_784.0)? as i64),
             DType::U8 => Scalar::U8(int(0.0, 255.0)? as u8),
             DType::I8 => Scalar::I8(int(-128.0, 127.0)? as i8),
             DType::ComplexF32 => Scalar::ComplexF32(Complex32::new(real as f32, 0.0)),

@@ -250,6 +250,23 @@ pub enum Error {
         /// What is wrong, with the layouts and shapes involved.
         detail: String,
     },
+    /// An integer division whose divisor is zero, with where that divisor is (the
+    /// coordinate and ordinal of the first zero element, or the scalar operand).
+    ///
+    /// ```
+    /// use strideweave::{Shape, Tensor};
+    /// let s: Shape = "(2,2)".parse().unwrap();
+    /// let d = Tensor::from_vec(vec![1i32, 2, 0, 4], &s).unwrap();
+    /// let err = Tensor::arange::<i32>(&s).div(&d).unwrap_err();
+    /// assert_eq!(err.to_string(), "div: integer division by zero: the divisor is 0 at coordinate (0,1) (ordinal 2)");
+    /// ```
+    #[error("{op}: integer division by zero: the divisor is 0 at {at}")]
+    DivisionByZero {
+        /// The operation.
+        op: &'static str,
+        /// Where the zero divisor is: `coordinate (0,1) (ordinal 2)`, or `the scalar operand`.
+        at: String,
+    },
     /// A state error (released storage, stale version, released graph).
     #[error("{op}: {detail}")]
     Runtime {

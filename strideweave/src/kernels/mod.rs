@@ -3,6 +3,7 @@
 //!
 //! | module | what it holds |
 //! | --- | --- |
+//! | `int` | [`int::Int`] (the integer element types, wrapping arithmetic), `with_int!` (dtype → type) |
 //! | `num` | [`num::Num`] (the floating and complex element types), [`num::Dense`] (dense ordinal vectors), `with_num!` (dtype → type) |
 //! | `strided` | iteration over strided (and stride-zero) layouts without copying |
 //! | `gemm` | `matrixmultiply`'s f32/f64 kernels: the crate's one `unsafe` block |
@@ -10,5 +11,6 @@
 //! Nothing here knows a `Tensor`: kernels see slices, offsets and layouts.
 
 pub(crate) mod gemm;
+pub(crate) mod int;
 pub(crate) mod num;
 pub(crate) mod strided;

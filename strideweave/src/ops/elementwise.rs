@@ -6,12 +6,14 @@ use crate::error::{Error, Result};
 use crate::kernels::num::{Dense, Num, with_num};
 use crate::kernels::strided::{walk1, walk2};
 use crate::layout::Layout;
-use crate::ops::{Dest, check_dest, check_operand, check_pair, finish, fresh};
+use crate::ops::{
+    Accepts, Dest, check_dest, check_operand_for, check_pair, check_pair_for, exact, finish, fresh,
+};
 use crate::tensor::Tensor;
 use crate::tensor::read::{gather, read, read2};
 
 #[derive(Clone, Copy, Debug)]
-enum Binary {
+pub(super) enum Binary {
     Add,
     Sub,
     Mul,
@@ -37,6 +39,14 @@ impl Binary {
         }
     }
 
+    /// Integers for every operation; bool for `add` (or) and `mul` (and) only.
+    fn accepts(self) -> Accepts {
+        match self {
+            Binary::Add | Binary::Mul => Accepts::IntBool,
+            Binary::Sub | Binary::Div => Accepts::Int,
+        }
+    }
+
     fn apply<T: Num>(self, x: T, y: T) -> T {
         match self {
             Binary::Add => x + y,
@@ -52,8 +62,18 @@ impl Tensor {
     /// (nothing broadcasts implicitly: use [`broadcast_to`](Self::broadcast_to)); the
     /// operands are read through their layouts, whatever they are.
     ///
+    /// Every dtype with arithmetic takes part, and the result keeps the operands' dtype
+    /// (both must have the same one): integers (`i8`, `i32`, `i64`, `u8`) **wrap as two's
+    /// complement**, as Rust's `wrapping_add` does; on bool, `add` is logical or. Integer and
+    /// bool results record nothing for autograd (they have no gradients).
+    ///
     /// ```
     /// use strideweave::Tensor;
+    /// let i = Tensor::from_vec(vec![127i8, -128], &"2".parse().unwrap()).unwrap();
+    /// assert_eq!(i.add(&i.reverse(0).unwrap()).unwrap().to_vec::<i8>().unwrap(), [-1, -1]);
+    /// assert_eq!(i.add(&i).unwrap().to_vec::<i8>().unwrap(), [-2, 0]); // wraps
+    /// let m = Tensor::from_vec(vec![true, false], &"2".parse().unwrap()).unwrap();
+    /// assert_eq!(m.add(&m.reverse(0).unwrap()).unwrap().to_vec::<bool>().unwrap(), [true, true]);
     /// let a = Tensor::arange::<f64>(&"(2,3)".parse().unwrap());
     /// let b = a.permute(&[1, 0]).unwrap().permute(&[1, 0]).unwrap();
     /// assert_eq!(a.add(&b).unwrap().to_vec::<f64>().unwrap(), [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
@@ -66,9 +86,12 @@ impl Tensor {
         fresh(binary(Binary::Add, self, other, Dest::Fresh))
     }
 
-    /// `self - other`, elementwise (equal shapes).
+    /// `self - other`, elementwise (equal shapes). Integers wrap as two's complement
+    /// (`0u8 - 1 = 255`); bool has no subtraction (`Type`).
     ///
     /// ```
+    /// let u = strideweave::Tensor::arange::<u8>(&"2".parse().unwrap());
+    /// assert_eq!(u.sub(&u.reverse(0).unwrap()).unwrap().to_vec::<u8>().unwrap(), [255, 1]);
     /// let a = strideweave::Tensor::arange::<f32>(&"3".parse().unwrap());
     /// assert_eq!(a.sub(&a.reverse(0).unwrap()).unwrap().to_vec::<f32>().unwrap(), [-2.0, 0.0, 2.0]);
     /// ```
@@ -76,9 +99,12 @@ impl Tensor {
         fresh(binary(Binary::Sub, self, other, Dest::Fresh))
     }
 
-    /// `self * other`, elementwise (equal shapes).
+    /// `self * other`, elementwise (equal shapes). Integers wrap as two's complement
+    /// (`16i8 · 16 = 0`); on bool, `mul` is logical and.
     ///
     /// ```
+    /// let i = strideweave::Tensor::from_vec(vec![16i8, 3], &"2".parse().unwrap()).unwrap();
+    /// assert_eq!(i.mul(&i).unwrap().to_vec::<i8>().unwrap(), [0, 9]);
     /// let a = strideweave::Tensor::arange::<f32>(&"3".parse().unwrap());
     /// assert_eq!(a.mul(&a).unwrap().to_vec::<f32>().unwrap(), [0.0, 1.0, 4.0]);
     /// ```
@@ -86,9 +112,19 @@ impl Tensor {
         fresh(binary(Binary::Mul, self, other, Dest::Fresh))
     }
 
-    /// `self / other`, elementwise (equal shapes).
+    /// `self / other`, elementwise (equal shapes). Integer division truncates toward zero
+    /// (`-7 / 2 = -3`; `MIN / -1` wraps to `MIN`), and a zero divisor is an
+    /// [`Error::DivisionByZero`](crate::Error::DivisionByZero) naming the coordinate of the
+    /// first one (first-mode-fastest); nothing is written then. Bool has no division.
     ///
     /// ```
+    /// use strideweave::{Shape, Tensor};
+    /// let s: Shape = "2".parse().unwrap();
+    /// let i = Tensor::from_vec(vec![-7i32, 7], &s).unwrap();
+    /// let two = Tensor::from_vec(vec![2i32, 2], &s).unwrap();
+    /// assert_eq!(i.div(&two).unwrap().to_vec::<i32>().unwrap(), [-3, 3]);
+    /// let zero = Tensor::from_vec(vec![2i32, 0], &s).unwrap();
+    /// assert!(i.div(&zero).unwrap_err().to_string().contains("at coordinate 1 (ordinal 1)"));
     /// let a = strideweave::Tensor::from_vec(vec![1.0f64, 4.0], &"2".parse().unwrap()).unwrap();
     /// assert_eq!(a.div(&a.reverse(0).unwrap()).unwrap().to_vec::<f64>().unwrap(), [0.25, 4.0]);
     /// ```
@@ -96,9 +132,12 @@ impl Tensor {
         fresh(binary(Binary::Div, self, other, Dest::Fresh))
     }
 
-    /// `-self`, elementwise.
+    /// `-self`, elementwise. Integers wrap (`-(-128i8) = -128`, `-(1u8) = 255`); bool has
+    /// no negation.
     ///
     /// ```
+    /// let i = strideweave::Tensor::from_vec(vec![-128i8, 5], &"2".parse().unwrap()).unwrap();
+    /// assert_eq!(i.neg().unwrap().to_vec::<i8>().unwrap(), [-128, -5]);
     /// let a = strideweave::Tensor::arange::<f64>(&"2".parse().unwrap());
     /// assert_eq!(a.neg().unwrap().to_vec::<f64>().unwrap(), [-0.0, -1.0]);
     /// ```
@@ -106,9 +145,16 @@ impl Tensor {
         fresh(scalar(self, "neg", None, ScalarKind::Neg, Dest::Fresh))
     }
 
-    /// `self + value` for every element (`value` converts to the tensor's dtype).
+    /// `self + value` for every element. The result keeps the tensor's dtype; `value` must
+    /// convert to it exactly (`NotCastable` otherwise: `2.5` or `300` for a `u8` tensor, any
+    /// number for a bool one, which takes a bool). The scalar forms follow the rules of their
+    /// tensor forms ([`add`](Self::add), …): integers wrap, integer division by a zero value
+    /// is [`Error::DivisionByZero`](crate::Error::DivisionByZero).
     ///
     /// ```
+    /// let u = strideweave::Tensor::from_vec(vec![250u8, 1], &"2".parse().unwrap()).unwrap();
+    /// assert_eq!(u.add_scalar(10i64).unwrap().to_vec::<u8>().unwrap(), [4, 11]);
+    /// assert!(u.add_scalar(300i64).is_err() && u.add_scalar(0.5).is_err());
     /// let a = strideweave::Tensor::arange::<f64>(&"2".parse().unwrap());
     /// assert_eq!(a.add_scalar(0.5).unwrap().to_vec::<f64>().unwrap(), [0.5, 1.5]);
     /// ```
@@ -319,6 +365,9 @@ impl Tensor {
     }
 }
 
+/// Why a bool operand is refused by `sub`, `div` and `neg`.
+const BOOL_ONLY: &str = " (bool has add, a logical or, and mul, a logical and, only)";
+
 fn same_shape(op: &'static str, a: &Tensor, b: &Tensor) -> Result<()> {
     if a.shape() != b.shape() {
         return Err(Error::ShapeMismatch {
@@ -336,9 +385,12 @@ fn binary(kind: Binary, a: &Tensor, b: &Tensor, dest: Dest<'_>) -> Result<Option
         Dest::Fresh => kind.name(),
         Dest::Into(_) => kind.into_name(),
     };
-    check_pair(op, a, b)?;
+    check_pair_for(op, a, b, kind.accepts(), BOOL_ONLY)?;
     same_shape(op, a, b)?;
     check_dest(op, dest, &[a, b], a.dtype(), a.shape())?;
+    if !a.dtype().is_differentiable() {
+        return exact::binary(op, kind, a, b, dest);
+    }
     let values = with_num!(a.dtype(), T => T::dense(binary_kernel::<T>(op, kind, a, b)?),
         _ => unreachable!("checked"));
     finish(op, dest, &[a, b], values, a.shape(), || {
@@ -433,7 +485,7 @@ fn binary_backward<T: Num>(
 }
 
 #[derive(Clone, Copy, Debug)]
-enum ScalarKind {
+pub(super) enum ScalarKind {
     Neg,
     Add,
     Sub,
@@ -448,14 +500,21 @@ fn scalar(
     kind: ScalarKind,
     dest: Dest<'_>,
 ) -> Result<Option<Tensor>> {
-    check_operand(op, t)?;
-    let s = match value {
-        None => Scalar::F64(0.0)
-            .cast(t.dtype())
-            .expect("zero casts to every float dtype"),
-        Some(v) => v.cast_for(op, t.dtype())?,
+    let accepts = match kind {
+        ScalarKind::Add | ScalarKind::Mul => Accepts::IntBool,
+        ScalarKind::Neg | ScalarKind::Sub | ScalarKind::Div => Accepts::Int,
     };
+    check_operand_for(op, t, accepts, BOOL_ONLY)?;
+    let value = value.map(|v| v.cast_for(op, t.dtype())).transpose()?;
     check_dest(op, dest, &[t], t.dtype(), t.shape())?;
+    if !t.dtype().is_differentiable() {
+        return exact::scalar(op, t, kind, value, dest);
+    }
+    let s = value.unwrap_or_else(|| {
+        Scalar::F64(0.0)
+            .cast(t.dtype())
+            .expect("zero casts to every float dtype")
+    });
     let values = with_num!(t.dtype(), T => T::dense(scalar_kernel::<T>(op, t, kind, s)?),
         _ => unreachable!("checked"));
     finish(op, dest, &[t], values, t.shape(), || {

@@ -3,6 +3,7 @@
 //! | module | what it holds |
 //! | --- | --- |
 //! | `elementwise` | add, sub, mul, div, neg, the scalar forms, `copy_from` |
+//! | `exact` | the integer and bool kernels of `elementwise` and `reduce` (wrapping, checked division) |
 //! | `reduce` | `sum`, `sum_modes`, `mean` |
 //! | `matmul` | the product of two rank-2 tensors |
 //!
@@ -18,22 +19,58 @@
 //! Nothing broadcasts implicitly: elementwise operands have equal shapes (C3).
 
 mod elementwise;
+mod exact;
 mod matmul;
 mod reduce;
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::kernels::{num, strided};
+use crate::kernels::{self, num, strided};
 use crate::tensor::Tensor;
 
+/// The dtypes an operation takes besides the floating and complex ones, which every
+/// arithmetic operation takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Accepts {
+    /// Floating and complex only (matmul, `mean`, `copy_from`).
+    Float,
+    /// Integers too (`sub`, `div`, `neg`, `sum`, `sum_modes`).
+    Int,
+    /// Integers and bool (`add` is logical or on bool, `mul` logical and).
+    IntBool,
+}
+
+impl Accepts {
+    fn admits(self, d: DType) -> bool {
+        let int = kernels::int::with_int!(d, T => { let _ = std::marker::PhantomData::<T>; true }, _ => false);
+        has_arithmetic(d)
+            || (self != Accepts::Float && int)
+            || (self == Accepts::IntBool && d == DType::Bool)
+    }
+
+    fn expected(self) -> &'static str {
+        match self {
+            Accepts::Float => "a floating or complex tensor",
+            Accepts::Int => "a floating, complex or integer tensor",
+            Accepts::IntBool => "a floating, complex, integer or bool tensor",
+        }
+    }
+}
+
 /// The checks every kernel makes on an operand: one subtensor (a block-scaled tensor is
-/// refused, RT008) and a floating or complex dtype.
-pub(crate) fn check_operand(op: &'static str, t: &Tensor) -> Result<()> {
+/// refused, RT008) and a dtype that `accepts` admits; `why` is appended to the message of
+/// a refused dtype (what to do instead).
+pub(crate) fn check_operand_for(
+    op: &'static str,
+    t: &Tensor,
+    accepts: Accepts,
+    why: &str,
+) -> Result<()> {
     t.require_single(op)?;
-    if !has_arithmetic(t.dtype()) {
+    if !accepts.admits(t.dtype()) {
         return Err(Error::WrongType {
             op,
-            expected: "a floating or complex tensor".into(),
+            expected: format!("{}{why}", accepts.expected()),
             found: format!("a {} tensor", t.dtype()),
         });
     }
@@ -42,8 +79,19 @@ pub(crate) fn check_operand(op: &'static str, t: &Tensor) -> Result<()> {
 
 /// The checks on two operands: each valid, and of one dtype.
 pub(crate) fn check_pair(op: &'static str, a: &Tensor, b: &Tensor) -> Result<()> {
-    check_operand(op, a)?;
-    check_operand(op, b)?;
+    check_pair_for(op, a, b, Accepts::Float, "")
+}
+
+/// [`check_pair`] for an operation that also takes the dtypes of `accepts`.
+pub(crate) fn check_pair_for(
+    op: &'static str,
+    a: &Tensor,
+    b: &Tensor,
+    accepts: Accepts,
+    why: &str,
+) -> Result<()> {
+    check_operand_for(op, a, accepts, why)?;
+    check_operand_for(op, b, accepts, why)?;
     if a.dtype() != b.dtype() {
         return Err(Error::WrongType {
             op,
@@ -125,28 +173,37 @@ pub(crate) fn finish(
     shape: &crate::layout::Shape,
     rule: impl FnOnce() -> Box<dyn crate::autograd::node::Rule>,
 ) -> Result<Option<Tensor>> {
-    match dest {
-        Dest::Fresh => {
-            let out = num::with_num!(values.dtype(),
-                T => Tensor::from_vec(<T as num::Num>::undense(values).expect("its own dtype"), shape)?,
-                _ => unreachable!("arithmetic dtypes"));
-            if !crate::autograd::node::wants(inputs) {
-                return Ok(Some(out));
-            }
-            Ok(Some(crate::autograd::node::attach(out, op, inputs, rule())))
+    let out = num::with_num!(values.dtype(),
+        T => deliver(op, dest, <T as num::Num>::undense(values).expect("its own dtype"), shape)?,
+        _ => unreachable!("arithmetic dtypes"));
+    match out {
+        Some(t) if crate::autograd::node::wants(inputs) => {
+            Ok(Some(crate::autograd::node::attach(t, op, inputs, rule())))
         }
+        out => Ok(out),
+    }
+}
+
+/// Delivers `values` (first-mode-fastest over `shape`) without recording anything: a fresh
+/// compact tensor, or a write into the checked destination (one version increment). What
+/// integer and bool kernels end with, since those dtypes have no gradients.
+pub(crate) fn deliver<T: crate::dtype::Element>(
+    op: &'static str,
+    dest: Dest<'_>,
+    values: Vec<T>,
+    shape: &crate::layout::Shape,
+) -> Result<Option<Tensor>> {
+    match dest {
+        Dest::Fresh => Ok(Some(Tensor::from_vec(values, shape)?)),
         Dest::Into(out) => {
-            num::with_num!(values.dtype(), T => {
-                let v = <T as num::Num>::undense(values).expect("its own dtype");
-                let (o, l) = (out.offset() as i64, out.layout());
-                out.carrier().write_as(op, |x: &mut [T]| {
-                    let mut k = 0;
-                    strided::walk1(l, o, |i| {
-                        x[i] = v[k];
-                        k += 1;
-                    });
-                })?;
-            }, _ => unreachable!("arithmetic dtypes"));
+            let (o, l) = (out.offset() as i64, out.layout());
+            out.carrier().write_as(op, |x: &mut [T]| {
+                let mut k = 0;
+                strided::walk1(l, o, |i| {
+                    x[i] = values[k];
+                    k += 1;
+                });
+            })?;
             Ok(None)
         }
     }

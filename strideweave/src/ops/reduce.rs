@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::kernels::num::{Dense, Num, with_num};
 use crate::kernels::strided::{walk1, walk2};
 use crate::layout::{Layout, Shape};
-use crate::ops::{Dest, check_dest, check_operand, finish, fresh};
+use crate::ops::{Accepts, Dest, check_dest, check_operand_for, exact, finish, fresh};
 use crate::tensor::Tensor;
 use crate::tensor::read::read;
 
@@ -15,7 +15,13 @@ impl Tensor {
     /// [`Tensor::scalar`]); read it with [`item`](Self::item), differentiate from it with
     /// [`backward`](Self::backward).
     ///
+    /// The sum keeps the tensor's dtype: an integer sum wraps as two's complement, like
+    /// [`add`](Self::add). Bool has no sum (`Type`): a count is not a bool, and nothing
+    /// changes dtype silently.
+    ///
     /// ```
+    /// let i = strideweave::Tensor::from_vec(vec![100i8, 27, 1], &"3".parse().unwrap()).unwrap();
+    /// assert_eq!(i.sum().unwrap().item::<i8>().unwrap(), -128); // 128 wraps
     /// let t = strideweave::Tensor::arange::<f64>(&"(2,3)".parse().unwrap());
     /// let s = t.sum().unwrap();
     /// assert_eq!((s.rank(), s.shape().to_string()), (0, "()".to_string()));
@@ -25,9 +31,14 @@ impl Tensor {
         fresh(total(self, "sum", false, Dest::Fresh))
     }
 
-    /// The mean of every element, as a rank-0 tensor (shape `()`).
+    /// The mean of every element, as a rank-0 tensor (shape `()`). Floating and complex
+    /// tensors only: the mean of integers is not an integer, and neither a silently
+    /// truncated integer nor a silently changed dtype is a fair answer, so an integer or
+    /// bool tensor is a `Type` error (take [`sum`](Self::sum), then divide).
     ///
     /// ```
+    /// let i = strideweave::Tensor::arange::<i32>(&"4".parse().unwrap());
+    /// assert!(i.mean().unwrap_err().to_string().contains("take the sum, then divide"));
     /// let t = strideweave::Tensor::arange::<f64>(&"(2,3)".parse().unwrap());
     /// assert_eq!(t.mean().unwrap().item::<f64>().unwrap(), 2.5);
     /// ```
@@ -76,7 +87,7 @@ impl Tensor {
 
     /// Sums over the listed top-level modes (each a whole mode, nested or not). The result
     /// keeps the other modes in order, compactly; summing every mode gives the rank-0 shape `()`,
-    /// as [`sum`](Self::sum) does.
+    /// as [`sum`](Self::sum) does. Integer sums keep their dtype and wrap; bool has none.
     ///
     /// ```
     /// let t = strideweave::Tensor::arange::<f64>(&"(2,(3,4))".parse().unwrap());
@@ -90,13 +101,20 @@ impl Tensor {
     }
 }
 
+/// Why a bool tensor has no sum.
+const NO_BOOL_SUM: &str =
+    " (the sum of bools would be a count, not a bool, and nothing changes dtype silently)";
+
+/// Why an integer tensor has no mean.
+const NO_INTEGER_MEAN: &str = " (the mean of integers is not an integer, and nothing changes dtype silently: take the sum, then divide)";
+
 fn sum_modes(
     t: &Tensor,
     modes: &[usize],
     op: &'static str,
     dest: Dest<'_>,
 ) -> Result<Option<Tensor>> {
-    check_operand(op, t)?;
+    check_operand_for(op, t, Accepts::Int, NO_BOOL_SUM)?;
     let rank = t.rank();
     let mut summed = vec![false; rank];
     for &m in modes {
@@ -123,6 +141,9 @@ fn sum_modes(
     let out_shape = Layout::compact(t.shape()).select(&kept)?.shape().clone();
     check_dest(op, dest, &[t], t.dtype(), &out_shape)?;
     let gather = gather_layout(t.shape(), &summed, &out_shape);
+    if !t.dtype().is_differentiable() {
+        return exact::sum_modes(op, t, &gather, &out_shape, dest);
+    }
     let values = with_num!(t.dtype(), T => {
         T::dense(read(t, op, |x: &[T], o, l| {
             let mut acc = vec![T::zero(); out_shape.size()];
@@ -158,9 +179,15 @@ fn gather_layout(shape: &Shape, summed: &[bool], out: &Shape) -> Layout {
 }
 
 fn total(t: &Tensor, op: &'static str, mean: bool, dest: Dest<'_>) -> Result<Option<Tensor>> {
-    check_operand(op, t)?;
+    match mean {
+        true => check_operand_for(op, t, Accepts::Float, NO_INTEGER_MEAN)?,
+        false => check_operand_for(op, t, Accepts::Int, NO_BOOL_SUM)?,
+    }
     let shape = Shape::empty();
     check_dest(op, dest, &[t], t.dtype(), &shape)?;
+    if !t.dtype().is_differentiable() {
+        return exact::total(op, t, dest);
+    }
     let n = t.size();
     let values = with_num!(t.dtype(), T => {
         let s = read(t, op, |x: &[T], o, l| {

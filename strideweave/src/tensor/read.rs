@@ -2,15 +2,15 @@
 //! gradient buffers of `autograd`: the values are read where they lie, never copied first.
 
 use crate::carrier::Carrier;
+use crate::dtype::Element;
 use crate::error::Result;
-use crate::kernels::num::Num;
 use crate::kernels::strided::walk1;
 use crate::layout::Layout;
 use crate::tensor::Tensor;
 
 /// Runs `f` on the elements of a one-subtensor tensor of element type `T`, with its offset
 /// and layout: the values are read in place, never copied.
-pub(crate) fn read<T: Num, R>(
+pub(crate) fn read<T: Element, R>(
     t: &Tensor,
     op: &'static str,
     f: impl FnOnce(&[T], i64, &Layout) -> R,
@@ -21,7 +21,7 @@ pub(crate) fn read<T: Num, R>(
 }
 
 /// Runs `f` on the elements of two tensors at once (one read when they share a carrier).
-pub(crate) fn read2<T: Num, R>(
+pub(crate) fn read2<T: Element, R>(
     a: &Tensor,
     b: &Tensor,
     op: &'static str,
@@ -42,7 +42,7 @@ pub(crate) fn read2<T: Num, R>(
 }
 
 /// The values of a tensor in first-mode-fastest order.
-pub(crate) fn gather<T: Num>(t: &Tensor, op: &'static str) -> Result<Vec<T>> {
+pub(crate) fn gather<T: Element>(t: &Tensor, op: &'static str) -> Result<Vec<T>> {
     read(t, op, |x: &[T], o, l| {
         let mut out = Vec::with_capacity(l.size());
         walk1(l, o, |i| out.push(x[i]));

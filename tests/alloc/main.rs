@@ -150,3 +150,59 @@ fn a_string_rearrange_reads_its_pattern_once_also_when_recording() {
     assert_eq!(v.layout(), by_tree.layout());
     assert!(v.requires_grad());
 }
+
+/// Issue 10, item 5: each view of a plain rank-4 tensor (permute, slice, broadcast_to,
+/// reshape, unsqueeze, rearrange_tree) allocates at most once, the new handle's `Arc`, and
+/// gives the layout the view defines.
+#[test]
+fn each_view_allocates_at_most_once() {
+    let t = Tensor::arange::<f32>(&"(8,16,32,64)".parse().unwrap());
+    let b = Tensor::arange::<f32>(&"(8,1,32,64)".parse().unwrap());
+    let keys = [
+        strideweave::Key::Int(2),
+        (1..9).into(),
+        strideweave::Key::all(),
+        strideweave::Key::slice(None, None, Some(2)),
+    ];
+    let target: Shape = "(8,16,32,64)".parse().unwrap();
+    let merged: Shape = "(128,32,64)".parse().unwrap();
+    let tree = Tree::node([Tree::id(3), Tree::id(1), Tree::id(0), Tree::id(2)]);
+    type View<'a> = Box<dyn Fn() -> Tensor + 'a>;
+    let cases: [(&str, View, &str); 6] = [
+        (
+            "permute",
+            Box::new(|| t.permute(&[3, 1, 0, 2]).unwrap()),
+            "(64,16,8,32):(4096,8,1,128)",
+        ),
+        (
+            "slice",
+            Box::new(|| t.slice(&keys).unwrap()),
+            "(8,32,32):(8,128,8192)",
+        ),
+        (
+            "broadcast_to",
+            Box::new(|| b.broadcast_to(&target).unwrap()),
+            "(8,16,32,64):(1,0,8,256)",
+        ),
+        (
+            "reshape",
+            Box::new(|| t.reshape(&merged).unwrap()),
+            "(128,32,64):(1,128,4096)",
+        ),
+        (
+            "unsqueeze",
+            Box::new(|| t.unsqueeze(2).unwrap()),
+            "(8,16,1,32,64):(1,8,0,128,4096)",
+        ),
+        (
+            "rearrange_tree",
+            Box::new(|| t.rearrange_tree(&tree, None).unwrap()),
+            "(64,16,8,32):(4096,8,1,128)",
+        ),
+    ];
+    for (op, view, layout) in &cases {
+        let (n, v) = allocations(view);
+        assert!(n <= 1, "{op} allocated {n} times");
+        assert_eq!(v.layout().to_string(), *layout, "{op}");
+    }
+}

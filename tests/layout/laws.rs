@@ -351,3 +351,57 @@ proptest! {
         prop_assert!(r.is_ok(), "panicked on {} and {}", a, b);
     }
 }
+
+/// The selection that extracts every leaf of `l` in depth-first order (the default one),
+/// written out: a leaf per top-level leaf, a node of leaves per nested mode.
+fn every_leaf(l: &Layout) -> strideweave::Tree {
+    use strideweave::Tree;
+    let s = l.shape();
+    Tree::node((0..s.rank()).map(|i| {
+        let m = s.mode(i).unwrap();
+        if m.to_string().starts_with('(') {
+            Tree::node((0..m.leaves().len()).map(|_| Tree::Leaf))
+        } else {
+            Tree::Leaf
+        }
+    }))
+}
+
+/// A flat output tree over `n` extracted leaves: each identifier once (shuffled, some
+/// dropped) with `inserts` plain leaves.
+fn flat_output(n: usize) -> impl Strategy<Value = strideweave::Tree> {
+    (0usize..=2, 0usize..=1).prop_flat_map(move |(inserts, drop)| {
+        let ids: Vec<Option<usize>> = (0..n.saturating_sub(drop))
+            .map(Some)
+            .chain(std::iter::repeat_n(None, inserts))
+            .collect();
+        Just(ids).prop_shuffle().prop_map(|ids| {
+            strideweave::Tree::node(ids.into_iter().map(|i| match i {
+                Some(i) => strideweave::Tree::id(i),
+                None => strideweave::Tree::Leaf,
+            }))
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// The one-pass path of `rearrange_tree` (default selection, flat output of
+    /// identifiers and plain leaves) gives what the general path gives with the same
+    /// selection written out, results and errors alike.
+    #[test]
+    fn law_rearrange_tree_flat_output_matches_the_general_path(
+        (l, out) in layout_with(-6i64..=6).prop_flat_map(|l| {
+            let n = l.shape().leaves().len();
+            (Just(l), prop_oneof![flat_output(n), prop::collection::vec(
+                prop_oneof![Just(strideweave::Tree::Leaf), (0usize..6).prop_map(strideweave::Tree::id)],
+                0..=6,
+            ).prop_map(strideweave::Tree::node)])
+        })
+    ) {
+        let fast = l.rearrange_tree(&out, None).map_err(|e| e.to_string());
+        let general = l.rearrange_tree(&out, Some(&every_leaf(&l))).map_err(|e| e.to_string());
+        prop_assert_eq!(fast, general);
+    }
+}

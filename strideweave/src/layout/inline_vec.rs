@@ -40,11 +40,19 @@ impl<T: Copy + Default, const N: usize> InlineVec<T, N> {
         let len = self.len as usize;
         if len < N {
             self.inline[len] = item;
+            self.len += 1;
         } else {
-            self.heap
-                .get_or_insert_with(|| Box::new(self.inline.to_vec()))
-                .push(item);
+            self.push_spilled(item);
         }
+    }
+
+    /// `push` beyond the inline capacity: kept out of line so that the inline push inlines.
+    #[cold]
+    #[inline(never)]
+    fn push_spilled(&mut self, item: T) {
+        self.heap
+            .get_or_insert_with(|| Box::new(self.inline.to_vec()))
+            .push(item);
         self.len += 1;
     }
 
@@ -65,6 +73,46 @@ impl<T: Copy + Default, const N: usize> InlineVec<T, N> {
                 .extend_from_slice(items);
         }
         self.len = u32::try_from(end).expect("fewer than 2^32 leaves");
+    }
+
+    /// Items built inline by `item(j)` for `j in 0..len` (no per-item length checks or
+    /// copy calls: the view fast paths build their few leaves this way).
+    #[inline(always)]
+    pub(crate) fn from_fn(len: usize, item: impl Fn(usize) -> T) -> Self {
+        if len > N {
+            return (0..len).map(item).collect();
+        }
+        let mut inline = [T::default(); N];
+        for (j, slot) in inline.iter_mut().enumerate().take(len) {
+            *slot = item(j);
+        }
+        InlineVec {
+            len: len as u32,
+            inline,
+            heap: None,
+        }
+    }
+
+    /// `xs[order[0]], xs[order[1]], …` (every index of `order` must be in range).
+    #[inline]
+    pub(crate) fn gather(xs: &[T], order: &[usize]) -> Self {
+        InlineVec::from_fn(order.len(), |j| xs[order[j]])
+    }
+
+    /// `xs` with `x` inserted before position `i` (`i <= xs.len()`).
+    #[inline]
+    pub(crate) fn spliced(xs: &[T], i: usize, x: T) -> Self {
+        InlineVec::from_fn(xs.len() + 1, |j| match j.cmp(&i) {
+            std::cmp::Ordering::Less => xs[j],
+            std::cmp::Ordering::Equal => x,
+            std::cmp::Ordering::Greater => xs[j - 1],
+        })
+    }
+
+    /// `xs` without the item at position `i` (`i < xs.len()`).
+    #[inline]
+    pub(crate) fn cut(xs: &[T], i: usize) -> Self {
+        InlineVec::from_fn(xs.len() - 1, |j| if j < i { xs[j] } else { xs[j + 1] })
     }
 
     #[inline]
@@ -187,5 +235,25 @@ mod tests {
         assert_eq!(&*u, &[7, 8, 9]);
         let c: InlineVec<i64, 2> = (0..4).collect();
         assert_eq!(&*c, &[0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn gather_splice_and_cut_match_the_slice_operations_inline_and_spilled() {
+        for n in 0..6usize {
+            let xs: Vec<i64> = (10..10 + n as i64).collect();
+            let order: Vec<usize> = (0..n).rev().collect();
+            let g: InlineVec<i64, 3> = InlineVec::gather(&xs, &order);
+            assert_eq!(&*g, &order.iter().map(|&i| xs[i]).collect::<Vec<_>>()[..]);
+            for i in 0..=n {
+                let mut want = xs.clone();
+                want.insert(i, -1);
+                assert_eq!(&*InlineVec::<i64, 3>::spliced(&xs, i, -1), &want[..]);
+                if i < n {
+                    let mut want = xs.clone();
+                    want.remove(i);
+                    assert_eq!(&*InlineVec::<i64, 3>::cut(&xs, i), &want[..]);
+                }
+            }
+        }
     }
 }

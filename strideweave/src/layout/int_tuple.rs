@@ -113,6 +113,10 @@ impl IntTuple {
     /// assert_eq!(strideweave::IntTuple::int(4).rank(), 1);
     /// ```
     pub fn rank(&self) -> usize {
+        if self.toks.len() == self.vals.len() {
+            // Flat (or an integer): every top-level element is one leaf.
+            return self.toks.len();
+        }
         let mut depth = 0usize;
         let mut rank = 0usize;
         for t in &self.toks {

@@ -195,20 +195,27 @@ impl Layout {
     /// ```
     pub fn permute(&self, order: &[usize]) -> Result<Layout> {
         const OP: &str = "permute";
+        let (t, sv, dv) = (&self.shape.0.toks, &self.shape.0.vals, &self.stride.0.vals);
+        if t.len() == sv.len() && !self.shape.0.int_root {
+            // Flat: every top-level mode is one leaf, so permuting is a gather.
+            check_permutation(OP, order, t.len())?;
+            return Ok(Layout {
+                shape: Shape(IntTuple::from_parts(
+                    t.clone(),
+                    Vals::gather(sv, order),
+                    false,
+                )),
+                stride: Stride(IntTuple::from_parts(
+                    t.clone(),
+                    Vals::gather(dv, order),
+                    false,
+                )),
+            });
+        }
         let rank = self.rank();
         check_permutation(OP, order, rank)?;
         if self.shape.0.int_root {
             return Ok(self.clone());
-        }
-        let (t, sv, dv) = (&self.shape.0.toks, &self.shape.0.vals, &self.stride.0.vals);
-        if t.len() == sv.len() {
-            // Flat: every top-level mode is one leaf, so permuting is a gather.
-            let shape: Vals = order.iter().map(|&i| sv[i]).collect();
-            let stride: Vals = order.iter().map(|&i| dv[i]).collect();
-            return Ok(Layout {
-                shape: Shape(IntTuple::from_parts(t.clone(), shape, false)),
-                stride: Stride(IntTuple::from_parts(t.clone(), stride, false)),
-            });
         }
         // Copy each mode's tokens and leaves in the new order; size and reach are unchanged.
         let spans = self.shape.0.top_spans();

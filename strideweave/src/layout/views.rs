@@ -105,10 +105,10 @@ impl Layout {
                 Key::Slice { start, stop, step } => {
                     any_slice = true;
                     let (a, z, st) = normalise(op, i, size, start, stop, step)?;
-                    check_interval(op, key, i, size, a, z, st)?;
+                    let len = interval_len(op, key, i, size, a, z, st)?;
                     match (s, d) {
                         (Node::Leaf(_), Node::Leaf(d)) => {
-                            b.leaf((z - a) / st, d * st);
+                            b.leaf(len, d * st);
                             offset += a * d;
                             last_kept_leaf = true;
                         }
@@ -160,8 +160,7 @@ impl Layout {
                 Key::Slice { start, stop, step } => {
                     any_slice = true;
                     let (a, z, st) = normalise(op, i, size, start, stop, step)?;
-                    check_interval(op, key, i, size, a, z, st)?;
-                    shape.push((z - a) / st);
+                    shape.push(interval_len(op, key, i, size, a, z, st)?);
                     stride.push(d * st);
                     offset += a * d;
                     at_origin &= a == 0;
@@ -170,7 +169,7 @@ impl Layout {
         }
         let layout = any_slice.then(|| {
             let int_root = shape.len() == 1;
-            let toks = std::iter::repeat_n(ProfileToken::Leaf, shape.len()).collect();
+            let toks = InlineVec::from_fn(shape.len(), |_| ProfileToken::Leaf);
             // Every selected index was reachable before: the reach cannot grow.
             Layout::from_valid(toks, shape, stride, int_root)
         });
@@ -452,9 +451,9 @@ impl Layout {
             }
         };
         Ok(Layout::from_valid(
-            splice(t, ti, ProfileToken::Leaf),
-            splice(sv, vi, 1),
-            splice(dv, vi, 0),
+            InlineVec::spliced(t, ti, ProfileToken::Leaf),
+            InlineVec::spliced(sv, vi, 1),
+            InlineVec::spliced(dv, vi, 0),
             false,
         ))
     }
@@ -504,9 +503,9 @@ impl Layout {
             });
         }
         Ok(Layout::from_valid(
-            cut(t, sp.toks.start),
-            cut(sv, sp.vals.start),
-            cut(dv, sp.vals.start),
+            InlineVec::cut(t, sp.toks.start),
+            InlineVec::cut(sv, sp.vals.start),
+            InlineVec::cut(dv, sp.vals.start),
             false,
         ))
     }
@@ -555,23 +554,6 @@ fn node_eval(s: Node<'_>, d: Node<'_>, mut c: i64) -> i64 {
     acc
 }
 
-/// `xs` with `x` inserted at `i`.
-fn splice<T: Copy + Default, const N: usize>(xs: &[T], i: usize, x: T) -> InlineVec<T, N> {
-    let mut out = InlineVec::new();
-    out.extend_from_slice(&xs[..i]);
-    out.push(x);
-    out.extend_from_slice(&xs[i..]);
-    out
-}
-
-/// `xs` without the item at `i`.
-fn cut<T: Copy + Default, const N: usize>(xs: &[T], i: usize) -> InlineVec<T, N> {
-    let mut out = InlineVec::new();
-    out.extend_from_slice(&xs[..i]);
-    out.extend_from_slice(&xs[i + 1..]);
-    out
-}
-
 /// An integer key must select a coordinate of its mode.
 fn check_int_key(op: &'static str, mode: usize, c: i64, size: i64) -> Result<()> {
     if (0..size).contains(&c) {
@@ -586,8 +568,10 @@ fn check_int_key(op: &'static str, mode: usize, c: i64, size: i64) -> Result<()>
     })
 }
 
-/// A normalised slice must be non-empty and its width a multiple of its step.
-fn check_interval(
+/// The number of indices a normalised slice selects; the slice must be non-empty and its
+/// width a multiple of its step.
+#[inline]
+fn interval_len(
     op: &'static str,
     key: &Key,
     mode: usize,
@@ -595,7 +579,10 @@ fn check_interval(
     a: i64,
     z: i64,
     st: i64,
-) -> Result<()> {
+) -> Result<i64> {
+    if z > a && st == 1 {
+        return Ok(z - a); // the common unit step: no division
+    }
     if z <= a {
         return Err(Error::InvalidRange {
             op,
@@ -613,5 +600,5 @@ fn check_interval(
             ),
         });
     }
-    Ok(())
+    Ok((z - a) / st)
 }

@@ -279,7 +279,7 @@ pub fn dynamic(t: &Tensor, p: &PatternCode) -> Result<Tensor> {
     t.require_single(op)?;
     let plan = crate::pattern::run::Plan::compile(t.shape(), p, true)
         .map_err(|detail| Error::InvalidRearrange { op, detail })?;
-    t.leading_view(op, |l| Ok(plan.apply(l)))
+    t.reach_keeping_view(op, |l| Ok(plan.apply(l)))
 }
 
 /// The static path: the view of a rearrangement the compiler has checked.
@@ -295,7 +295,7 @@ fn view(t: &Tensor, shape: &ShapeCode, plan: &Plan) -> Result<Tensor> {
     // On the stack: the handle's `Arc` stays the view's one allocation.
     let mut tokens = [ProfileToken::Leaf; MAX_TOKENS];
     let profile = shape.profile_into(&mut tokens);
-    t.leading_view(plan.op.name(), |l: &Layout| {
+    t.reach_keeping_view(plan.op.name(), |l: &Layout| {
         let mut strides = [0; MAX_LEAVES];
         Ok(crate::layout::__private::layout(
             profile,

@@ -126,6 +126,24 @@ impl Tensor {
             });
         }
         let first = &r.subtensors[0];
+        let record = |out| {
+            crate::autograd::view::record(self, out, op, |c| {
+                let s = c.slice_as(op, keys)?;
+                Ok((s.layout.unwrap_or_else(rank0), s.offset))
+            })
+        };
+        if r.is_single() && r.adjacent.is_empty() {
+            // A selection reads a subset of the source's carrier indices, so it stays inside
+            // the carrier (RT004) because the source did: no placement check.
+            let out = Tensor::single(
+                r.dtype,
+                first.carrier.clone(),
+                offset_plus(op, first.offset, sliced.offset)?,
+                sliced.layout.unwrap_or_else(rank0),
+            );
+            debug_assert!(out.representation().validate(op).is_ok());
+            return record(out);
+        }
         let mut subtensors = smallvec::SmallVec::new();
         subtensors.push(Subtensor {
             carrier: first.carrier.clone(),
@@ -147,10 +165,7 @@ impl Tensor {
             adjacent,
         };
         out.validate(op)?;
-        crate::autograd::view::record(self, Tensor::from_repr(out), op, |c| {
-            let s = c.slice_as(op, keys)?;
-            Ok((s.layout.unwrap_or_else(rank0), s.offset))
-        })
+        record(Tensor::from_repr(out))
     }
 }
 

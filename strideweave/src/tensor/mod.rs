@@ -77,6 +77,7 @@ impl Tensor {
         Ok(Tensor::from_repr(repr))
     }
 
+    #[inline]
     pub(crate) fn from_repr(repr: Representation) -> Tensor {
         Tensor {
             inner: Arc::new(TensorInner {
@@ -84,6 +85,22 @@ impl Tensor {
                 autograd: crate::autograd::Meta::default(),
             }),
         }
+    }
+
+    /// The handle of a one-subtensor representation, unvalidated: the caller has checked
+    /// (or knows) RT003–RT006.
+    #[inline]
+    pub(crate) fn single(dtype: DType, carrier: Carrier, offset: usize, layout: Layout) -> Tensor {
+        // `from_buf`, not `smallvec!` (which pushes): the subtensor is written once.
+        Tensor::from_repr(Representation {
+            dtype,
+            subtensors: smallvec::SmallVec::from_buf([Subtensor {
+                carrier,
+                offset,
+                layout,
+            }]),
+            adjacent: Vec::new(),
+        })
     }
 
     /// A tensor over `data` with the compact (first-mode-fastest) layout of `shape`.

@@ -10,6 +10,13 @@ use crate::repr::{Representation, Subtensor};
 use crate::tensor::Tensor;
 use crate::tensor::index::offset_plus;
 
+/// Whether a view's layout function keeps the reach (no placement check needed).
+#[derive(Clone, Copy)]
+enum Reach {
+    Checked,
+    Kept,
+}
+
 impl Tensor {
     /// Applies `f` to `L_0` (and `S_0`), keeping every offset, and validates the result.
     pub(crate) fn leading_view(
@@ -17,17 +24,51 @@ impl Tensor {
         op: &'static str,
         f: impl Fn(&Layout) -> Result<Layout>,
     ) -> Result<Tensor> {
+        self.leading_view_with(op, Reach::Checked, f)
+    }
+
+    /// [`leading_view`](Self::leading_view) for a layout function that keeps the reach of
+    /// every layout it is given (it reorders, regroups or splits leaves, widens or inserts
+    /// extent-1 leaves to stride 0, drops extent-1 leaves): a one-subtensor view then stays
+    /// inside its carrier because its source did, and skips the placement check (RT004).
+    pub(crate) fn reach_keeping_view(
+        &self,
+        op: &'static str,
+        f: impl Fn(&Layout) -> Result<Layout>,
+    ) -> Result<Tensor> {
+        self.leading_view_with(op, Reach::Kept, f)
+    }
+
+    fn leading_view_with(
+        &self,
+        op: &'static str,
+        reach: Reach,
+        f: impl Fn(&Layout) -> Result<Layout>,
+    ) -> Result<Tensor> {
         let r = self.representation();
         let first = &r.subtensors[0];
+        if r.subtensors.len() == 1 && r.adjacent.is_empty() {
+            // One plain subtensor (every view of a plain tensor): the new handle is built
+            // around the new layout in one step.
+            let layout = f(&first.layout)?;
+            let out = Tensor::single(r.dtype, first.carrier.clone(), first.offset, layout);
+            match reach {
+                Reach::Kept => debug_assert_eq!(
+                    out.layout().reach(),
+                    first.layout.reach(),
+                    "{op} claims to keep the reach"
+                ),
+                Reach::Checked => out.representation().validate(op)?,
+            }
+            return crate::autograd::view::record(self, out, op, |c| Ok((f(c)?, 0)));
+        }
         let mut subtensors = smallvec::SmallVec::new();
         subtensors.push(Subtensor {
             carrier: first.carrier.clone(),
             offset: first.offset,
             layout: f(&first.layout)?,
         });
-        if r.subtensors.len() > 1 {
-            subtensors.extend(r.subtensors[1..].iter().cloned());
-        }
+        subtensors.extend(r.subtensors[1..].iter().cloned());
         let adjacent = match r.adjacent.split_first() {
             None => Vec::new(),
             Some((s0, rest)) => std::iter::once(f(s0))
@@ -53,7 +94,7 @@ impl Tensor {
     /// assert!(t.permute(&[0, 0, 1]).is_err());
     /// ```
     pub fn permute(&self, order: &[usize]) -> Result<Tensor> {
-        self.leading_view("permute", |l| l.permute(order))
+        self.reach_keeping_view("permute", |l| l.permute(order))
     }
 
     /// Regroups the same first-mode-fastest sequence as `target`; never copies (a source that
@@ -66,7 +107,7 @@ impl Tensor {
     /// assert_eq!(r.layout().to_string(), "(3,(2)):(2,(6))");
     /// ```
     pub fn reshape(&self, target: &Shape) -> Result<Tensor> {
-        self.leading_view("reshape", |l| l.reshape(target))
+        self.reach_keeping_view("reshape", |l| l.reshape(target))
     }
 
     /// A view whose coordinate `q` reads source ordinal `B(q)`, with `B = shape:stride`
@@ -121,7 +162,7 @@ impl Tensor {
     /// assert_eq!(b.layout().to_string(), "(2,(4,3)):(1,(0,2))");
     /// ```
     pub fn broadcast_to(&self, target: &Shape) -> Result<Tensor> {
-        self.leading_view("broadcast_to", |l| l.broadcast_to(target))
+        self.reach_keeping_view("broadcast_to", |l| l.broadcast_to(target))
     }
 
     /// Inserts the target modes not named in `dims` as extent-1 modes, then broadcasts.
@@ -134,7 +175,7 @@ impl Tensor {
     /// ```
     pub fn broadcast_in_dim(&self, target: &Shape, dims: &[usize]) -> Result<Tensor> {
         const OP: &str = "broadcast_in_dim";
-        self.leading_view(OP, |l| l.broadcast_in_dim_as(OP, target, dims))
+        self.reach_keeping_view(OP, |l| l.broadcast_in_dim_as(OP, target, dims))
     }
 
     /// Right-aligned broadcasting, as NumPy does it: the source's modes line up with the
@@ -149,7 +190,7 @@ impl Tensor {
     /// assert_eq!(b.to_vec::<f32>().unwrap(), [0.0, 0.0, 1.0, 1.0, 2.0, 2.0]);
     /// ```
     pub fn broadcast_right(&self, target: &Shape) -> Result<Tensor> {
-        self.leading_view("broadcast_right", |l| l.broadcast_right(target))
+        self.reach_keeping_view("broadcast_right", |l| l.broadcast_right(target))
     }
 
     /// Inserts an extent-1, stride-0 top-level mode at position `dim` (`0..=rank`; a negative
@@ -163,7 +204,7 @@ impl Tensor {
     /// assert_eq!(t.unsqueeze(-1).unwrap().shape().to_string(), "(2,3,1)");
     /// ```
     pub fn unsqueeze(&self, dim: impl Dim) -> Result<Tensor> {
-        self.leading_view("unsqueeze", |l| l.unsqueeze(dim))
+        self.reach_keeping_view("unsqueeze", |l| l.unsqueeze(dim))
     }
 
     /// Removes top-level mode `dim` (`0..rank`; a negative `dim` counts back from `rank`),
@@ -176,7 +217,7 @@ impl Tensor {
     /// assert_eq!(t.squeeze(-1).unwrap().shape().to_string(), "(2)");
     /// ```
     pub fn squeeze(&self, dim: impl Dim) -> Result<Tensor> {
-        self.leading_view("squeeze", |l| l.squeeze(dim))
+        self.reach_keeping_view("squeeze", |l| l.squeeze(dim))
     }
 
     /// Reverses the coordinates of top-level mode `mode`: a view with negated strides whose
@@ -216,7 +257,7 @@ impl Tensor {
     pub fn rearrange_tree(&self, output: &Tree, selection: Option<&Tree>) -> Result<Tensor> {
         const OP: &str = "rearrange_tree";
         self.require_single(OP)?;
-        self.leading_view(OP, |l| l.rearrange_tree(output, selection))
+        self.reach_keeping_view(OP, |l| l.rearrange_tree(output, selection))
     }
 
     /// Rearranges by a pattern: `"b (h w) c -> b c h w"` with keyword
@@ -253,6 +294,6 @@ impl Tensor {
         let name = op.method();
         self.require_single(name)?;
         let plan = Plan::parse(self.shape(), op, pattern, sizes)?;
-        self.leading_view(name, |l| Ok(plan.apply(l)))
+        self.reach_keeping_view(name, |l| Ok(plan.apply(l)))
     }
 }

@@ -9,5 +9,6 @@ mod into;
 mod reference;
 mod rt017;
 mod seed000;
+mod sum_backward;
 mod support;
 mod surface;

@@ -3,6 +3,7 @@
 //! the adjoint identity of random view chains (proptest); finite differences for the
 //! arithmetic; reference gradients from PyTorch (`tests/data/autograd_torch.json`).
 
+mod accumulate;
 mod adjoint;
 mod finite_diff;
 mod into;

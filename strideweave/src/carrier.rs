@@ -404,6 +404,12 @@ impl Carrier {
         })
     }
 
+    /// Whether this is the only handle to the carrier (no clone, no tensor or view of it
+    /// elsewhere): then writing through it cannot be seen by anyone else.
+    pub(crate) fn is_sole_handle(&self) -> bool {
+        Arc::strong_count(&self.shared) == 1 && Arc::weak_count(&self.shared) == 0
+    }
+
     /// Writes the elements through `&mut [T]` and increments the version.
     ///
     /// ```

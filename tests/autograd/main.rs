@@ -3,11 +3,13 @@
 //! the adjoint identity of random view chains (proptest); finite differences for the
 //! arithmetic; reference gradients from PyTorch (`tests/data/autograd_torch.json`).
 
+mod accumulate;
 mod adjoint;
 mod finite_diff;
 mod into;
 mod reference;
 mod rt017;
 mod seed000;
+mod sum_backward;
 mod support;
 mod surface;

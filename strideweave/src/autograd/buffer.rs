@@ -9,6 +9,8 @@
 //!   over its aliases), at any hierarchy depth.
 //! * Any other aliasing is refused (`Value`): no per-element gradient exists.
 
+use std::sync::Arc;
+
 use crate::carrier::Carrier;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -155,30 +157,79 @@ fn unit(dtype: DType) -> Dense {
 /// The gradient buffer of `target` holding `cot` (first-mode-fastest over its shape), plus
 /// `existing` (a gradient this function made earlier for the same target) when given.
 pub(crate) fn gradient(target: &Tensor, cot: Dense, existing: Option<&Tensor>) -> Result<Tensor> {
-    with_num!(cot.dtype(), T => gradient_of::<T>(target.layout(), cot, existing),
+    from_values(target, slot_values(target, cot), existing)
+}
+
+/// `cot` as the values a gradient buffer of `target` holds at each ordinal: itself when
+/// `target` is injective, else each slot's sum over its aliases, replicated (RT017).
+pub(crate) fn slot_values(target: &Tensor, cot: Dense) -> Dense {
+    fn go<T: Num>(l: &Layout, cot: Dense) -> Dense {
+        let mut v = T::undense(cot).expect("the cotangent has the target's dtype");
+        if !l.is_injective() {
+            // Broadcast aliasing (checked before any traversal): per-slot sums, replicated.
+            let (lo, hi) = l.reach();
+            let mut slots = vec![T::zero(); (hi - lo + 1) as usize];
+            let mut k = 0;
+            walk1(l, -lo, |i| {
+                slots[i] += v[k];
+                k += 1;
+            });
+            let mut k = 0;
+            walk1(l, -lo, |i| {
+                v[k] = slots[i];
+                k += 1;
+            });
+        }
+        T::dense(v)
+    }
+    with_num!(cot.dtype(), T => go::<T>(target.layout(), cot),
         _ => unreachable!("cotangents are differentiable"))
 }
 
-fn gradient_of<T: Num>(l: &Layout, cot: Dense, existing: Option<&Tensor>) -> Result<Tensor> {
+/// The gradient buffer of `target` holding `values` (from [`slot_values`]) plus `existing`.
+pub(crate) fn from_values(
+    target: &Tensor,
+    values: Dense,
+    existing: Option<&Tensor>,
+) -> Result<Tensor> {
+    with_num!(values.dtype(), T => gradient_of::<T>(target.layout(), values, existing),
+        _ => unreachable!("cotangents are differentiable"))
+}
+
+/// Whether `g` (a gradient buffer held in a `.grad` slot) is reached by no other handle:
+/// neither a clone of the tensor (an earlier `.grad()`) nor any other tensor, view or
+/// carrier handle sharing its carrier. Only then may it be accumulated into in place.
+pub(crate) fn is_sole(g: &Tensor) -> bool {
+    Arc::strong_count(&g.inner) == 1
+        && Arc::weak_count(&g.inner) == 0
+        && g.inner.repr.is_single()
+        && g.inner.repr.subtensors[0].carrier.is_sole_handle()
+}
+
+/// Adds `values` (from [`slot_values`] for the tensor whose gradient `g` is) into `g`'s
+/// carrier in place, one version increment; `g` must be [`is_sole`].
+pub(crate) fn accumulate_in_place(g: &Tensor, values: &Dense) -> Result<()> {
+    fn go<T: Num>(g: &Tensor, values: &Dense) -> Result<()> {
+        let v = T::undense_ref(values).expect("the gradient's dtype");
+        let s = g.require_single("backward")?;
+        s.carrier.write_as("backward", |buf: &mut [T]| {
+            let mut k = 0;
+            walk1(&s.layout, s.offset as i64, |i| {
+                buf[i] += v[k];
+                k += 1;
+            });
+        })
+    }
+    with_num!(values.dtype(), T => go::<T>(g, values),
+        _ => unreachable!("cotangents are differentiable"))
+}
+
+fn gradient_of<T: Num>(l: &Layout, values: Dense, existing: Option<&Tensor>) -> Result<Tensor> {
     const OP: &str = "backward";
-    let mut v = T::undense(cot).expect("the cotangent has the target's dtype");
+    let mut v = T::undense(values).expect("the values have the target's dtype");
     let (lo, hi) = l.reach();
     let span = (hi - lo + 1) as usize;
     let injective = l.is_injective();
-    if !injective {
-        // Broadcast aliasing (checked before any traversal): per-slot sums, replicated.
-        let mut slots = vec![T::zero(); span];
-        let mut k = 0;
-        walk1(l, -lo, |i| {
-            slots[i] += v[k];
-            k += 1;
-        });
-        let mut k = 0;
-        walk1(l, -lo, |i| {
-            v[k] = slots[i];
-            k += 1;
-        });
-    }
     if let Some(e) = existing {
         for (x, y) in v.iter_mut().zip(gather::<T>(e, OP)?) {
             *x += y;

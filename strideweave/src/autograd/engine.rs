@@ -270,21 +270,37 @@ fn commit(
             out
         }
         None => {
+            // Build every fresh buffer first (fallible); a `.grad` that no other handle
+            // reaches (no earlier `.grad()` clone, no view, no carrier handle) is instead
+            // accumulated into in place, under its lock, when everything is built.
             let mut built = Vec::with_capacity(pending.len());
             for (i, cot) in pending {
                 let t = &entries[i].tensor;
-                let existing = t.grad();
-                built.push((i, buffer::gradient(t, cot, existing.as_ref())?));
+                let sole = grad_slot(t).as_ref().is_some_and(buffer::is_sole);
+                built.push((
+                    i,
+                    if sole {
+                        Built::InPlace(buffer::slot_values(t, cot))
+                    } else {
+                        Built::Fresh(buffer::gradient(t, cot, t.grad().as_ref())?)
+                    },
+                ));
             }
-            for (i, g) in built {
-                let mut slot = entries[i]
-                    .tensor
-                    .inner
-                    .autograd
-                    .grad
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner());
-                *slot = Some(g);
+            for (i, b) in built {
+                let t = &entries[i].tensor;
+                let mut slot = grad_slot(t);
+                match b {
+                    Built::Fresh(g) => *slot = Some(g),
+                    Built::InPlace(v) => {
+                        if let Some(g) = slot.as_ref().filter(|g| buffer::is_sole(g)) {
+                            buffer::accumulate_in_place(g, &v)?;
+                        } else {
+                            // Another thread took a handle (or zeroed the grad) meanwhile.
+                            let old = slot.clone();
+                            *slot = Some(buffer::from_values(t, v, old.as_ref())?);
+                        }
+                    }
+                }
             }
             Vec::new()
         }
@@ -329,6 +345,21 @@ fn fusable(
         j = e.inputs[0]?;
     }
     (!path.is_empty()).then_some((path, b))
+}
+
+/// A gradient buffer to store: a fresh one, or values to add into the existing `.grad`.
+enum Built {
+    Fresh(Tensor),
+    InPlace(Dense),
+}
+
+/// The locked `.grad` slot of `t`.
+fn grad_slot(t: &Tensor) -> std::sync::MutexGuard<'_, Option<Tensor>> {
+    t.inner
+        .autograd
+        .grad
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
 }
 
 fn add(slot: &mut Option<Dense>, g: Dense) {

@@ -3,6 +3,7 @@
 use crate::autograd::node::{Cotangents, Rule};
 use crate::dtype::Element;
 use crate::error::{Error, Result};
+use crate::kernels::copy::copy;
 use crate::kernels::num::{Dense, Num, with_num};
 use crate::kernels::strided::{walk1, walk2};
 use crate::layout::{Layout, Shape};
@@ -202,7 +203,10 @@ fn total(t: &Tensor, op: &'static str, mean: bool, dest: Dest<'_>) -> Result<Opt
     })
 }
 
-/// Backward of `sum`/`mean`: the one cotangent value (over `n` for a mean) everywhere.
+/// Backward of `sum`/`mean`: the one cotangent value (over `n` for a mean) everywhere —
+/// a stride-0 read of one value, written as one fill (`vec![c; n]`); no tensor of ones is
+/// made and nothing is multiplied. The fill itself stays because cotangents are `Dense`
+/// vectors while backward runs.
 struct Total {
     n: usize,
     mean: bool,
@@ -225,7 +229,9 @@ impl Rule for Total {
     }
 }
 
-/// Backward of `sum_modes`: `g[k] = c[G(k)]`.
+/// Backward of `sum_modes`: `g[k] = c[G(k)]`, the cotangent read through `G` — a view of
+/// it with stride 0 on the summed modes — by the copy engine (stride-0 fills and memcpy
+/// runs) straight into the first-mode-fastest gradient.
 struct SumModes {
     gather: Layout,
 }
@@ -234,8 +240,13 @@ impl Rule for SumModes {
     fn backward(&self, cot: Dense, _inputs: &[Tensor], _needs: &[bool]) -> Result<Cotangents> {
         fn go<T: Num>(gather: &Layout, cot: Dense) -> Dense {
             let c = T::undense(cot).expect("the result's dtype");
-            let mut g = Vec::with_capacity(gather.size());
-            walk1(gather, 0, |j| g.push(c[j]));
+            let mut g = vec![T::zero(); gather.size()];
+            let order = Layout::compact(gather.shape());
+            copy(
+                gather.shape().leaves(),
+                (&c, 0, gather.stride().leaves()),
+                (&mut g, 0, order.stride().leaves()),
+            );
             T::dense(g)
         }
         let g = with_num!(cot.dtype(), T => go::<T>(&self.gather, cot), _ => unreachable!("differentiable"));

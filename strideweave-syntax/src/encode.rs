@@ -197,10 +197,12 @@ fn flatten(
         r[F_PATH] = strings.len();
         for (k, i) in path.iter().enumerate() {
             let dot = if k > 0 { "." } else { "" };
+            // Infallible: fmt::Write for String never fails.
             write!(strings, "{dot}{i}").expect("writing to a String");
         }
         r[F_PATH_LEN] = strings.len() - r[F_PATH];
         r[F_TEXT] = strings.len();
+        // Infallible: fmt::Write for String never fails.
         write!(strings, "{t}").expect("writing to a String");
         r[F_TEXT_LEN] = strings.len() - r[F_TEXT];
         let at = out.len();

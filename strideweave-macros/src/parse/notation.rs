@@ -44,6 +44,7 @@ pub fn layout(input: TokenStream) -> syn::Result<LayoutInput> {
     if let Some(rest) = c.rest_spans() {
         return Err(rest.error(format!(
             "layout!: unexpected {} after the stride; a layout is written `shape : stride`",
+            // Unreachable: rest_spans returned Some, so a token remains.
             describe(c.peek().expect("not at the end"))
         )));
     }
@@ -150,6 +151,7 @@ impl Cursor {
                 "{}: unexpected {} after the string; the string form takes the whole \
                  notation in one string literal",
                 self.mac,
+                // Unreachable: rest_spans returned Some, so a token remains.
                 describe(self.peek().expect("not at the end"))
             )));
         }
@@ -159,6 +161,7 @@ impl Cursor {
 
     /// The `:` between shape and stride.
     fn colon(&mut self) -> syn::Result<()> {
+        // Unreachable: every caller checks that a token remains before asking for the colon.
         let tt = self.next().expect("caller checked for the end");
         if let TokenTree::Punct(p) = &tt
             && p.as_char() == ':'

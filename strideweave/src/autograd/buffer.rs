@@ -164,6 +164,8 @@ pub(crate) fn gradient(target: &Tensor, cot: Dense, existing: Option<&Tensor>) -
 /// `target` is injective, else each slot's sum over its aliases, replicated (RT017).
 pub(crate) fn slot_values(target: &Tensor, cot: Dense) -> Dense {
     fn go<T: Num>(l: &Layout, cot: Dense) -> Dense {
+        // Unreachable: the engine built the cotangent in the target's dtype (backward checked the
+        // caller's cotangent dtype first), and T is chosen from that dtype.
         let mut v = T::undense(cot).expect("the cotangent has the target's dtype");
         if !l.is_injective() {
             // Broadcast aliasing (checked before any traversal): per-slot sums, replicated.
@@ -210,6 +212,7 @@ pub(crate) fn is_sole(g: &Tensor) -> bool {
 /// carrier in place, one version increment; `g` must be [`is_sole`].
 pub(crate) fn accumulate_in_place(g: &Tensor, values: &Dense) -> Result<()> {
     fn go<T: Num>(g: &Tensor, values: &Dense) -> Result<()> {
+        // Unreachable: values come from slot_values for this gradient, in its dtype (T's).
         let v = T::undense_ref(values).expect("the gradient's dtype");
         let s = g.require_single("backward")?;
         s.carrier.write_as("backward", |buf: &mut [T]| {
@@ -226,6 +229,7 @@ pub(crate) fn accumulate_in_place(g: &Tensor, values: &Dense) -> Result<()> {
 
 fn gradient_of<T: Num>(l: &Layout, values: Dense, existing: Option<&Tensor>) -> Result<Tensor> {
     const OP: &str = "backward";
+    // Unreachable: values come from slot_values for the target, in its dtype (T's).
     let mut v = T::undense(values).expect("the values have the target's dtype");
     let (lo, hi) = l.reach();
     let span = (hi - lo + 1) as usize;

@@ -504,6 +504,7 @@ fn scalar(
     let s = value.unwrap_or_else(|| {
         Scalar::F64(0.0)
             .cast(t.dtype())
+            // Unreachable: this path runs for differentiable (float/complex) dtypes only.
             .expect("zero casts to every float dtype")
     });
     let values = with_num!(t.dtype(), T => T::dense(scalar_kernel::<T>(op, t, kind, s)?),

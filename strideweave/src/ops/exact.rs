@@ -95,6 +95,8 @@ pub(super) fn scalar(
     if t.dtype() == DType::Bool {
         let s = s
             .and_then(bool::from_scalar)
+            // Unreachable: check_operand_for admits bool for add/mul only, which always carry
+            // a value, and cast_for already refused one that is not a bool.
             .expect("checked: a bool operand");
         let f = bool_op(match kind {
             ScalarKind::Add => Binary::Add,
@@ -104,6 +106,8 @@ pub(super) fn scalar(
         return deliver(op, dest, map(op, t, |x| f(x, s))?, t.shape());
     }
     with_int!(t.dtype(), T => {
+        // Unreachable: the caller ran Scalar::cast_for(t.dtype()), which refuses a value
+        // that does not fit (NotCastable).
         let s = s.map_or(T::zero(), |s| T::from_scalar(s).expect("cast to the tensor's dtype"));
         if matches!(kind, ScalarKind::Div) && s == T::zero() {
             return Err(Error::DivisionByZero { op, at: "the scalar operand".into() });
@@ -113,6 +117,7 @@ pub(super) fn scalar(
             ScalarKind::Add => x.wadd(s),
             ScalarKind::Sub => x.wsub(s),
             ScalarKind::Mul => x.wmul(s),
+            // Unreachable: a zero divisor returned DivisionByZero above.
             ScalarKind::Div => x.wdiv(s).expect("a nonzero divisor"),
         })?;
         deliver(op, dest, values, t.shape())

@@ -173,6 +173,7 @@ pub(crate) fn finish(
     shape: &crate::layout::Shape,
     rule: impl FnOnce() -> Box<dyn crate::autograd::node::Rule>,
 ) -> Result<Option<Tensor>> {
+    // Unreachable: with_num! picks T from the values' own dtype, so undense succeeds.
     let out = num::with_num!(values.dtype(),
         T => deliver(op, dest, <T as num::Num>::undense(values).expect("its own dtype"), shape)?,
         _ => unreachable!("arithmetic dtypes"));

@@ -55,6 +55,7 @@ impl Plan {
         check_keywords(&pattern, kind, &keywords).map_err(|e| lift(e.into()))?;
         let e = encode_pattern(text, &pattern).map_err(fail)?;
         let names: SmallVec<[&str; INLINE]> = e.names.iter().map(String::as_str).collect();
+        // Unreachable: check_keywords above refused a keyword that names no symbol.
         let keywords: SmallVec<[Keyword; INLINE]> = sizes
             .iter()
             .map(|&(n, v)| Keyword {

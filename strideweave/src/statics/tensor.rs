@@ -339,6 +339,7 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// assert!(t.get(&IntTuple::from([2, 0])).unwrap_err().to_string().starts_with("get: "));
     /// ```
     pub fn get(&self, coord: &IntTuple) -> Result<T> {
+        // Unreachable: a StaticTensor<T, _> is built only with T's dtype, so its scalar is a T.
         let v = self.tensor.get(coord)?;
         Ok(T::from_scalar(v).expect("a StaticTensor<T, _> holds T"))
     }
@@ -352,6 +353,7 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// assert!(t.get_ordinal(6).is_err());
     /// ```
     pub fn get_ordinal(&self, ordinal: usize) -> Result<T> {
+        // Unreachable: a StaticTensor<T, _> is built only with T's dtype, so its scalar is a T.
         let v = self.tensor.get_ordinal(ordinal)?;
         Ok(T::from_scalar(v).expect("a StaticTensor<T, _> holds T"))
     }

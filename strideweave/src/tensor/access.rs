@@ -89,8 +89,10 @@ impl Tensor {
     /// The elements placed by `order` (a compact layout of the shape at offset 0) in a new
     /// `Vec`, written by the copy engine.
     fn to_vec_ordered<T: Element>(&self, op: &'static str, order: &Layout) -> Result<Vec<T>> {
-        self.require_single(op)?;
-        self.read_host(op, |x: &[T]| materialize::to_vec_in(self, op, order, x))?
+        let s = self.require_single(op)?;
+        self.read_host(op, |x: &[T]| {
+            materialize::to_vec_in(x, s.offset as i64, &s.layout, order)
+        })
     }
 
     /// The elements in row-major order: the last leaf (depth-first) varies fastest.

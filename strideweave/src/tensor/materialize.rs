@@ -262,20 +262,19 @@ fn copy_host(
     Ok(())
 }
 
-/// The elements of `t` (dtype `T`, checked by the caller) in the order of `order`, a
-/// compact layout of `t`'s shape at offset 0, written straight into a new `Vec`.
+/// The elements that `layout` places at `offset` in `x`, in the order of `order` (a compact
+/// layout of the same shape at offset 0), written straight into a new `Vec`.
 pub(crate) fn to_vec_in<T: crate::dtype::Element>(
-    t: &Tensor,
-    op: &'static str,
-    order: &Layout,
     x: &[T],
-) -> Result<Vec<T>> {
-    let s = t.require_single(op)?;
-    let mut out = vec![T::zero(); s.layout.size()];
+    offset: i64,
+    layout: &Layout,
+    order: &Layout,
+) -> Vec<T> {
+    let mut out = vec![T::zero(); layout.size()];
     copy(
-        s.layout.shape().leaves(),
-        (x, s.offset as i64, s.layout.stride().leaves()),
+        layout.shape().leaves(),
+        (x, offset, layout.stride().leaves()),
         (&mut out, 0, order.stride().leaves()),
     );
-    Ok(out)
+    out
 }

@@ -43,8 +43,7 @@ pub(crate) fn read2<T: Element, R>(
 /// The values of a tensor in first-mode-fastest order, written by the copy engine straight
 /// into the new `Vec`.
 pub(crate) fn gather<T: Element>(t: &Tensor, op: &'static str) -> Result<Vec<T>> {
-    t.require_single(op)?;
-    read(t, op, |x: &[T], _, _| {
-        crate::tensor::materialize::to_vec_in(t, op, &Layout::compact(t.shape()), x)
-    })?
+    read(t, op, |x: &[T], o, l| {
+        crate::tensor::materialize::to_vec_in(x, o, l, &Layout::compact(l.shape()))
+    })
 }

@@ -13,6 +13,9 @@ use std::sync::{Arc, RwLock};
 use crate::dtype::{DType, Element, HostBuffer, HostSlice, HostSliceMut, Scalar};
 use crate::error::{Error, Result};
 
+mod request;
+pub use request::{AllocError, StorageAllocator, StorageRequest};
+
 /// A storage class: where a carrier's elements live. Views never call it.
 ///
 /// The host class ([`HostStorage`]) keeps a [`Vec`]; another class — a caller's buffer, a
@@ -408,6 +411,11 @@ impl Carrier {
     /// elsewhere): then writing through it cannot be seen by anyone else.
     pub(crate) fn is_sole_handle(&self) -> bool {
         Arc::strong_count(&self.shared) == 1 && Arc::weak_count(&self.shared) == 0
+    }
+
+    /// The number of live handles to this carrier (clones, tensors and views over it).
+    pub(crate) fn handle_count(&self) -> usize {
+        Arc::strong_count(&self.shared) + Arc::weak_count(&self.shared)
     }
 
     /// Writes the elements through `&mut [T]` and increments the version.

@@ -98,6 +98,19 @@ impl Tensor {
     fn copy_to_fresh(&self, op: &'static str, layout: Layout, offset: usize) -> Result<Tensor> {
         self.require_single(op)?;
         let carrier = Carrier::zeros_as(op, self.dtype(), layout.size())?;
+        self.copy_to_carrier(op, carrier, offset, layout)
+    }
+
+    /// This tensor's contents written into `carrier` (fresh, of this tensor's dtype, of
+    /// `layout`'s size) placed by `layout` at `offset`; recorded when this tensor takes part
+    /// in autograd.
+    pub(crate) fn copy_to_carrier(
+        &self,
+        op: &'static str,
+        carrier: Carrier,
+        offset: usize,
+        layout: Layout,
+    ) -> Result<Tensor> {
         let out = Tensor::new(carrier, offset, layout)?;
         copy_into(op, self, &out)?;
         if !node::wants(&[self]) {

@@ -27,7 +27,7 @@ impl Tensor {
     pub fn materialize(&self) -> Result<Tensor> {
         const OP: &str = "materialize";
         if self.dtype() == DType::BlockScaledI8F32 {
-            return self.dequantize();
+            return self.dequantize_as(OP);
         }
         self.copy_to_fresh(OP, Layout::compact(self.shape()), 0)
     }
@@ -68,7 +68,7 @@ impl Tensor {
         const OP: &str = "relayout";
         let offset = check_order(OP, self, order)?;
         if self.dtype() == DType::BlockScaledI8F32 {
-            return self.dequantize()?.relayout(order);
+            return self.dequantize_as(OP)?.relayout(order);
         }
         self.copy_to_fresh(OP, order.clone(), offset)
     }
@@ -196,7 +196,7 @@ pub(crate) fn write_into(op: &'static str, src: &Tensor, dst: &Tensor) -> Result
         });
     }
     if src.dtype() == DType::BlockScaledI8F32 {
-        return copy_into(op, &src.dequantize()?, dst);
+        return copy_into(op, &src.dequantize_as(op)?, dst);
     }
     copy_into(op, src, dst)
 }

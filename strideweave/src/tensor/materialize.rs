@@ -1,5 +1,6 @@
 //! Storage-producing copies (contracts C5): `materialize`, `relayout` and their `_into`
-//! forms, and the one path under `copy_from` and `to_vec`: the copy engine of
+//! forms (`to_shape` and `transfer_to` are in `transfer`), and the one path under
+//! `copy_from` and `to_vec`: the copy engine of
 //! [`kernels::copy`](crate::kernels::copy), run straight from the source carrier into the
 //! destination carrier, for every plain dtype.
 
@@ -52,8 +53,8 @@ impl Tensor {
 
     /// A new carrier holding this tensor's logical contents in the order of `order`: a
     /// compact injective layout of the same shape, such as [`Layout::compact`]
-    /// (first-mode-fastest) or [`Layout::row_major`] (C1), or any permutation or reversal
-    /// of them. Recorded for autograd like [`materialize`](Self::materialize).
+    /// (first-mode-fastest, i.e. column-major) or [`Layout::row_major`] (C1), or any
+    /// permutation or reversal of them. Recorded for autograd like [`materialize`](Self::materialize).
     ///
     /// ```
     /// use strideweave::{Layout, Tensor};

@@ -11,6 +11,8 @@
 
 mod access;
 mod block_scaled;
+#[cfg(all(test, feature = "half"))]
+mod half_tests;
 mod index;
 pub(crate) mod materialize;
 pub(crate) mod read;

@@ -31,7 +31,8 @@ mod tensor;
 
 pub use autograd::{NoGradGuard, is_grad_enabled, no_grad, set_grad_enabled};
 pub use carrier::{
-    AllocError, Carrier, CarrierClass, CarrierStorage, HostStorage, StorageAllocator, StorageRequest,
+    AllocError, Carrier, CarrierClass, CarrierStorage, HostStorage, StorageAllocator,
+    StorageRequest,
 };
 pub use dtype::{Complex32, Complex64, DType, Element, HostSlice, HostSliceMut, Scalar};
 pub use error::{Error, ErrorKind, Result};

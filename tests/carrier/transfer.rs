@@ -1,36 +1,15 @@
 //! `Tensor::transfer_to` (contracts C5, the Shaped Types document's `TransferTo(request)`):
-//! a new owner in the carrier class a `StorageRequest` names. The "pinned" class here lives
-//! outside the crate and is reached only through the public `StorageAllocator` seam.
+//! a new owner in the carrier class a `StorageRequest` names. The "pinned" and "sealed"
+//! classes here are the caller's buffers of `main.rs`, reached only through the public
+//! `StorageAllocator` seam.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use strideweave::{
-    AllocError, Carrier, CarrierStorage, Complex64, DType, Element, ErrorKind, HostSlice,
-    HostSliceMut, Key, StorageAllocator, StorageRequest, Tensor,
+    AllocError, Carrier, Complex64, DType, Element, ErrorKind, Key, StorageAllocator,
+    StorageRequest, Tensor,
 };
-
-/// A test class standing for page-locked ("pinned") host memory: its own elements, its own
-/// class name.
-struct Pinned<T: Element>(Vec<T>);
-
-impl<T: Element> CarrierStorage for Pinned<T> {
-    fn dtype(&self) -> DType {
-        T::DTYPE
-    }
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-    fn host(&self) -> Option<HostSlice<'_>> {
-        Some(HostSlice::from(&self.0[..]))
-    }
-    fn host_mut(&mut self) -> Option<HostSliceMut<'_>> {
-        Some(HostSliceMut::from(&mut self.0[..]))
-    }
-    fn class_name(&self) -> &'static str {
-        "pinned"
-    }
-}
 
 /// Makes "pinned" carriers of the integer, bool, float and complex dtypes, counting them.
 #[derive(Default)]
@@ -38,8 +17,9 @@ struct PinnedAllocator {
     made: Arc<AtomicUsize>,
 }
 
+/// A carrier of the "pinned" test class (standing for page-locked host memory).
 fn pinned<T: Element>(len: usize) -> Carrier {
-    Carrier::from_storage(Pinned(vec![T::zero(); len]))
+    super::buffer_carrier(vec![T::zero(); len], "pinned", true).0
 }
 
 impl StorageAllocator for PinnedAllocator {
@@ -230,28 +210,6 @@ fn a_carrier_that_does_not_satisfy_the_request_is_refused_never_substituted() {
     }
 }
 
-/// A class whose storage the host can read but not write (device memory without a host
-/// mapping, say).
-struct ReadOnly<T: Element>(Vec<T>);
-
-impl<T: Element> CarrierStorage for ReadOnly<T> {
-    fn dtype(&self) -> DType {
-        T::DTYPE
-    }
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-    fn host(&self) -> Option<HostSlice<'_>> {
-        Some(HostSlice::from(&self.0[..]))
-    }
-    fn host_mut(&mut self) -> Option<HostSliceMut<'_>> {
-        None
-    }
-    fn class_name(&self) -> &'static str {
-        "sealed"
-    }
-}
-
 struct SealedAllocator;
 
 impl StorageAllocator for SealedAllocator {
@@ -259,7 +217,8 @@ impl StorageAllocator for SealedAllocator {
         "sealed"
     }
     fn allocate(&self, _: DType, len: usize) -> Result<Carrier, AllocError> {
-        Ok(Carrier::from_storage(ReadOnly(vec![0u8; len])))
+        // Readable but not writable from the host: device memory without a host mapping.
+        Ok(super::buffer_carrier(vec![0u8; len], "sealed", false).0)
     }
 }
 

@@ -1,6 +1,6 @@
 //! Every storage-producing read and copy — materialize, materialize_into, relayout (column-
 //! major, row-major, another compact injective order), relayout_into, copy_from, to_vec,
-//! to_vec_row_major, iter — for every dtype family (issue 10, item 1): integers, bool,
+//! to_vec_row_major, iter, to_shape, transfer_to — for every dtype family (issue 10, item 1): integers, bool,
 //! floats, complex (f16/bf16 are checked by the library's own tests under feature `half`),
 //! and block-scaled, which reads as its dequantized values.
 
@@ -86,6 +86,20 @@ fn check_every_copy<T: Element>() {
     let dst = Tensor::zeros::<T>(v.shape()).reverse(0).unwrap();
     dst.copy_from(&v).unwrap();
     assert_eq!(dst.to_vec::<T>().unwrap(), want, "copy_from {name}");
+    // to_shape keeps the storage of the compact copy: same address, same version.
+    let addr = super::owners::storage_address::<T>(&m);
+    let flat = m.to_shape(&sh("(3,4)")).unwrap();
+    assert_eq!(
+        super::owners::storage_address::<T>(&flat),
+        addr,
+        "to_shape {name}"
+    );
+    assert_eq!(
+        (flat.carrier().version(), flat.to_vec::<T>().unwrap()),
+        (1, want.clone())
+    );
+    let moved = v.transfer_to(&strideweave::StorageRequest::host()).unwrap();
+    assert_eq!(moved.to_vec::<T>().unwrap(), want, "transfer_to {name}");
 }
 
 #[test]
@@ -125,7 +139,16 @@ fn a_block_scaled_tensor_reads_and_copies_as_its_dequantized_values() {
     let want = deq.to_vec::<f32>().unwrap();
     assert_eq!(
         want,
-        [1.0, -5.0 * 2.0, -2.0, 6.0 * 2.0, 1.5, 7.0 * 0.25, 2.0, -8.0 * 0.25]
+        [
+            1.0,
+            -5.0 * 2.0,
+            -2.0,
+            6.0 * 2.0,
+            1.5,
+            7.0 * 0.25,
+            2.0,
+            -8.0 * 0.25
+        ]
     );
     assert_eq!(t.to_vec::<f32>().unwrap(), want);
     assert_eq!(t.iter::<f32>().unwrap().collect::<Vec<_>>(), want);
@@ -139,7 +162,10 @@ fn a_block_scaled_tensor_reads_and_copies_as_its_dequantized_values() {
         "{err}"
     );
     let m = t.materialize().unwrap();
-    assert_eq!((m.dtype(), m.to_vec::<f32>().unwrap()), (DType::F32, want.clone()));
+    assert_eq!(
+        (m.dtype(), m.to_vec::<f32>().unwrap()),
+        (DType::F32, want.clone())
+    );
     let row = Layout::row_major(t.shape());
     let r = t.relayout(&row).unwrap();
     assert_eq!(

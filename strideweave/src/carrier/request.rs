@@ -192,7 +192,9 @@ impl StorageRequest {
         let class = allocator.class_name();
         let carrier = allocator.allocate(dtype, len).map_err(|e| Error::Runtime {
             op,
-            detail: format!("the {class} storage class could not allocate {len} {dtype} elements: {e}"),
+            detail: format!(
+                "the {class} storage class could not allocate {len} {dtype} elements: {e}"
+            ),
         })?;
         let made = (carrier.class().name(), carrier.dtype(), carrier.len());
         if made != (class, dtype, len) {

@@ -2,57 +2,81 @@
 //! materialize_into, relayout (column-major, row-major, a negative-stride compact order),
 //! relayout_into, copy_from, to_vec, to_vec_row_major, iter, to_shape and transfer_to.
 
-use crate::{Carrier, Element, Key, Layout, Shape, StorageRequest, Tensor};
+use crate::{Carrier, Element, Key, Layout, StorageRequest, Tensor};
 
-fn sh(s: &str) -> Shape {
-    s.parse().unwrap()
-}
-
+/// Each operation's output, read back in the placement of `order`, for the view
+/// `(4,(2,3))` permuted and sliced to `((2,3),2)`; compared with the per-element reference.
 fn check_every_copy<T: Element>() {
-    let name = T::DTYPE;
-    // Modes swapped, every second element of the mode of extent 4: shape ((2,3),2).
-    let v = Tensor::arange::<T>(&sh("(4,(2,3))"))
+    let v = Tensor::arange::<T>(&"(4,(2,3))".parse().unwrap())
         .permute(&[1, 0])
         .unwrap()
         .slice(&[Key::all(), Key::slice(None, None, Some(2))])
         .unwrap();
-    let want: Vec<T> = (0..v.size())
-        .map(|i| T::from_ordinal((v.offset() as i64 + v.layout().index_of(i).unwrap()) as usize))
-        .collect();
-    let placed = |order: &Layout| {
-        let mut out = want.clone();
-        for (i, x) in want.iter().enumerate() {
-            out[(order.index_of(i).unwrap() - order.reach().0) as usize] = *x;
+    let reference = |order: &Layout| {
+        let mut out = vec![T::zero(); v.size()];
+        for i in 0..v.size() {
+            let src = v.offset() as i64 + v.layout().index_of(i).unwrap();
+            out[(order.index_of(i).unwrap() - order.reach().0) as usize] =
+                T::from_ordinal(src as usize);
         }
         out
     };
-    assert_eq!(v.to_vec::<T>().unwrap(), want, "to_vec {name}");
-    assert_eq!(v.iter::<T>().unwrap().collect::<Vec<T>>(), want, "iter {name}");
+    let compact = Layout::compact(v.shape());
     let row = Layout::row_major(v.shape());
-    assert_eq!(v.to_vec_row_major::<T>().unwrap(), placed(&row), "{name}");
-    let m = v.materialize().unwrap();
-    assert_eq!(m.carrier().to_vec::<T>().unwrap(), want, "materialize {name}");
-    let other: Layout = "((2,3),2):((-1,-2),6)".parse().unwrap();
-    for order in [Layout::compact(v.shape()), row, other] {
-        let r = v.relayout(&order).unwrap();
-        assert_eq!(r.carrier().to_vec::<T>().unwrap(), placed(&order), "{name} {order}");
-        let c = Carrier::zeros(name, order.size()).unwrap();
+    let into = |order: &Layout, f: &dyn Fn(&Tensor)| {
+        let c = Carrier::zeros(T::DTYPE, order.size()).unwrap();
         let dst = Tensor::new(c, (-order.reach().0) as usize, order.clone()).unwrap();
-        v.relayout_into(&dst).unwrap();
-        assert_eq!(dst.carrier().to_vec::<T>().unwrap(), placed(&order), "{name} {order}");
+        f(&dst);
+        dst.carrier().to_vec::<T>().unwrap()
+    };
+    let m = v.materialize().unwrap();
+    let addr = |t: &Tensor| t.carrier().read(|x: &[T]| x.as_ptr() as usize).unwrap();
+    let before = addr(&m);
+    let flat = m.to_shape(&"12".parse().unwrap()).unwrap();
+    assert_eq!(addr(&flat), before, "to_shape keeps the storage");
+    let mut outputs: Vec<(String, Vec<T>, Layout)> = vec![
+        ("to_vec".into(), v.to_vec().unwrap(), compact.clone()),
+        ("iter".into(), v.iter().unwrap().collect(), compact.clone()),
+        (
+            "to_vec_row_major".into(),
+            v.to_vec_row_major().unwrap(),
+            row.clone(),
+        ),
+        (
+            "to_shape".into(),
+            flat.carrier().to_vec().unwrap(),
+            compact.clone(),
+        ),
+        (
+            "transfer_to".into(),
+            v.transfer_to(&StorageRequest::host())
+                .unwrap()
+                .carrier()
+                .to_vec()
+                .unwrap(),
+            compact.clone(),
+        ),
+        (
+            "materialize_into".into(),
+            into(&row, &|d| v.materialize_into(d).unwrap()),
+            row.clone(),
+        ),
+        (
+            "copy_from".into(),
+            into(&row, &|d| d.copy_from(&v).unwrap()),
+            row.clone(),
+        ),
+    ];
+    let reversed: Layout = "((2,3),2):((-1,-2),6)".parse().unwrap();
+    for order in [compact, row, reversed] {
+        let r = v.relayout(&order).unwrap().carrier().to_vec().unwrap();
+        outputs.push((format!("relayout {order}"), r, order.clone()));
+        let r = into(&order, &|d| v.relayout_into(d).unwrap());
+        outputs.push((format!("relayout_into {order}"), r, order.clone()));
     }
-    let dst = Tensor::zeros::<T>(v.shape()).reverse(0).unwrap();
-    v.materialize_into(&dst).unwrap();
-    assert_eq!(dst.to_vec::<T>().unwrap(), want, "materialize_into {name}");
-    let dst = Tensor::zeros::<T>(v.shape()).reverse(1).unwrap();
-    dst.copy_from(&v).unwrap();
-    assert_eq!(dst.to_vec::<T>().unwrap(), want, "copy_from {name}");
-    let moved = v.transfer_to(&StorageRequest::host()).unwrap();
-    assert_eq!(moved.to_vec::<T>().unwrap(), want, "transfer_to {name}");
-    let addr = m.carrier().read(|x: &[T]| x.as_ptr() as usize).unwrap();
-    let flat = m.to_shape(&sh("12")).unwrap();
-    assert_eq!(flat.carrier().read(|x: &[T]| x.as_ptr() as usize).unwrap(), addr);
-    assert_eq!(flat.to_vec::<T>().unwrap(), want, "to_shape {name}");
+    for (op, got, order) in outputs {
+        assert_eq!(got, reference(&order), "{op} of {}", T::DTYPE);
+    }
 }
 
 #[test]

@@ -73,7 +73,10 @@ impl Tensor {
             let (n, what) = if handles > 1 {
                 (handles - 1, "handle(s) to this tensor")
             } else {
-                (carriers - 1, "other tensor(s), view(s) or carrier handle(s)")
+                (
+                    carriers - 1,
+                    "other tensor(s), view(s) or carrier handle(s)",
+                )
             };
             return Err(Error::Runtime {
                 op: OP,

@@ -94,10 +94,13 @@ fn a_shared_handle_is_refused_with_the_materialize_hint_and_nothing_changes() {
     assert_eq!(owned.to_shape(&sh("(3,2)")).unwrap().size(), 6);
 }
 
+/// A view made from a fresh tensor.
+type ViewOf = fn(Tensor) -> Tensor;
+
 #[test]
 fn a_view_that_is_not_compact_first_mode_fastest_is_refused_with_the_materialize_hint() {
     let fresh = || Tensor::arange::<i64>(&sh("(4,6)"));
-    let cases: [(&str, fn(Tensor) -> Tensor); 5] = [
+    let cases: [(&str, ViewOf); 5] = [
         ("permuted", |t| t.permute(&[1, 0]).unwrap()),
         ("every second row", |t| {
             t.slice(&[Key::slice(None, None, Some(2)), Key::all()])

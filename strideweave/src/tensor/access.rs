@@ -97,11 +97,13 @@ impl Tensor {
     fn to_vec_ordered<T: Element>(&self, op: &'static str, order: &Layout) -> Result<Vec<T>> {
         if self.dtype() == DType::BlockScaledI8F32 {
             if T::DTYPE != DType::F32 {
-                return Err(Error::WrongType {
+                // Its codes and scales are not readable one by one (RT008).
+                return Err(Error::NotImplemented {
                     op,
-                    expected: "f32 (a block-scaled tensor reads as its dequantized f32 values)"
-                        .into(),
-                    found: T::DTYPE.to_string(),
+                    reason: format!(
+                        "requires a one-subtensor Tensor to read {} elements; a block-scaled tensor reads only as its dequantized f32 values",
+                        T::DTYPE
+                    ),
                 });
             }
             return self.dequantize_as(op)?.to_vec_ordered(op, order);

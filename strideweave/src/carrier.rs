@@ -3,7 +3,9 @@
 //!
 //! Views never touch storage: they read only a carrier's identity, dtype, length and class.
 //! Storage sits behind the [`CarrierStorage`] trait, so further classes (memory-mapped
-//! files, device memory) can be added without changing any view.
+//! files, device memory) can be added without changing any view; a [`StorageRequest`]
+//! names the class that an operation making a new owner
+//! ([`Tensor::transfer_to`](crate::Tensor::transfer_to)) must produce.
 
 use std::any::TypeId;
 use std::fmt;

@@ -26,8 +26,10 @@ impl Tensor {
     /// (which makes an unshared compact copy); a size mismatch names both shapes; a
     /// multi-subtensor (block-scaled) tensor is `NotImplemented` (RT008). On an error the
     /// handle is dropped and nothing else changes: the carrier's elements and version are
-    /// untouched. (To keep a fallback, check [`Layout::coalesce`] and the sharing first, or
-    /// use the view [`reshape`](Self::reshape).)
+    /// untouched. A tensor fresh from [`materialize`](Self::materialize),
+    /// [`from_vec`](Self::from_vec), [`zeros`](Self::zeros) or an arithmetic result always
+    /// qualifies while no clone or view of it is alive; to keep a handle for a fallback, use
+    /// the view [`reshape`](Self::reshape) instead.
     ///
     /// Autograd: the result of a recorded operation is recorded like a reshape (its gradient
     /// passes through unchanged). A leaf that requires gradients is refused: its `.grad`

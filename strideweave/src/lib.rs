@@ -18,6 +18,7 @@
 #![deny(unsafe_code)] // one audited exception: the matrixmultiply call in kernels/gemm.rs
 
 pub mod autograd;
+mod budget;
 pub mod carrier;
 mod dtype;
 mod error;

@@ -110,8 +110,8 @@ impl Tensor {
         }
         let s = self.require_single(op)?;
         self.read_host(op, |x: &[T]| {
-            materialize::to_vec_in(x, s.offset as i64, &s.layout, order)
-        })
+            materialize::to_vec_in(x, s.offset as i64, &s.layout, order, op)
+        })?
     }
 
     /// The elements in row-major order: the last leaf (depth-first) varies fastest.

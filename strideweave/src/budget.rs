@@ -22,6 +22,14 @@ pub(crate) fn too_large(op: &'static str, what: impl std::fmt::Display, steps: u
 /// `len` copies of `value` in a new `Vec`, or an error naming `op` when that many elements
 /// cannot be allocated (instead of a capacity-overflow panic or an allocation abort).
 pub(crate) fn filled_vec<T: Clone>(op: &'static str, value: T, len: usize) -> Result<Vec<T>> {
+    let mut v = reserved_vec(op, len)?;
+    v.resize(len, value);
+    Ok(v)
+}
+
+/// An empty `Vec` with room for `len` elements, or an error naming `op` when that many
+/// elements cannot be allocated.
+pub(crate) fn reserved_vec<T>(op: &'static str, len: usize) -> Result<Vec<T>> {
     let mut v = Vec::new();
     v.try_reserve_exact(len).map_err(|e| Error::TooLarge {
         op,
@@ -30,6 +38,5 @@ pub(crate) fn filled_vec<T: Clone>(op: &'static str, value: T, len: usize) -> Re
             std::mem::size_of::<T>()
         ),
     })?;
-    v.resize(len, value);
     Ok(v)
 }

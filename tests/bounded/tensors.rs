@@ -66,3 +66,27 @@ fn modes_with_a_range_ending_at_usize_max_is_an_error() {
         .is_err()
     );
 }
+
+/// A 2^62-element broadcast of one element.
+fn huge_broadcast() -> Tensor {
+    Tensor::arange::<f32>(&"1".parse().unwrap())
+        .broadcast_to(&"4611686018427387904".parse().unwrap())
+        .unwrap()
+}
+
+#[test]
+fn to_scalars_iter_and_to_vec_row_major_of_a_huge_broadcast_view_are_errors() {
+    let t = huge_broadcast();
+    let err = t.to_scalars().unwrap_err().to_string();
+    assert!(err.starts_with("to_scalars: "), "{err}");
+    let err = t.iter::<f32>().unwrap_err().to_string();
+    assert!(err.starts_with("iter: "), "{err}");
+    let err = t.to_vec_row_major::<f32>().unwrap_err().to_string();
+    assert!(err.starts_with("to_vec_row_major: "), "{err}");
+}
+
+#[test]
+fn materialize_of_a_huge_broadcast_view_is_an_error() {
+    let err = huge_broadcast().materialize().unwrap_err().to_string();
+    assert!(err.starts_with("materialize: "), "{err}");
+}

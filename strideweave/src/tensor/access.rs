@@ -134,10 +134,10 @@ impl Tensor {
         const OP: &str = "to_scalars";
         let s = self.require_single(OP)?;
         let (o, l) = (s.offset as i64, &s.layout);
+        let mut out = crate::budget::reserved_vec(OP, l.size())?;
         s.carrier.with_host(OP, |b| {
-            Ok((0..l.size() as i64)
-                .map(|i| b.get((o + l.eval(i)) as usize))
-                .collect())
+            out.extend((0..l.size() as i64).map(|i| b.get((o + l.eval(i)) as usize)));
+            Ok(out)
         })
     }
 

@@ -5,8 +5,8 @@
 use crate::error::{Error, Result};
 
 /// The most steps an exact fallback (an enumeration of coordinates or of coefficient vectors)
-/// may take: 2^22, a few milliseconds.
-pub(crate) const EXACT_STEPS: u128 = 1 << 22;
+/// may take: 2^20, a few milliseconds in a release build.
+pub(crate) const EXACT_STEPS: u128 = 1 << 20;
 
 /// The error of an exact check that would take `steps` steps: `{op}: {what} is too large to
 /// decide exactly (…)`.

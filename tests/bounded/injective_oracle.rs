@@ -32,3 +32,58 @@ proptest! {
         prop_assert_eq!(l.try_is_injective().unwrap(), enumerated_injective(&l), "{}", l);
     }
 }
+
+/// Small layouts with non-negative strides below `max_stride`, as sources and selectors of
+/// `compose_affine`.
+fn small(max_stride: i64) -> impl Strategy<Value = Layout> {
+    prop::collection::vec((1i64..=6, 0i64..=max_stride), 1..=3).prop_map(|modes| {
+        let (s, d): (Vec<_>, Vec<_>) = modes.into_iter().unzip();
+        let join = |v: Vec<i64>| {
+            v.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        format!("({}):({})", join(s), join(d)).parse().unwrap()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 1500,
+        max_global_rejects: 1 << 20,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn compose_affine_decided_without_a_walk_matches_enumeration(a in small(9), b in small(3)) {
+        let (lo, hi) = b.reach();
+        prop_assume!(lo >= 0 && (hi as usize) < a.size());
+        let read = |q: usize| a.index_of(b.index_of(q).unwrap() as usize).unwrap();
+        match a.compose_affine(&b) {
+            Ok(r) => {
+                for q in 0..b.size() {
+                    prop_assert_eq!(r.index_of(q).unwrap(), read(q), "{} through {}", a, b);
+                }
+            }
+            Err(e) => {
+                // Some coordinate must break the only candidate: leaf k steps by a(d_k).
+                let shape = b.shape().leaves().to_vec();
+                let strides: Vec<i64> = shape
+                    .iter()
+                    .zip(b.stride().leaves())
+                    .map(|(&s, &d)| if s == 1 { 0 } else { a.index_of(d as usize).unwrap() })
+                    .collect();
+                let candidate = |mut q: usize| {
+                    let mut acc = 0;
+                    for (s, d) in shape.iter().zip(&strides) {
+                        acc += (q % *s as usize) as i64 * d;
+                        q /= *s as usize;
+                    }
+                    acc
+                };
+                prop_assert!((0..b.size()).any(|q| read(q) != candidate(q)), "{} through {}: {}", a, b, e);
+            }
+        }
+    }
+}

@@ -6,6 +6,7 @@ mod algebra;
 mod extremes;
 mod injective_oracle;
 mod tensors;
+mod watchdog;
 
 /// 2^40: a domain far beyond any allocation or walk.
 pub const HUGE: &str = "1099511627776";

@@ -41,7 +41,7 @@ impl Layout {
     }
 
     /// Whether distinct coordinates reach distinct indices, or `TooLarge` when no closed form
-    /// applies and the exact check would exceed the work budget (2^22 steps). The sorted-stride
+    /// applies and the exact check would exceed the work budget (2^20 steps). The sorted-stride
     /// test, the two-mode gcd test and peeling decide the common layouts at once, whatever
     /// their size.
     ///

@@ -305,11 +305,12 @@ impl Layout {
                 )
             })
         };
-        // Exact without a walk: for an injective B whose composition exists, the composition
-        // is `self ∘ B` on B's whole domain, and it is affine on a leaf of B exactly when that
-        // leaf's part coalesces to one mode `s₁:d₁`; otherwise the leaf's coordinate `s₁`
-        // reads the next mode's stride instead of `s₁·d₁`.
-        if b.injective_in(op).unwrap_or(false)
+        // Exact without a walk: for a B injective once its stride-0 leaves are ignored (they
+        // add 0 on both sides) whose composition exists, the composition is `self ∘ B` on B's
+        // whole domain, and it is affine on a leaf of B exactly when that leaf's part
+        // coalesces to one mode `s₁:d₁`; otherwise the leaf's coordinate `s₁` reads the next
+        // mode's stride instead of `s₁·d₁`.
+        if b.injective_ignoring_broadcast_in(op).unwrap_or(false)
             && let Ok(r) = self.compose(b)
         {
             match first_non_affine_leaf(b, &r) {

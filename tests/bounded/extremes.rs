@@ -118,10 +118,10 @@ fn layout_functions_take_extreme_arguments_without_panicking() {
         }
         for k in keys() {
             check(&mut panics, format!("{s}.slice([{k}])"), || {
-                drop(l.slice(&[k.clone()]))
+                drop(l.slice(&[k]))
             });
             check(&mut panics, format!("{s}.slice([{k}, {k}])"), || {
-                drop(l.slice(&[k.clone(), k.clone()]))
+                drop(l.slice(&[k, k]))
             });
         }
     }
@@ -187,10 +187,10 @@ fn tensor_functions_take_extreme_arguments_without_panicking() {
         }
         for k in keys() {
             check(&mut panics, format!("{name}.slice([{k}])"), || {
-                drop(t.slice(&[k.clone()]))
+                drop(t.slice(&[k]))
             });
             check(&mut panics, format!("{name}.index([{k}])"), || {
-                drop(t.index(&[k.clone()]))
+                drop(t.index(&[k]))
             });
         }
     }

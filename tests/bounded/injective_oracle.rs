@@ -5,8 +5,13 @@
 use proptest::prelude::*;
 use strideweave::Layout;
 
-fn tangled() -> impl Strategy<Value = Layout> {
-    prop::collection::vec((1i64..=7, -13i64..=13), 1..=4).prop_map(|modes| {
+/// Flat layouts of 1 to `modes` leaves with extents in `extents` and strides in `strides`.
+fn flat(
+    modes: usize,
+    extents: std::ops::RangeInclusive<i64>,
+    strides: std::ops::RangeInclusive<i64>,
+) -> impl Strategy<Value = Layout> {
+    prop::collection::vec((extents, strides), 1..=modes).prop_map(|modes| {
         let (s, d): (Vec<_>, Vec<_>) = modes.into_iter().unzip();
         let join = |v: Vec<i64>| {
             v.iter()
@@ -16,6 +21,11 @@ fn tangled() -> impl Strategy<Value = Layout> {
         };
         format!("({}):({})", join(s), join(d)).parse().unwrap()
     })
+}
+
+/// Strides chosen to tangle: small values, mixed signs, common factors.
+fn tangled() -> impl Strategy<Value = Layout> {
+    flat(4, 1..=7, -13..=13)
 }
 
 fn enumerated_injective(l: &Layout) -> bool {
@@ -33,19 +43,10 @@ proptest! {
     }
 }
 
-/// Small layouts with non-negative strides below `max_stride`, as sources and selectors of
+/// Small layouts with non-negative strides up to `max_stride`, as sources and selectors of
 /// `compose_affine`.
 fn small(max_stride: i64) -> impl Strategy<Value = Layout> {
-    prop::collection::vec((1i64..=6, 0i64..=max_stride), 1..=3).prop_map(|modes| {
-        let (s, d): (Vec<_>, Vec<_>) = modes.into_iter().unzip();
-        let join = |v: Vec<i64>| {
-            v.iter()
-                .map(|x| x.to_string())
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        format!("({}):({})", join(s), join(d)).parse().unwrap()
-    })
+    flat(3, 1..=6, 0..=max_stride)
 }
 
 proptest! {

@@ -149,10 +149,17 @@ fn peel(live: &mut Live) -> bool {
         live.pop();
         return true;
     }
-    for k in 0..live.len() {
-        let others = (0..live.len())
-            .filter(|&j| j != k)
-            .fold(0, |g, j| gcd(g, live[j].0));
+    // gcd of the strides before k and after k: O(leaves) per pass (a size that fits i64
+    // leaves at most 63 modes of extent > 1).
+    let n = live.len();
+    let mut after: SmallVec<[i128; 8]> = SmallVec::from_elem(0, n + 1);
+    for k in (0..n).rev() {
+        after[k] = gcd(after[k + 1], live[k].0);
+    }
+    let mut before = 0;
+    for k in 0..n {
+        let others = gcd(before, after[k + 1]);
+        before = gcd(before, live[k].0);
         let (d, s) = live[k];
         if others > (s - 1) * d {
             live.remove(k);

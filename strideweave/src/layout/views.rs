@@ -305,16 +305,21 @@ impl Layout {
                 )
             })
         };
-        // Exact without a walk: for a B injective once its stride-0 leaves are ignored (they
-        // add 0 on both sides) whose composition exists, the composition is `self ∘ B` on B's
-        // whole domain, and it is affine on a leaf of B exactly when that leaf's part
-        // coalesces to one mode `s₁:d₁`; otherwise the leaf's coordinate `s₁` reads the next
-        // mode's stride instead of `s₁·d₁`.
+        // Without a walk: for a B injective once its stride-0 leaves are ignored (they add 0
+        // on both sides) whose composition exists, each leaf's part of `self ∘ B` is that
+        // leaf's restriction, and it is affine exactly when it coalesces to one mode
+        // `s₁:d₁`; otherwise the leaf's coordinate `s₁` reads the next mode's stride instead
+        // of `s₁·d₁` (checked by evaluating it). Whether the leaves' images add without
+        // carrying across the modes of `self` is proven only for a linear `self` (one
+        // coalesced mode); otherwise an affine answer is verified by the walk below.
         if b.injective_ignoring_broadcast_in(op).unwrap_or(false)
             && let Ok(r) = self.compose(b)
         {
             match first_non_affine_leaf(b, &r) {
-                None => return Ok(candidate),
+                None if coalesce_modes(self.leaves().map(|(&s, &d)| (s, d)), true).len() <= 1 => {
+                    return Ok(candidate);
+                }
+                None => {}
                 Some(q) => {
                     if let Some(e) = mismatch(q) {
                         return Err(e);

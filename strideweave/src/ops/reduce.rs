@@ -204,9 +204,9 @@ fn total(t: &Tensor, op: &'static str, mean: bool, dest: Dest<'_>) -> Result<Opt
 }
 
 /// Backward of `sum`/`mean`: the one cotangent value (over `n` for a mean) everywhere —
-/// a stride-0 read of one value, written as one fill (`vec![c; n]`); no tensor of ones is
-/// made and nothing is multiplied. The fill itself stays because cotangents are `Dense`
-/// vectors while backward runs.
+/// a splat, one value read through stride 0 by whatever consumes it (the gradient buffer
+/// is filled from it by the copy engine); no tensor of ones and no vector of copies is
+/// made, and nothing is multiplied.
 struct Total {
     n: usize,
     mean: bool,
@@ -221,7 +221,7 @@ impl Rule for Total {
             } else {
                 c
             };
-            T::dense(vec![c; r.n])
+            T::splat(c, r.n)
         }
         let g =
             with_num!(cot.dtype(), T => go::<T>(self, cot), _ => unreachable!("differentiable"));

@@ -11,10 +11,10 @@
 
 use std::sync::Arc;
 
+use crate::autograd::cot::{Cot, add_held};
 use crate::carrier::Carrier;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::autograd::cot::{Cot, add_held};
 use crate::kernels::num::{Dense, Num, with_num};
 use crate::kernels::strided::walk1;
 use crate::layout::{Layout, ProfileToken};
@@ -256,8 +256,9 @@ pub(crate) fn accumulate_in_place(
         let s = g.require_single(op)?;
         if target.layout().is_injective() && s.layout == *target.layout() {
             let base = s.offset as i64;
-            let done =
-                s.carrier.write_as(op, |buf: &mut [T]| cot.add_in_place(op, target, buf, base))??;
+            let done = s
+                .carrier
+                .write_as(op, |buf: &mut [T]| cot.add_in_place(op, target, buf, base))??;
             if done {
                 return Ok(());
             }

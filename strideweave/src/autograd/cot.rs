@@ -217,7 +217,13 @@ impl Cot {
         Ok(true)
     }
 
-    fn write<T: Num>(&self, op: &'static str, target: &Tensor, buf: &mut [T], dst: Dst) -> Result<()> {
+    fn write<T: Num>(
+        &self,
+        op: &'static str,
+        target: &Tensor,
+        buf: &mut [T],
+        dst: Dst,
+    ) -> Result<()> {
         for (k, part) in self.parts.iter().enumerate() {
             part.write(op, target, buf, dst, k == 0)?;
         }

@@ -74,7 +74,14 @@ pub(crate) fn run(
             .collect()
     });
     let collected = propagate(op, &mut graph, roots, wanted.as_deref())?;
-    commit(op, &graph, collected, capture, wanted.as_deref(), retain_graph)
+    commit(
+        op,
+        &graph,
+        collected,
+        capture,
+        wanted.as_deref(),
+        retain_graph,
+    )
 }
 
 impl Graph {

@@ -64,7 +64,9 @@ pub(crate) fn scatter_add<T: Copy + AddAssign>(
     let e: SmallVec<[i64; 8]> = rest.iter().map(|m| m.e).collect();
     let s: SmallVec<[i64; 8]> = rest.iter().map(|m| m.s).collect();
     let d: SmallVec<[i64; 8]> = rest.iter().map(|m| m.d).collect();
-    walk(&e, [&s, &d], [so, d_o], |[s, d]| run(src, s, dst, d, *inner));
+    walk(&e, [&s, &d], [so, d_o], |[s, d]| {
+        run(src, s, dst, d, *inner)
+    });
 }
 
 /// One planned leaf: extent, source stride, destination stride.
@@ -153,7 +155,10 @@ fn run<T: Copy + AddAssign>(src: &[T], s: usize, dst: &mut [T], d: usize, m: Mod
         }
         st => {
             let first = s - (e - 1) * st.unsigned_abs() as usize;
-            let from = src[first..=s].iter().rev().step_by(st.unsigned_abs() as usize);
+            let from = src[first..=s]
+                .iter()
+                .rev()
+                .step_by(st.unsigned_abs() as usize);
             for (x, &y) in out.zip(from) {
                 *x += y;
             }

@@ -184,7 +184,7 @@ pub(crate) fn gradient(
         let l = target.layout();
         let (lo, hi) = l.reach();
         let mut buf = vec![T::zero(); (hi - lo + 1) as usize];
-        cot.write_fresh(op, target, &mut buf, -lo)?;
+        cot.write(op, target, &mut buf, Some(-lo))?;
         if let Some(e) = existing {
             add_held(op, e, (&mut buf, -lo, l), false)?;
         }

@@ -42,21 +42,14 @@ struct Placement {
 #[derive(Clone)]
 struct Part {
     values: Values,
-    place: Option<Placement>,
+    /// Boxed: a layout and a map are large, and most cotangents have no placement.
+    place: Option<Box<Placement>>,
 }
 
 /// The cotangent of one tensor: its contributions, in arrival order.
 #[derive(Clone)]
 pub(crate) struct Cot {
     parts: SmallVec<[Part; 1]>,
-}
-
-/// Where a part is written: the target's ordinals (a value vector), or a gradient buffer
-/// laid out as the target, whose index `base + L(j)` holds ordinal `j`.
-#[derive(Clone, Copy)]
-enum Dst {
-    Ordinals,
-    Storage { base: i64 },
 }
 
 impl Cot {
@@ -148,10 +141,10 @@ impl Cot {
         Ok(Cot {
             parts: smallvec![Part {
                 values,
-                place: Some(Placement {
+                place: Some(Box::new(Placement {
                     view: view.clone(),
                     map: map.clone(),
-                }),
+                })),
             }],
         })
     }
@@ -175,21 +168,9 @@ impl Cot {
         let dtype = target.dtype();
         with_num!(dtype, T => {
             let mut g = vec![<T as crate::dtype::Element>::zero(); target.size()];
-            self.write::<T>(op, target, &mut g, Dst::Ordinals)?;
+            self.write::<T>(op, target, &mut g, None)?;
             Ok(T::dense(g))
         }, _ => unreachable!("cotangents are differentiable"))
-    }
-
-    /// Writes the sum of the parts into `buf`, a gradient buffer of zeros laid out as
-    /// `target` (injective) with ordinal `j` at `base + L(j)`: one strided pass per part.
-    pub(crate) fn write_fresh<T: Num>(
-        &self,
-        op: &'static str,
-        target: &Tensor,
-        buf: &mut [T],
-        base: i64,
-    ) -> Result<()> {
-        self.write(op, target, buf, Dst::Storage { base })
     }
 
     /// Adds the one part of this cotangent into `buf`, laid out as `target` with ordinal
@@ -213,46 +194,50 @@ impl Cot {
         if !l.is_injective() {
             return Ok(false);
         }
-        part.write(op, target, buf, Dst::Storage { base }, false)?;
+        part.write(op, target, buf, Some(base), false)?;
         Ok(true)
     }
 
-    fn write<T: Num>(
+    /// Writes the sum of the parts into `buf`, zeros: the target's values in
+    /// first-mode-fastest order (`base` `None`), or a gradient buffer laid out as `target`
+    /// (injective) with ordinal `j` at `base + L(j)`. One strided pass per part.
+    pub(crate) fn write<T: Num>(
         &self,
         op: &'static str,
         target: &Tensor,
         buf: &mut [T],
-        dst: Dst,
+        base: Option<i64>,
     ) -> Result<()> {
         for (k, part) in self.parts.iter().enumerate() {
-            part.write(op, target, buf, dst, k == 0)?;
+            part.write(op, target, buf, base, k == 0)?;
         }
         Ok(())
     }
 }
 
 impl Part {
-    /// Writes (`fresh`: into zeros) or adds this part into `buf` at `dst`.
+    /// Writes (`fresh`: into zeros) or adds this part into `buf` (`base` as in
+    /// [`Cot::write`]).
     fn write<T: Num>(
         &self,
         op: &'static str,
         target: &Tensor,
         buf: &mut [T],
-        dst: Dst,
+        base: Option<i64>,
         fresh: bool,
     ) -> Result<()> {
         let compact;
-        let (layout, offset): (&Layout, i64) = match (&self.place, dst) {
-            (Some(p), Dst::Ordinals) => (p.map.layout(), p.map.delta()),
-            (Some(p), Dst::Storage { base }) => (
+        let (layout, offset): (&Layout, i64) = match (&self.place, base) {
+            (Some(p), None) => (p.map.layout(), p.map.delta()),
+            (Some(p), Some(base)) => (
                 p.view.layout(),
                 base + p.view.offset() as i64 - target.offset() as i64,
             ),
-            (None, Dst::Ordinals) => {
+            (None, None) => {
                 compact = Layout::compact(target.shape());
                 (&compact, 0)
             }
-            (None, Dst::Storage { base }) => (target.layout(), base),
+            (None, Some(base)) => (target.layout(), base),
         };
         match &self.values {
             Values::Dense(d) => {

@@ -54,19 +54,27 @@ pub(crate) fn scatter_add<T: Copy + AddAssign>(
         walk(extents, [ss, ds], [so, d_o], |[s, d]| dst[d] += src[s]);
         return;
     }
-    let Some((modes, so, d_o)) = plan(extents, ss, ds, so, d_o) else {
+    let Some((modes, so, d_o)) = plan(extents, (ss, so), (ds, d_o)) else {
         return;
     };
-    let Some((inner, rest)) = modes.split_first() else {
+    let Some(&first) = modes.first() else {
         dst[d_o as usize] += src[so as usize];
         return;
     };
+    // The innermost run takes the following leaves that continue it on both sides.
+    let mut inner = first;
+    let mut taken = 1;
+    while let Some(m) = modes.get(taken)
+        && (m.d, m.s) == (inner.d * inner.e, inner.s * inner.e)
+    {
+        inner.e *= m.e;
+        taken += 1;
+    }
+    let rest = &modes[taken..];
     let e: SmallVec<[i64; 8]> = rest.iter().map(|m| m.e).collect();
     let s: SmallVec<[i64; 8]> = rest.iter().map(|m| m.s).collect();
     let d: SmallVec<[i64; 8]> = rest.iter().map(|m| m.d).collect();
-    walk(&e, [&s, &d], [so, d_o], |[s, d]| {
-        run(src, s, dst, d, *inner)
-    });
+    walk(&e, [&s, &d], [so, d_o], |[s, d]| run(src, s, dst, d, inner));
 }
 
 /// One planned leaf: extent, source stride, destination stride.
@@ -78,14 +86,13 @@ struct Mode {
 }
 
 /// The loop order, innermost first: leaves of non-zero destination stride turned forward
-/// and sorted by it, then the stride-0 leaves in their own order; neighbours merged where
-/// both sides step regularly across them. `None` when the shape has no element.
+/// and sorted by it, then the stride-0 leaves in their own order (the outer loops merge
+/// neighbours where both sides step regularly across them). `None` when the shape has no
+/// element.
 fn plan(
     extents: &[i64],
-    ss: &[i64],
-    ds: &[i64],
-    mut so: i64,
-    mut d_o: i64,
+    (ss, mut so): (&[i64], i64),
+    (ds, mut d_o): (&[i64], i64),
 ) -> Option<(SmallVec<[Mode; 8]>, i64, i64)> {
     let mut moving: SmallVec<[Mode; 8]> = SmallVec::new();
     let mut aliasing: SmallVec<[Mode; 8]> = SmallVec::new();
@@ -104,18 +111,8 @@ fn plan(
         }
     }
     moving.sort_by_key(|m| (m.d, m.s.abs()));
-    let mut merged: SmallVec<[Mode; 8]> = SmallVec::new();
-    for m in moving.into_iter().chain(aliasing) {
-        if let Some(last) = merged.last_mut()
-            && m.d == last.d * last.e
-            && m.s == last.s * last.e
-        {
-            last.e *= m.e;
-            continue;
-        }
-        merged.push(m);
-    }
-    Some((merged, so, d_o))
+    moving.extend(aliasing);
+    Some((moving, so, d_o))
 }
 
 /// One run of the innermost leaf `m` from source offset `s` into destination offset `d`.
@@ -172,8 +169,18 @@ mod tests {
 
     /// `dst[d + D(i)] += src[s + S(i)]` in ordinal order, first leaf fastest.
     fn naive(extents: &[i64], ss: &[i64], ds: &[i64], so: i64, d_o: i64, dst: &mut [f32]) {
-        let n: i64 = extents.iter().product();
         let src: Vec<f32> = (0..64).map(|v| 1.0 + v as f32 * 0.37).collect();
+        naive_from(&src, extents, (ss, so), (ds, d_o), dst);
+    }
+
+    pub(super) fn naive_from<T: Copy + AddAssign>(
+        src: &[T],
+        extents: &[i64],
+        (ss, so): (&[i64], i64),
+        (ds, d_o): (&[i64], i64),
+        dst: &mut [T],
+    ) {
+        let n: i64 = extents.iter().product();
         for i in 0..n {
             let (mut r, mut s, mut d) = (i, so, d_o);
             for k in 0..extents.len() {
@@ -212,5 +219,75 @@ mod tests {
         let mut got = vec![0.0f32; 2];
         scatter_add(&e, (&src, 0, &ss), (&mut got, 1, &ds), true);
         assert_eq!(got, want);
+    }
+}
+
+/// Random placements: 1–4 leaves of extent 1–4; destination strides from a shuffled compact
+/// order with signs and some stride-0 leaves (so only stride 0 aliases), source strides
+/// anything signed or zero; both offsets placing the reach at 0.
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn placement() -> impl Strategy<Value = (Vec<i64>, Vec<i64>, Vec<i64>)> {
+        prop::collection::vec((1i64..=4, -6i64..=6, any::<bool>(), any::<bool>()), 1..=4)
+            .prop_flat_map(|leaves| {
+                let n = leaves.len();
+                (
+                    Just(leaves),
+                    Just((0..n).collect::<Vec<_>>()).prop_shuffle(),
+                )
+            })
+            .prop_map(|(leaves, order)| {
+                let extents: Vec<i64> = leaves.iter().map(|l| l.0).collect();
+                let mut ds = vec![0i64; extents.len()];
+                let mut acc = 1;
+                for &k in &order {
+                    let (_, _, zero, negative) = leaves[k];
+                    ds[k] = match (zero, negative) {
+                        (true, _) => 0,
+                        (false, true) => -acc,
+                        (false, false) => acc,
+                    };
+                    acc *= extents[k];
+                }
+                let ss = leaves.iter().map(|l| l.1).collect();
+                (extents, ss, ds)
+            })
+    }
+
+    /// The offset that puts the lowest index reached at 0, and the length reached.
+    fn span(extents: &[i64], strides: &[i64]) -> (i64, usize) {
+        let lo: i64 = extents
+            .iter()
+            .zip(strides)
+            .map(|(e, s)| (e - 1) * s.min(&0))
+            .sum();
+        let hi: i64 = extents
+            .iter()
+            .zip(strides)
+            .map(|(e, s)| (e - 1) * s.max(&0))
+            .sum();
+        (-lo, (hi - lo + 1) as usize)
+    }
+
+    proptest! {
+        #[test]
+        fn scatter_add_equals_the_ordinal_order_loop_bit_for_bit(
+            (extents, ss, ds) in placement(),
+            free in any::<bool>(),
+        ) {
+            let (so, n_src) = span(&extents, &ss);
+            let (d_o, n_dst) = span(&extents, &ds);
+            let src: Vec<f64> = (0..n_src).map(|v| 0.1 * v as f64 - 1.7).collect();
+            let start: Vec<f64> = (0..n_dst).map(|v| 0.3 * v as f64).collect();
+            let mut want = start.clone();
+            tests::naive_from(&src, &extents, (&ss, so), (&ds, d_o), &mut want);
+            let mut got = start;
+            scatter_add(&extents, (&src, so, &ss), (&mut got, d_o, &ds), free);
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            prop_assert_eq!(bits(&got), bits(&want));
+        }
     }
 }

@@ -90,6 +90,61 @@ impl Layout {
         l
     }
 
+    /// `():()`, the layout of one element with no modes: the placeholder that a view's
+    /// layout is written over in place (see [`set_valid`](Self::set_valid)).
+    #[inline]
+    pub(crate) fn unit() -> Layout {
+        let empty = || IntTuple::from_parts(Toks::new(), Vals::new(), false);
+        Layout {
+            shape: Shape(empty()),
+            stride: Stride(empty()),
+        }
+    }
+
+    /// Overwrites `self`, in place, with the valid layout of profile `toks` (an integer when
+    /// `int_root`) whose `n` leaves are `(extent(j), stride(j))`: the in-place form of
+    /// [`from_valid`](Self::from_valid), for results of structure-preserving operations on a
+    /// valid layout.
+    #[inline(always)]
+    pub(crate) fn set_valid(
+        &mut self,
+        toks: &Toks,
+        int_root: bool,
+        n: usize,
+        extent: impl FnMut(usize) -> i64,
+        stride: impl FnMut(usize) -> i64,
+    ) {
+        let (s, d) = (&mut self.shape.0, &mut self.stride.0);
+        s.toks.set_from(toks);
+        d.toks.set_from(toks);
+        s.vals.set_from_fn(n, extent);
+        d.vals.set_from_fn(n, stride);
+        (s.int_root, d.int_root) = (int_root, int_root);
+        debug_assert!(self.shape.0.vals.iter().all(|&e| e >= 1));
+        debug_assert!(self.try_reach().is_some());
+    }
+
+    /// [`set_valid`](Self::set_valid) for a flat layout: `n` top-level modes, each a leaf
+    /// (`int_root` only when `n == 1`: the integer `s:d` rather than `(s):(d)`).
+    #[inline(always)]
+    pub(crate) fn set_flat_valid(
+        &mut self,
+        n: usize,
+        int_root: bool,
+        extent: impl FnMut(usize) -> i64,
+        stride: impl FnMut(usize) -> i64,
+    ) {
+        let (s, d) = (&mut self.shape.0, &mut self.stride.0);
+        s.toks.set_from_fn(n, |_| ProfileToken::Leaf);
+        d.toks.set_from_fn(n, |_| ProfileToken::Leaf);
+        s.vals.set_from_fn(n, extent);
+        d.vals.set_from_fn(n, stride);
+        debug_assert!(!int_root || n == 1);
+        (s.int_root, d.int_root) = (int_root, int_root);
+        debug_assert!(self.shape.0.vals.iter().all(|&e| e >= 1));
+        debug_assert!(self.try_reach().is_some());
+    }
+
     /// Builds from raw parts (equal profiles), checked.
     pub(crate) fn from_parts(
         op: &'static str,

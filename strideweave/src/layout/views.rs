@@ -76,6 +76,40 @@ impl Layout {
 
     /// [`slice`](Self::slice) reporting errors as `op`, the operation called.
     pub(crate) fn slice_as(&self, op: &'static str, keys: &[Key]) -> Result<Sliced> {
+        self.check_key_count(op, keys)?;
+        if self.shape.0.toks.len() == self.shape.0.vals.len() {
+            let mut out = Layout::unit();
+            let (offset, at_origin, any_slice) = self.slice_flat_into(op, keys, &mut out)?;
+            return Ok(Sliced {
+                layout: any_slice.then_some(out),
+                offset,
+                at_origin,
+            });
+        }
+        self.slice_nested(op, keys)
+    }
+
+    /// [`slice_as`](Self::slice_as) writing the view layout over `out` in place (`():()`
+    /// when every key is an integer); returns the offset change and whether the selection
+    /// starts at the origin. On error `out` is some valid layout.
+    pub(crate) fn slice_into(
+        &self,
+        op: &'static str,
+        keys: &[Key],
+        out: &mut Layout,
+    ) -> Result<(i64, bool)> {
+        self.check_key_count(op, keys)?;
+        if self.shape.0.toks.len() == self.shape.0.vals.len() {
+            let (offset, at_origin, _) = self.slice_flat_into(op, keys, out)?;
+            return Ok((offset, at_origin));
+        }
+        let s = self.slice_nested(op, keys)?;
+        *out = s.layout.unwrap_or_else(Layout::unit);
+        Ok((s.offset, s.at_origin))
+    }
+
+    /// One key per top-level mode.
+    fn check_key_count(&self, op: &'static str, keys: &[Key]) -> Result<()> {
         let rank = self.rank();
         if keys.len() != rank {
             return Err(Error::RankMismatch {
@@ -85,9 +119,11 @@ impl Layout {
                 found: keys.len(),
             });
         }
-        if self.shape.0.toks.len() == self.shape.0.vals.len() {
-            return self.slice_flat(op, keys);
-        }
+        Ok(())
+    }
+
+    /// `slice` for a layout with a nested top-level mode: a walk over the top-level nodes.
+    fn slice_nested(&self, op: &'static str, keys: &[Key]) -> Result<Sliced> {
         let mut offset = 0i64;
         let mut at_origin = true;
         let mut any_slice = false;
@@ -145,9 +181,17 @@ impl Layout {
         })
     }
 
-    /// `slice` for a layout whose top-level modes are all leaves: one pass, no tree walk.
-    fn slice_flat(&self, op: &'static str, keys: &[Key]) -> Result<Sliced> {
-        let (sv, dv) = (&self.shape.0.vals, &self.stride.0.vals);
+    /// `slice` for a layout whose top-level modes are all leaves: one pass, no tree walk,
+    /// the view layout written over `out` (`():()` when every key is an integer). Returns
+    /// the offset change, whether the selection starts at the origin and whether a key is a
+    /// slice; `out` is unchanged on error.
+    fn slice_flat_into(
+        &self,
+        op: &'static str,
+        keys: &[Key],
+        out: &mut Layout,
+    ) -> Result<(i64, bool, bool)> {
+        let (sv, dv): (&[i64], &[i64]) = (&self.shape.0.vals, &self.stride.0.vals);
         let (mut shape, mut stride) = (InlineVec::<i64, 8>::new(), InlineVec::<i64, 8>::new());
         let (mut offset, mut at_origin, mut any_slice) = (0i64, true, false);
         for (i, (key, (&size, &d))) in keys.iter().zip(sv.iter().zip(dv.iter())).enumerate() {
@@ -167,17 +211,10 @@ impl Layout {
                 }
             }
         }
-        let layout = any_slice.then(|| {
-            let int_root = shape.len() == 1;
-            let toks = InlineVec::from_fn(shape.len(), |_| ProfileToken::Leaf);
-            // Every selected index was reachable before: the reach cannot grow.
-            Layout::from_valid(toks, shape, stride, int_root)
-        });
-        Ok(Sliced {
-            layout,
-            offset,
-            at_origin,
-        })
+        // Every selected index was reachable before: the reach cannot grow.
+        let (shape, stride): (&[i64], &[i64]) = (&shape, &stride);
+        out.set_flat_valid(shape.len(), shape.len() == 1, |j| shape[j], |j| stride[j]);
+        Ok((offset, at_origin, any_slice))
     }
 
     /// The same first-mode-fastest sequence regrouped as `target` (seed 000): requires
@@ -193,6 +230,14 @@ impl Layout {
     /// assert!(t.reshape(&"6".parse().unwrap()).unwrap_err().to_string().contains("copy"));
     /// ```
     pub fn reshape(&self, target: &Shape) -> Result<Layout> {
+        let mut out = Layout::unit();
+        self.reshape_into(target, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`reshape`](Self::reshape) writing the result over `out` in place (`out` is left
+    /// unchanged on error).
+    pub(crate) fn reshape_into(&self, target: &Shape, out: &mut Layout) -> Result<()> {
         const OP: &str = "reshape";
         if target.size() != self.size() {
             return Err(Error::ShapeMismatch {
@@ -226,24 +271,21 @@ impl Layout {
                 ),
             });
         }
+        let tv: &[i64] = &target.0.vals;
         let mut acc = b;
-        let stride = target
-            .0
-            .vals
-            .iter()
-            .map(|&e| {
-                let d = acc;
-                acc = acc.saturating_mul(e);
-                d
-            })
-            .collect();
         // The reach is the source's: (size - 1)·b.
-        Ok(Layout::from_valid(
-            target.0.toks.clone(),
-            target.0.vals.clone(),
-            stride,
+        out.set_valid(
+            &target.0.toks,
             target.0.int_root,
-        ))
+            tv.len(),
+            |j| tv[j],
+            |j| {
+                let d = acc;
+                acc = acc.saturating_mul(tv[j]);
+                d
+            },
+        );
+        Ok(())
     }
 
     /// `self ∘ B` with exactly B's shape (contracts D6: representable exactly when the
@@ -427,6 +469,14 @@ impl Layout {
     /// );
     /// ```
     pub fn unsqueeze(&self, dim: impl Dim) -> Result<Layout> {
+        let mut out = Layout::unit();
+        self.unsqueeze_into(dim, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`unsqueeze`](Self::unsqueeze) writing the result over `out` in place (`out` is left
+    /// unchanged on error).
+    pub(crate) fn unsqueeze_into(&self, dim: impl Dim, out: &mut Layout) -> Result<()> {
         const OP: &str = "unsqueeze";
         let n = self.rank();
         let Some(at) = normalise_dim(dim, n + 1) else {
@@ -441,21 +491,24 @@ impl Layout {
                 bound: n as i64 + 1,
             });
         };
-        let (t, sv, dv) = (&self.shape.0.toks, &self.shape.0.vals, &self.stride.0.vals);
-        let (ti, vi) = if t.len() == sv.len() {
-            (at, at) // flat: mode i is token i and leaf i
-        } else {
-            match self.shape.0.top_spans().get(at) {
-                Some(sp) => (sp.toks.start, sp.vals.start),
-                None => (t.len(), sv.len()),
-            }
+        let (t, sv, dv): (&[ProfileToken], &[i64], &[i64]) =
+            (&self.shape.0.toks, &self.shape.0.vals, &self.stride.0.vals);
+        if t.len() == sv.len() {
+            // Flat: mode i is token i and leaf i.
+            out.set_flat_valid(sv.len() + 1, false, splice(sv, at, 1), splice(dv, at, 0));
+            return Ok(());
+        }
+        let (ti, vi) = match self.shape.0.top_spans().get(at) {
+            Some(sp) => (sp.toks.start, sp.vals.start),
+            None => (t.len(), sv.len()),
         };
-        Ok(Layout::from_valid(
+        *out = Layout::from_valid(
             InlineVec::spliced(t, ti, ProfileToken::Leaf),
             InlineVec::spliced(sv, vi, 1),
             InlineVec::spliced(dv, vi, 0),
             false,
-        ))
+        );
+        Ok(())
     }
 
     /// Removes top-level mode `dim` (`0..rank`; a negative `dim` counts back from `rank`),
@@ -601,4 +654,15 @@ fn interval_len(
         });
     }
     Ok((z - a) / st)
+}
+
+/// `xs` with `x` inserted before position `i`, as a function of the position (for
+/// [`Layout::set_flat_valid`]).
+#[inline(always)]
+fn splice(xs: &[i64], i: usize, x: i64) -> impl Fn(usize) -> i64 + '_ {
+    move |j| match j.cmp(&i) {
+        std::cmp::Ordering::Less => xs[j],
+        std::cmp::Ordering::Equal => x,
+        std::cmp::Ordering::Greater => xs[j - 1],
+    }
 }

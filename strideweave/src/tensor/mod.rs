@@ -103,6 +103,41 @@ impl Tensor {
         })
     }
 
+    /// The handle of a one-subtensor representation whose subtensor `write` completes in
+    /// place inside the handle's allocation (it starts as `carrier`, `offset` and the
+    /// placeholder layout `():()`): a view's only heap allocation, with nothing built on the
+    /// stack and then moved into it. Unvalidated, as [`single`](Self::single); an error of
+    /// `write` drops the new handle.
+    #[inline(always)]
+    pub(crate) fn single_in_place(
+        dtype: DType,
+        carrier: Carrier,
+        offset: usize,
+        write: impl FnOnce(&mut Subtensor) -> Result<()>,
+    ) -> Result<Tensor> {
+        let mut uninit = Arc::<TensorInner>::new_uninit();
+        let slot = Arc::get_mut(&mut uninit).expect("a handle just allocated is the only one");
+        let inner = slot.write(TensorInner {
+            repr: Representation {
+                dtype,
+                subtensors: smallvec::SmallVec::from_buf([Subtensor {
+                    carrier,
+                    offset,
+                    layout: Layout::unit(),
+                }]),
+                adjacent: Vec::new(),
+            },
+            autograd: crate::autograd::Meta::default(),
+        });
+        let written = write(&mut inner.repr.subtensors[0]);
+        // SAFETY: `slot.write` above initialised the whole value, and nothing has moved or
+        // dropped it since (`write` only reaches the layout through `&mut`, and a panic in
+        // `write` leaks the allocation rather than reading it).
+        #[allow(unsafe_code)]
+        let inner = unsafe { uninit.assume_init() };
+        written.map(|()| Tensor { inner })
+    }
+
     /// A tensor over `data` with the compact (first-mode-fastest) layout of `shape`.
     ///
     /// ```
@@ -331,5 +366,39 @@ impl fmt::Debug for Tensor {
             write!(f, ", {} subtensors", r.subtensors.len())?;
         }
         f.write_str(")")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `single_in_place`'s one `unsafe` (`assume_init` after `write`): the written value is
+    /// the one the handle holds, and an error of the writer still drops it (the carrier is
+    /// released, not leaked).
+    #[test]
+    fn single_in_place_holds_the_written_subtensor_and_drops_it_on_error() {
+        let c = Carrier::from_vec(vec![0f32; 12]);
+        let t = Tensor::single_in_place(DType::F32, c.clone(), 2, |s| {
+            s.layout = "(2,5):(5,1)".parse()?;
+            s.offset += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(
+            (t.offset(), t.layout().to_string()),
+            (3, "(2,5):(5,1)".into())
+        );
+        assert!(Carrier::same(t.carrier(), &c));
+        drop(t);
+        let err = Tensor::single_in_place(DType::F32, c.clone(), 0, |s| {
+            s.layout = "(2,5):(5,1)".parse()?;
+            Err(Error::overflow("test", "the writer"))
+        });
+        assert!(err.is_err());
+        assert!(
+            c.is_sole_handle(),
+            "every handle the writers held was dropped"
+        );
     }
 }

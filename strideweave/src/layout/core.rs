@@ -135,8 +135,9 @@ impl Layout {
         stride: impl FnMut(usize) -> i64,
     ) {
         let (s, d) = (&mut self.shape.0, &mut self.stride.0);
-        s.toks.set_from_fn(n, |_| ProfileToken::Leaf);
-        d.toks.set_from_fn(n, |_| ProfileToken::Leaf);
+        // `Leaf` is the tokens' default.
+        s.toks.set_default(n);
+        d.toks.set_default(n);
         s.vals.set_from_fn(n, extent);
         d.vals.set_from_fn(n, stride);
         debug_assert!(!int_root || n == 1);

@@ -108,6 +108,19 @@ impl<T: Copy + Default, const N: usize> InlineVec<T, N> {
         self.len = len as u32;
     }
 
+    /// Overwrites the items with `len` copies of `T::default()`, in place (one fixed-size
+    /// block store when they fit inline).
+    #[inline(always)]
+    pub(crate) fn set_default(&mut self, len: usize) {
+        if len > N {
+            *self = (0..len).map(|_| T::default()).collect();
+            return;
+        }
+        self.heap = None;
+        self.inline = [T::default(); N];
+        self.len = len as u32;
+    }
+
     /// Overwrites the items with a copy of `other`'s, in place (one fixed-size block copy
     /// when they are inline).
     #[inline(always)]
@@ -271,6 +284,8 @@ mod tests {
             let mut h: InlineVec<i64, 3> = InlineVec::from_slice(&[7]);
             h.set_from(&g);
             assert_eq!(h, g);
+            h.set_default(n);
+            assert_eq!(&*h, &vec![0; n][..]);
             for i in 0..=n {
                 let mut want = xs.clone();
                 want.insert(i, -1);

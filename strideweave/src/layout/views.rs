@@ -32,6 +32,7 @@ pub struct Sliced {
 }
 
 /// Python's slice normalisation for a positive step: `(start, stop, step)` in `[0, n]`.
+#[inline(always)]
 fn normalise(
     op: &'static str,
     mode: usize,
@@ -42,17 +43,23 @@ fn normalise(
 ) -> Result<(i64, i64, i64)> {
     let step = step.unwrap_or(1);
     if step <= 0 {
-        return Err(Error::InvalidRange {
-            op,
-            detail: format!(
-                "slice step {step} on mode {mode} must be positive (reverse a mode with `reverse`)"
-            ),
-        });
+        return Err(step_error(op, mode, step));
     }
     let clamp = |v: i64| if v < 0 { (v + n).max(0) } else { v.min(n) };
     let start = start.map_or(0, clamp);
     let stop = stop.map_or(n, clamp);
     Ok((start, stop, step))
+}
+
+#[cold]
+#[inline(never)]
+fn step_error(op: &'static str, mode: usize, step: i64) -> Error {
+    Error::InvalidRange {
+        op,
+        detail: format!(
+            "slice step {step} on mode {mode} must be positive (reverse a mode with `reverse`)"
+        ),
+    }
 }
 
 impl Layout {
@@ -608,22 +615,29 @@ fn node_eval(s: Node<'_>, d: Node<'_>, mut c: i64) -> i64 {
 }
 
 /// An integer key must select a coordinate of its mode.
+#[inline(always)]
 fn check_int_key(op: &'static str, mode: usize, c: i64, size: i64) -> Result<()> {
     if (0..size).contains(&c) {
         return Ok(());
     }
-    Err(Error::OutOfDomain {
+    Err(int_key_error(op, mode, c, size))
+}
+
+#[cold]
+#[inline(never)]
+fn int_key_error(op: &'static str, mode: usize, c: i64, size: i64) -> Error {
+    Error::OutOfDomain {
         op,
         what: "integer key",
         value: c,
         place: format!("mode {mode} of extent {size}"),
         bound: size,
-    })
+    }
 }
 
 /// The number of indices a normalised slice selects; the slice must be non-empty and its
 /// width a multiple of its step.
-#[inline]
+#[inline(always)]
 fn interval_len(
     op: &'static str,
     key: &Key,
@@ -633,27 +647,43 @@ fn interval_len(
     z: i64,
     st: i64,
 ) -> Result<i64> {
-    if z > a && st == 1 {
-        return Ok(z - a); // the common unit step: no division
+    if z > a {
+        if st == 1 {
+            return Ok(z - a); // the common unit step: no division
+        }
+        if (z - a) % st == 0 {
+            return Ok((z - a) / st);
+        }
     }
+    Err(interval_error(op, key, mode, size, a, z, st))
+}
+
+#[cold]
+#[inline(never)]
+fn interval_error(
+    op: &'static str,
+    key: &Key,
+    mode: usize,
+    size: i64,
+    a: i64,
+    z: i64,
+    st: i64,
+) -> Error {
     if z <= a {
-        return Err(Error::InvalidRange {
+        return Error::InvalidRange {
             op,
             detail: format!(
                 "slice {key} on mode {mode} (extent {size}) is empty: it normalises to {a}..{z}"
             ),
-        });
+        };
     }
-    if (z - a) % st != 0 {
-        return Err(Error::InvalidRange {
-            op,
-            detail: format!(
-                "slice {key} on mode {mode} (extent {size}): the interval width {} is not a multiple of the step {st}",
-                z - a
-            ),
-        });
+    Error::InvalidRange {
+        op,
+        detail: format!(
+            "slice {key} on mode {mode} (extent {size}): the interval width {} is not a multiple of the step {st}",
+            z - a
+        ),
     }
-    Ok((z - a) / st)
 }
 
 /// `xs` with `x` inserted before position `i`, as a function of the position (for

@@ -115,7 +115,9 @@ impl Tensor {
         offset: usize,
         write: impl FnOnce(&mut Subtensor) -> Result<()>,
     ) -> Result<Tensor> {
-        let mut uninit = Arc::<TensorInner>::new_uninit();
+        // `Arc::new(MaybeUninit::uninit())` rather than `Arc::new_uninit()`: the same
+        // allocation, with its size known at compile time (no out-of-line layout call).
+        let mut uninit = Arc::new(std::mem::MaybeUninit::<TensorInner>::uninit());
         let slot = Arc::get_mut(&mut uninit).expect("a handle just allocated is the only one");
         let inner = slot.write(TensorInner {
             repr: Representation {

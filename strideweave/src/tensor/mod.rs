@@ -16,6 +16,7 @@ pub(crate) mod read;
 mod views;
 
 use std::fmt;
+use std::mem::MaybeUninit;
 use std::sync::Arc;
 
 use crate::carrier::{Carrier, CarrierClass};
@@ -117,9 +118,8 @@ impl Tensor {
     ) -> Result<Tensor> {
         // `Arc::new(MaybeUninit::uninit())` rather than `Arc::new_uninit()`: the same
         // allocation, with its size known at compile time (no out-of-line layout call).
-        let mut uninit = Arc::new(std::mem::MaybeUninit::<TensorInner>::uninit());
-        let slot = Arc::get_mut(&mut uninit).expect("a handle just allocated is the only one");
-        let inner = slot.write(TensorInner {
+        let raw = Arc::into_raw(Arc::new(MaybeUninit::<TensorInner>::uninit())).cast_mut();
+        let value = TensorInner {
             repr: Representation {
                 dtype,
                 subtensors: smallvec::SmallVec::from_buf([Subtensor {
@@ -130,13 +130,21 @@ impl Tensor {
                 adjacent: Vec::new(),
             },
             autograd: crate::autograd::Meta::default(),
-        });
-        let written = write(&mut inner.repr.subtensors[0]);
-        // SAFETY: `slot.write` above initialised the whole value, and nothing has moved or
-        // dropped it since (`write` only reaches the layout through `&mut`, and a panic in
-        // `write` leaks the allocation rather than reading it).
+        };
+        // SAFETY: `raw` comes from `Arc::into_raw` of an `Arc` created on the line above and
+        // never cloned or downgraded, so it is the only pointer to the allocation: writing
+        // through it is exclusive (as `Arc::get_mut` would allow, without its atomic
+        // uniqueness check), and `MaybeUninit::write` initialises the whole value. The
+        // `&mut` it returns ends before `Arc::from_raw` below takes the allocation back.
         #[allow(unsafe_code)]
-        let inner = unsafe { uninit.assume_init() };
+        let inner = unsafe { (*raw).write(value) };
+        let written = write(&mut inner.repr.subtensors[0]);
+        // SAFETY: `raw` is the pointer `Arc::into_raw` returned above (same type), given
+        // back once; its value was initialised by `write` above and nothing has moved or
+        // dropped it since (the writer reaches the subtensor only through `&mut`; if it
+        // panics, the allocation leaks instead of being read).
+        #[allow(unsafe_code)]
+        let inner = unsafe { Arc::from_raw(raw).assume_init() };
         written.map(|()| Tensor { inner })
     }
 

@@ -146,6 +146,28 @@ impl Layout {
         debug_assert!(self.try_reach().is_some());
     }
 
+    /// [`set_flat_valid`](Self::set_flat_valid) from the first `n` items of fixed arrays
+    /// (`n` at most the inline capacity): block copies, no per-leaf loop.
+    #[inline(always)]
+    pub(crate) fn set_flat_inline(
+        &mut self,
+        extents: [i64; 8],
+        strides: [i64; 8],
+        n: usize,
+        int_root: bool,
+    ) {
+        let (s, d) = (&mut self.shape.0, &mut self.stride.0);
+        // `Leaf` is the tokens' default.
+        s.toks.set_default(n);
+        d.toks.set_default(n);
+        s.vals.set_inline(extents, n);
+        d.vals.set_inline(strides, n);
+        debug_assert!(!int_root || n == 1);
+        (s.int_root, d.int_root) = (int_root, int_root);
+        debug_assert!(self.shape.0.vals.iter().all(|&e| e >= 1));
+        debug_assert!(self.try_reach().is_some());
+    }
+
     /// Builds from raw parts (equal profiles), checked.
     pub(crate) fn from_parts(
         op: &'static str,

@@ -108,6 +108,16 @@ impl<T: Copy + Default, const N: usize> InlineVec<T, N> {
         self.len = len as u32;
     }
 
+    /// Overwrites the items with the first `len` of `items` (`len <= N`), in place: one
+    /// fixed-size block copy.
+    #[inline(always)]
+    pub(crate) fn set_inline(&mut self, items: [T; N], len: usize) {
+        debug_assert!(len <= N);
+        self.heap = None;
+        self.inline = items;
+        self.len = len as u32;
+    }
+
     /// Overwrites the items with `len` copies of `T::default()`, in place (one fixed-size
     /// block store when they fit inline).
     #[inline(always)]
@@ -286,6 +296,10 @@ mod tests {
             assert_eq!(h, g);
             h.set_default(n);
             assert_eq!(&*h, &vec![0; n][..]);
+            if n <= 3 {
+                h.set_inline([xs.first().copied().unwrap_or(0); 3], n);
+                assert_eq!(&*h, &vec![xs.first().copied().unwrap_or(0); n][..]);
+            }
             for i in 0..=n {
                 let mut want = xs.clone();
                 want.insert(i, -1);

@@ -199,7 +199,14 @@ impl Layout {
         out: &mut Layout,
     ) -> Result<(i64, bool, bool)> {
         let (sv, dv): (&[i64], &[i64]) = (&self.shape.0.vals, &self.stride.0.vals);
-        let (mut shape, mut stride) = (InlineVec::<i64, 8>::new(), InlineVec::<i64, 8>::new());
+        // The kept modes, at most one per key: in fixed arrays while they fit inline.
+        const INLINE: usize = 8;
+        if sv.len() > INLINE {
+            let s = self.slice_nested(op, keys)?;
+            *out = s.layout.clone().unwrap_or_else(Layout::unit);
+            return Ok((s.offset, s.at_origin, s.layout.is_some()));
+        }
+        let (mut shape, mut stride, mut n) = ([0i64; INLINE], [0i64; INLINE], 0usize);
         let (mut offset, mut at_origin, mut any_slice) = (0i64, true, false);
         for (i, (key, (&size, &d))) in keys.iter().zip(sv.iter().zip(dv.iter())).enumerate() {
             match *key {
@@ -211,16 +218,16 @@ impl Layout {
                 Key::Slice { start, stop, step } => {
                     any_slice = true;
                     let (a, z, st) = normalise(op, i, size, start, stop, step)?;
-                    shape.push(interval_len(op, key, i, size, a, z, st)?);
-                    stride.push(d * st);
+                    shape[n] = interval_len(op, key, i, size, a, z, st)?;
+                    stride[n] = d * st;
+                    n += 1;
                     offset += a * d;
                     at_origin &= a == 0;
                 }
             }
         }
         // Every selected index was reachable before: the reach cannot grow.
-        let (shape, stride): (&[i64], &[i64]) = (&shape, &stride);
-        out.set_flat_valid(shape.len(), shape.len() == 1, |j| shape[j], |j| stride[j]);
+        out.set_flat_inline(shape, stride, n, n == 1);
         Ok((offset, at_origin, any_slice))
     }
 
@@ -647,12 +654,15 @@ fn interval_len(
     z: i64,
     st: i64,
 ) -> Result<i64> {
-    if z > a {
-        if st == 1 {
-            return Ok(z - a); // the common unit step: no division
-        }
-        if (z - a) % st == 0 {
-            return Ok((z - a) / st);
+    let w = z - a;
+    if w > 0 {
+        if st & (st - 1) == 0 {
+            // A power-of-two step (1 included): a mask and a shift, no division.
+            if w & (st - 1) == 0 {
+                return Ok(w >> st.trailing_zeros());
+            }
+        } else if w % st == 0 {
+            return Ok(w / st);
         }
     }
     Err(interval_error(op, key, mode, size, a, z, st))

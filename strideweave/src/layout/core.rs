@@ -114,14 +114,11 @@ impl Layout {
         extent: impl FnMut(usize) -> i64,
         stride: impl FnMut(usize) -> i64,
     ) {
-        let (s, d) = (&mut self.shape.0, &mut self.stride.0);
-        s.toks.set_from(toks);
-        d.toks.set_from(toks);
-        s.vals.set_from_fn(n, extent);
-        d.vals.set_from_fn(n, stride);
-        (s.int_root, d.int_root) = (int_root, int_root);
-        debug_assert!(self.shape.0.vals.iter().all(|&e| e >= 1));
-        debug_assert!(self.try_reach().is_some());
+        self.shape.0.toks.set_from(toks);
+        self.stride.0.toks.set_from(toks);
+        self.shape.0.vals.set_from_fn(n, extent);
+        self.stride.0.vals.set_from_fn(n, stride);
+        self.set_root(int_root);
     }
 
     /// [`set_valid`](Self::set_valid) for a flat layout: `n` top-level modes, each a leaf
@@ -134,36 +131,35 @@ impl Layout {
         extent: impl FnMut(usize) -> i64,
         stride: impl FnMut(usize) -> i64,
     ) {
-        let (s, d) = (&mut self.shape.0, &mut self.stride.0);
-        // `Leaf` is the tokens' default.
-        s.toks.set_default(n);
-        d.toks.set_default(n);
-        s.vals.set_from_fn(n, extent);
-        d.vals.set_from_fn(n, stride);
-        debug_assert!(!int_root || n == 1);
-        (s.int_root, d.int_root) = (int_root, int_root);
-        debug_assert!(self.shape.0.vals.iter().all(|&e| e >= 1));
-        debug_assert!(self.try_reach().is_some());
+        self.shape.0.vals.set_from_fn(n, extent);
+        self.stride.0.vals.set_from_fn(n, stride);
+        self.set_flat_profile(n, int_root);
     }
 
     /// [`set_flat_valid`](Self::set_flat_valid) from the first `n` items of fixed arrays
     /// (`n` at most the inline capacity): block copies, no per-leaf loop.
     #[inline(always)]
-    pub(crate) fn set_flat_inline(
-        &mut self,
-        extents: [i64; 8],
-        strides: [i64; 8],
-        n: usize,
-        int_root: bool,
-    ) {
-        let (s, d) = (&mut self.shape.0, &mut self.stride.0);
-        // `Leaf` is the tokens' default.
-        s.toks.set_default(n);
-        d.toks.set_default(n);
-        s.vals.set_inline(extents, n);
-        d.vals.set_inline(strides, n);
+    pub(crate) fn set_flat_inline(&mut self, leaves: ([i64; 8], [i64; 8]), n: usize) {
+        self.shape.0.vals.set_inline(leaves.0, n);
+        self.stride.0.vals.set_inline(leaves.1, n);
+        self.set_flat_profile(n, n == 1);
+    }
+
+    /// The flat profile of `n` leaves on both halves, once their leaves are written.
+    #[inline(always)]
+    fn set_flat_profile(&mut self, n: usize, int_root: bool) {
         debug_assert!(!int_root || n == 1);
-        (s.int_root, d.int_root) = (int_root, int_root);
+        // `Leaf` is the tokens' default.
+        self.shape.0.toks.set_default(n);
+        self.stride.0.toks.set_default(n);
+        self.set_root(int_root);
+    }
+
+    /// Sets both halves' integer-root flag, completing an in-place write.
+    #[inline(always)]
+    fn set_root(&mut self, int_root: bool) {
+        (self.shape.0.int_root, self.stride.0.int_root) = (int_root, int_root);
+        debug_assert_eq!(self.shape.0.vals.len(), self.stride.0.vals.len());
         debug_assert!(self.shape.0.vals.iter().all(|&e| e >= 1));
         debug_assert!(self.try_reach().is_some());
     }

@@ -302,7 +302,7 @@ impl Layout {
         let (sv, tv) = (&self.shape.0.vals, &target.0.vals);
         let i = (0..tv.len())
             .find(|&i| sv[i] != tv[i] && sv[i] != 1)
-            .expect("a leaf that cannot widen");
+            .expect("called only when the profiles agree and a leaf neither matches nor is 1");
         fail(format!(
             "mode {} has extent {}, which is not 1 and differs from the target extent {}",
             leaf_path(self.profile(), i),

@@ -148,7 +148,7 @@ impl Layout {
                 Key::Slice { start, stop, step } => {
                     any_slice = true;
                     let (a, z, st) = normalise(op, i, size, start, stop, step)?;
-                    let len = interval_len(op, key, i, size, a, z, st)?;
+                    let len = interval_len(op, key, i, size, (a, z, st))?;
                     match (s, d) {
                         (Node::Leaf(_), Node::Leaf(d)) => {
                             b.leaf(len, d * st);
@@ -218,7 +218,7 @@ impl Layout {
                 Key::Slice { start, stop, step } => {
                     any_slice = true;
                     let (a, z, st) = normalise(op, i, size, start, stop, step)?;
-                    shape[n] = interval_len(op, key, i, size, a, z, st)?;
+                    shape[n] = interval_len(op, key, i, size, (a, z, st))?;
                     stride[n] = d * st;
                     n += 1;
                     offset += a * d;
@@ -227,7 +227,7 @@ impl Layout {
             }
         }
         // Every selected index was reachable before: the reach cannot grow.
-        out.set_flat_inline(shape, stride, n, n == 1);
+        out.set_flat_inline((shape, stride), n);
         Ok((offset, at_origin, any_slice))
     }
 
@@ -642,17 +642,15 @@ fn int_key_error(op: &'static str, mode: usize, c: i64, size: i64) -> Error {
     }
 }
 
-/// The number of indices a normalised slice selects; the slice must be non-empty and its
-/// width a multiple of its step.
+/// The number of indices a normalised slice `(start, stop, step)` selects; the slice must be
+/// non-empty and its width a multiple of its step.
 #[inline(always)]
 fn interval_len(
     op: &'static str,
     key: &Key,
     mode: usize,
     size: i64,
-    a: i64,
-    z: i64,
-    st: i64,
+    (a, z, st): (i64, i64, i64),
 ) -> Result<i64> {
     let w = z - a;
     if w > 0 {
@@ -665,9 +663,10 @@ fn interval_len(
             return Ok(w / st);
         }
     }
-    Err(interval_error(op, key, mode, size, a, z, st))
+    Err(interval_error(op, key, mode, size, (a, z, st)))
 }
 
+/// Why [`interval_len`] rejects a slice.
 #[cold]
 #[inline(never)]
 fn interval_error(
@@ -675,25 +674,18 @@ fn interval_error(
     key: &Key,
     mode: usize,
     size: i64,
-    a: i64,
-    z: i64,
-    st: i64,
+    norm: (i64, i64, i64),
 ) -> Error {
-    if z <= a {
-        return Error::InvalidRange {
-            op,
-            detail: format!(
-                "slice {key} on mode {mode} (extent {size}) is empty: it normalises to {a}..{z}"
-            ),
-        };
-    }
-    Error::InvalidRange {
-        op,
-        detail: format!(
+    let (a, z, st) = norm;
+    let detail = if z <= a {
+        format!("slice {key} on mode {mode} (extent {size}) is empty: it normalises to {a}..{z}")
+    } else {
+        format!(
             "slice {key} on mode {mode} (extent {size}): the interval width {} is not a multiple of the step {st}",
             z - a
-        ),
-    }
+        )
+    };
+    Error::InvalidRange { op, detail }
 }
 
 /// `xs` with `x` inserted before position `i`, as a function of the position (for

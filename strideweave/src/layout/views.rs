@@ -105,11 +105,13 @@ impl Layout {
         keys: &[Key],
         out: &mut Layout,
     ) -> Result<(i64, bool)> {
-        self.check_key_count(op, keys)?;
-        if self.shape.0.toks.len() == self.shape.0.vals.len() {
+        let leaves = self.shape.0.vals.len();
+        if self.shape.0.toks.len() == leaves && keys.len() == leaves {
+            // Flat, one key per leaf (a flat layout's rank is its leaf count).
             let (offset, at_origin, _) = self.slice_flat_into(op, keys, out)?;
             return Ok((offset, at_origin));
         }
+        self.check_key_count(op, keys)?;
         let s = self.slice_nested(op, keys)?;
         *out = s.layout.unwrap_or_else(Layout::unit);
         Ok((s.offset, s.at_origin))

@@ -4,7 +4,7 @@ use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
 use crate::layout::core::Layout;
-use crate::layout::int_tuple::{Node, ProfileToken, Toks, Vals};
+use crate::layout::int_tuple::{Node, ProfileToken};
 use crate::layout::structure::LayoutBuilder;
 
 /// A hierarchy of leaves used to select and to build layouts (contracts L12).
@@ -136,11 +136,28 @@ impl Layout {
     /// assert_eq!(l.rearrange_tree(&out, Some(&sel)).unwrap().to_string(), "((2,3),1):((7,14),5)");
     /// ```
     pub fn rearrange_tree(&self, output: &Tree, selection: Option<&Tree>) -> Result<Layout> {
-        if selection.is_none()
-            && let Some(flat) = self.rearrange_leaves_flat(output)
-        {
-            return Ok(flat);
+        let mut out = Layout::unit();
+        self.rearrange_tree_into(output, selection, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`rearrange_tree`](Self::rearrange_tree) writing the result over `out` in place
+    /// (`out` is left unchanged on error).
+    pub(crate) fn rearrange_tree_into(
+        &self,
+        output: &Tree,
+        selection: Option<&Tree>,
+        out: &mut Layout,
+    ) -> Result<()> {
+        if selection.is_none() && self.rearrange_leaves_flat(output, out) {
+            return Ok(());
         }
+        *out = self.rearrange_tree_general(output, selection)?;
+        Ok(())
+    }
+
+    /// [`rearrange_tree`](Self::rearrange_tree) through extraction and placement.
+    fn rearrange_tree_general(&self, output: &Tree, selection: Option<&Tree>) -> Result<Layout> {
         let mut parts = Extracted::new();
         match selection {
             None => {
@@ -192,27 +209,28 @@ impl Layout {
 impl Layout {
     /// The fast path of [`rearrange_tree`](Layout::rearrange_tree) with the default
     /// selection (every leaf extracted) and a flat output of identifiers and plain leaves
-    /// (a permutation of the leaves, with `1:0` modes inserted): built in one pass. `None`
-    /// when the output is of another form or is a mistake (the general path reports it).
-    fn rearrange_leaves_flat(&self, output: &Tree) -> Option<Layout> {
+    /// (a permutation of the leaves, with `1:0` modes inserted): written over `out` in one
+    /// pass. `false` (and `out` unchanged) when the output is of another form or is a
+    /// mistake (the general path reports it).
+    fn rearrange_leaves_flat(&self, output: &Tree, out: &mut Layout) -> bool {
         let Tree::Node(children) = output else {
-            return None;
+            return false;
         };
-        let (sv, dv) = (&self.shape.0.vals, &self.stride.0.vals);
+        let (sv, dv): (&[i64], &[i64]) = (&self.shape.0.vals, &self.stride.0.vals);
         if sv.len() > 64 {
-            return None;
+            return false;
         }
         let mut used = 0u64;
         for c in children {
             match *c {
                 Tree::Leaf => {}
                 Tree::Id(n) if n < sv.len() && used & (1 << n) == 0 => used |= 1 << n,
-                _ => return None,
+                _ => return false,
             }
         }
         // An omitted leaf must have extent 1 (the general path explains the error).
         if (0..sv.len()).any(|i| used & (1 << i) == 0 && sv[i] != 1) {
-            return None;
+            return false;
         }
         let pick = |j: usize, leaf: i64, vals: &[i64]| match children[j] {
             Tree::Id(n) => vals[n],
@@ -220,12 +238,13 @@ impl Layout {
         };
         // The leaves of the source (or fewer, of extent 1) and 1:0 modes: size and reach
         // are the source's.
-        Some(Layout::from_valid(
-            Toks::from_fn(children.len(), |_| ProfileToken::Leaf),
-            Vals::from_fn(children.len(), |j| pick(j, 1, sv)),
-            Vals::from_fn(children.len(), |j| pick(j, 0, dv)),
+        out.set_flat_valid(
+            children.len(),
             false,
-        ))
+            |j| pick(j, 1, sv),
+            |j| pick(j, 0, dv),
+        );
+        true
     }
 }
 

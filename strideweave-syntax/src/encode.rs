@@ -8,10 +8,12 @@
 //! decodes with the same constants. Fields are `u32` so that a pattern read at run time has no
 //! practical limit (a pattern of 70,000 terms encodes like one of 3).
 
+use std::collections::HashMap;
 use std::fmt::Write;
 use std::ops::Range;
 
-use crate::pattern::{Pattern, Term};
+use crate::limit::MAX_NESTING;
+use crate::pattern::{Pattern, Term, symbols};
 
 /// The fields of a record, in order: the token's kind (`K_*`), its symbol's index among the
 /// pattern's names, for `(` the index of its `)` (else the token's own index), the first and
@@ -85,9 +87,10 @@ impl EncodedPattern {
     }
 }
 
-/// Encodes a parsed pattern (byte spans into `text`). Fails only beyond the `u32` fields:
-/// when a side's paths and texts (each term's, a group's text holding its members') exceed
-/// 4 GiB.
+/// Encodes a parsed pattern (byte spans into `text`). Fails only beyond the `u32` fields
+/// (when a side's paths and texts, each term's, a group's text holding its members', exceed
+/// 4 GiB) and for groups nested deeper than [`MAX_NESTING`](crate::MAX_NESTING) levels,
+/// which the parser refuses.
 ///
 /// ```
 /// use strideweave_syntax::{RECORD, encode_pattern, parse_pattern};
@@ -124,9 +127,16 @@ pub fn encode_pattern(text: &str, p: &Pattern<Range<usize>>) -> Result<EncodedPa
             table[at.min(text.len())]
         }
     };
+    // Every symbol once, in order of appearance, with its index (looked up per term).
+    let mut index: HashMap<&str, usize> = HashMap::new();
     let mut names = Vec::new();
     for side in [&p.left, &p.right] {
-        collect_names(&side.terms, &mut names);
+        for (n, _) in symbols(side) {
+            index.entry(n).or_insert_with(|| {
+                names.push(n.to_string());
+                names.len() - 1
+            });
+        }
     }
     let narrow = |v: usize| {
         u32::try_from(v).map_err(|_| {
@@ -144,11 +154,11 @@ pub fn encode_pattern(text: &str, p: &Pattern<Range<usize>>) -> Result<EncodedPa
         flatten(
             &side.terms,
             &mut Vec::new(),
-            &names,
+            &index,
             &col,
             &mut records,
             &mut out.strings,
-        );
+        )?;
         out.toks.reserve_exact(records.len() * RECORD);
         for r in records {
             for v in r {
@@ -168,25 +178,22 @@ pub fn encode_pattern(text: &str, p: &Pattern<Range<usize>>) -> Result<EncodedPa
     })
 }
 
-fn collect_names(terms: &[Term<Range<usize>>], out: &mut Vec<String>) {
-    for t in terms {
-        match t {
-            Term::Symbol(n, _) if !out.contains(n) => out.push(n.clone()),
-            Term::Group(m, _) => collect_names(m, out),
-            _ => {}
-        }
-    }
-}
-
 /// A side's terms as records, a group as `(`, its members, `)`.
+/// Recursive, one level per group: a pattern nested deeper than [`MAX_NESTING`] levels
+/// (which only one built by hand can be) is refused.
 fn flatten(
     terms: &[Term<Range<usize>>],
     path: &mut Vec<usize>,
-    names: &[String],
+    names: &HashMap<&str, usize>,
     col: &dyn Fn(usize) -> usize,
     out: &mut Vec<[usize; FIELDS]>,
     strings: &mut String,
-) {
+) -> Result<(), String> {
+    if path.len() > MAX_NESTING {
+        return Err(format!(
+            "the pattern nests deeper than {MAX_NESTING} levels"
+        ));
+    }
     for (i, t) in terms.iter().enumerate() {
         path.push(i);
         let mut r = [0; FIELDS];
@@ -210,7 +217,7 @@ fn flatten(
         match t {
             Term::Symbol(name, _) => {
                 r[F_KIND] = K_SYMBOL as usize;
-                r[F_SYM] = names.iter().position(|n| n == name).unwrap_or(0);
+                r[F_SYM] = names.get(name.as_str()).copied().unwrap_or(0);
                 out.push(r);
             }
             Term::Unit(_) => {
@@ -224,7 +231,7 @@ fn flatten(
             Term::Group(members, _) => {
                 r[F_KIND] = K_OPEN as usize;
                 out.push(r);
-                flatten(members, path, names, col, out, strings);
+                flatten(members, path, names, col, out, strings)?;
                 let mut close = [0; FIELDS];
                 close[F_KIND] = K_CLOSE as usize;
                 close[F_CLOSE] = out.len();
@@ -234,6 +241,7 @@ fn flatten(
         }
         path.pop();
     }
+    Ok(())
 }
 
 #[cfg(test)]

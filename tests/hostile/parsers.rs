@@ -1,0 +1,1 @@
+//! Random input for every parser (issue 11, item 7).

@@ -1,0 +1,1 @@
+//! Near-linear pattern checking (issue 11, item 5).

@@ -192,6 +192,9 @@ pub fn check_keywords<S: Clone, V: KeywordValue + Clone>(
             mistake,
         })
     };
+    if keywords.is_empty() && kind == PatternKind::Rearrange {
+        return Ok(());
+    }
     // Each symbol's first appearance (left side first), looked up in constant time: a
     // pattern read at run time is checked on every call, with any number of keywords.
     let mut first: HashMap<&str, (SideName, &S)> = HashMap::new();

@@ -3,6 +3,7 @@
 //! (the source's placement, its adjacent layouts, and the compact layout that autograd
 //! records). Scratch and message buffers are sized from the input: no leaf or term limit.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use smallvec::{SmallVec, smallvec};
@@ -56,12 +57,14 @@ impl Plan {
         check_keywords(&pattern, kind, &keywords).map_err(|e| lift(e.into()))?;
         let e = encode_pattern(text, &pattern).map_err(fail)?;
         let names: SmallVec<[&str; INLINE]> = e.names.iter().map(String::as_str).collect();
+        // Looked up in constant time: a call may give any number of keywords.
+        let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, &n)| (n, i)).collect();
         // Unreachable: check_keywords above refused a keyword that names no symbol.
         let keywords: SmallVec<[Keyword; INLINE]> = sizes
             .iter()
             .map(|&(n, v)| Keyword {
-                sym: e
-                    .symbol(n)
+                sym: *index
+                    .get(n)
                     .expect("check_keywords: every keyword names a symbol"),
                 // check_keywords: every value is at least 1.
                 value: v,

@@ -184,3 +184,64 @@ fn a_pattern_nested_to_the_limit_with_many_terms_is_checked_quickly() {
     });
     assert!(err.starts_with("rearrange: "), "{}", head(&err));
 }
+
+#[test]
+fn a_100000_term_pattern_whose_mistake_comes_last_is_explained_in_well_under_a_second() {
+    // The checked path runs through every term before the mistake: each look-up of a
+    // symbol's keyword, side or part must be constant time.
+    let all = symbols(N);
+    // An omitted source of extent 2, the last term.
+    let shape = format!("({}2)", "1,".repeat(N - 1));
+    let stride = format!("({}1)", "0,".repeat(N - 1));
+    let l: Layout = format!("{shape}:{stride}").parse().unwrap();
+    let pattern = format!("{all} -> {}", symbols(N - 1));
+    let err = timed("omitted last", || {
+        l.rearrange(&pattern, &[]).unwrap_err().to_string()
+    });
+    assert!(
+        err.starts_with("rearrange: omitted source: `a99999` on the left, term 99999"),
+        "{}",
+        head(&err)
+    );
+    // Every symbol's extent given, the last one wrong.
+    let names: Vec<String> = (0..N).map(|i| format!("a{i}")).collect();
+    let mut sizes: Vec<(&str, i64)> = names.iter().map(|n| (n.as_str(), 1)).collect();
+    sizes[N - 1].1 = 3;
+    let err = timed("keyword last", || {
+        l.rearrange(&format!("{all} -> {all}"), &sizes)
+            .unwrap_err()
+            .to_string()
+    });
+    assert!(
+        err.starts_with("rearrange: keyword a99999 = 3 disagrees"),
+        "{}",
+        head(&err)
+    );
+    // A repeat whose size overflows at its last new mode.
+    let l: Layout = "2:1".parse().unwrap();
+    let names: Vec<String> = (0..N).map(|i| format!("r{i}")).collect();
+    let mut sizes: Vec<(&str, i64)> = names.iter().map(|n| (n.as_str(), 1)).collect();
+    sizes[N - 1].1 = i64::MAX;
+    let pattern = format!("a -> a {}", names.join(" "));
+    let err = timed("repeat overflow last", || {
+        l.repeat(&pattern, &sizes).unwrap_err().to_string()
+    });
+    assert!(
+        err.starts_with("repeat: the repeated layout's size overflows i64"),
+        "{}",
+        head(&err)
+    );
+    // A split of one leaf into 100,000 factors, the inferred one not dividing.
+    let l: Layout = "7:1".parse().unwrap();
+    let mut sizes: Vec<(&str, i64)> = names.iter().map(|n| (n.as_str(), 1)).collect();
+    sizes.pop();
+    sizes.push(("r0", 1));
+    sizes.swap(0, N - 1);
+    sizes.pop();
+    sizes[0].1 = 2;
+    let pattern = format!("({}) -> {}", names.join(" "), names.join(" "));
+    let err = timed("split last", || {
+        l.rearrange(&pattern, &sizes).unwrap_err().to_string()
+    });
+    assert!(err.starts_with("rearrange: "), "{}", head(&err));
+}

@@ -12,7 +12,7 @@ use strideweave_syntax::{
 };
 
 use super::code::{Keyword, Op, PatternRef, Side};
-use super::explain::{NO_PART, explain};
+use super::explain::{NO_PART, NO_SYM, explain};
 use super::fast::fast;
 use super::msg::{MSG_CAP, Msg, MsgState};
 use super::plan::{NO_SOURCE, Out, Scratch};
@@ -155,10 +155,19 @@ impl Plan {
         };
         if !fast(src, p, &mut scratch, &mut out) {
             let mut parts = vec![NO_PART; nleft + nright + ntoks];
+            let mut syms = vec![NO_SYM; nsym];
             let mut cap = MSG_CAP;
             loop {
                 let mut msg = vec![0u8; cap];
-                if let Err(st) = explain(src, p, &mut parts, &mut out, &mut msg, MsgState::EMPTY) {
+                if let Err(st) = explain(
+                    src,
+                    p,
+                    &mut parts,
+                    &mut syms,
+                    &mut out,
+                    &mut msg,
+                    MsgState::EMPTY,
+                ) {
                     let mut m = Msg::resume(&mut msg, st);
                     if shape_line && !st.names_shape() {
                         m.str("\n  the tensor's shape is ");

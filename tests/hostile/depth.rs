@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use strideweave::{IntTuple, Layout, MAX_NESTING, Shape, Stride, Tree};
+use strideweave::{IntTuple, Layout, MAX_NESTING, Shape, Stride, Tiler, Tree};
 
 /// `n` brackets around `inner`.
 fn nested(open: &str, inner: &str, close: &str, n: usize) -> String {
@@ -320,6 +320,45 @@ fn a_hand_built_tree_deeper_than_the_limit_is_walked_without_recursion_or_refuse
     std::thread::Builder::new()
         .stack_size(64 * 1024)
         .spawn(|| drop(deep_tree(100_000)))
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+/// A hand-built by-mode tiler: `n` levels around one layout.
+fn deep_tiler(n: usize) -> Tiler {
+    let mut t = Tiler::from("1:1".parse::<Layout>().unwrap());
+    for _ in 0..n {
+        t = Tiler::by_mode([t]);
+    }
+    t
+}
+
+#[test]
+fn a_hand_built_tiler_deeper_than_the_limit_is_refused_not_recursed() {
+    // On a leaf a by-mode tiler applies to the leaf itself: nesting alone sets the depth.
+    let l: Layout = "8:1".parse().unwrap();
+    let t = deep_tiler(100_000);
+    for (op, result) in [
+        ("compose_tiler", l.compose_tiler(&t).map(|_| ())),
+        (
+            "logical_divide_tiler",
+            l.logical_divide_tiler(&t).map(|_| ()),
+        ),
+        ("zipped_divide", l.zipped_divide(&t).map(|_| ())),
+    ] {
+        let err = result.unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!(
+                "{op}: the by-mode tiler nests 257 levels, deeper than the limit of 256 levels"
+            )),
+            "{err}"
+        );
+    }
+    drop(t);
+    std::thread::Builder::new()
+        .stack_size(64 * 1024)
+        .spawn(|| drop(deep_tiler(100_000)))
         .unwrap()
         .join()
         .unwrap();

@@ -171,6 +171,9 @@ pub fn encode_pattern(text: &str, p: &Pattern<Range<usize>>) -> Result<EncodedPa
     })
 }
 
+/// The terms after an open group's, with their indices.
+type Terms<'t> = std::iter::Enumerate<std::slice::Iter<'t, Term<Range<usize>>>>;
+
 /// A side's terms as records, a group as `(`, its members, `)`. Each term's path is written
 /// into `strings` (a copy of its group's path and its index); the texts all point into one
 /// copy of the side's text with single spaces, written after the paths, so that the
@@ -188,11 +191,7 @@ fn flatten(
     // The side's text, and the path of the group whose members are being written.
     let (mut text, mut path) = (String::new(), String::new());
     // The open groups: the terms after each, its `(` record, its parent's path length.
-    let mut open: Vec<(
-        std::iter::Enumerate<std::slice::Iter<'_, Term<Range<usize>>>>,
-        usize,
-        usize,
-    )> = Vec::new();
+    let mut open: Vec<(Terms<'_>, usize, usize)> = Vec::new();
     let mut at = terms.iter().enumerate();
     let mut first = true;
     loop {

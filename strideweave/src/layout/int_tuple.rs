@@ -179,18 +179,7 @@ impl IntTuple {
         if self.int_root {
             return 0;
         }
-        let (mut d, mut max) = (0usize, 0usize);
-        for t in &self.toks {
-            match t {
-                Push => {
-                    d += 1;
-                    max = max.max(d);
-                }
-                Pop => d -= 1,
-                Leaf => {}
-            }
-        }
-        1 + max
+        tuple_depth(&self.toks)
     }
 
     /// The leaf values in depth-first, left-to-right order.
@@ -606,6 +595,22 @@ pub(crate) fn check_nesting(op: &'static str, what: &str, depth: usize) -> Resul
         None => Ok(()),
         Some(reason) => Err(Error::not_representable(op, reason)),
     }
+}
+
+/// The depth of a tuple whose children have the profile `toks`: 1 + the deepest nesting.
+pub(crate) fn tuple_depth(toks: &[ProfileToken]) -> usize {
+    let (mut d, mut max) = (0usize, 0usize);
+    for t in toks {
+        match t {
+            Push => {
+                d += 1;
+                max = max.max(d);
+            }
+            Pop => d -= 1,
+            Leaf => {}
+        }
+    }
+    1 + max
 }
 
 /// [`check_nesting`]'s reason, without the operation.

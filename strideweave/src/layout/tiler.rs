@@ -7,6 +7,7 @@ use crate::layout::core::Layout;
 use crate::layout::int_tuple::{Node, check_nesting};
 use crate::layout::shape::Shape;
 use crate::layout::structure::LayoutBuilder;
+use crate::layout::tree::drop_flat;
 
 /// What a layout is composed with, divided by or multiplied by
 /// (`layout-algebra.md` §7): a whole layout (a 1-D function), a by-mode list applied to the
@@ -49,14 +50,11 @@ impl Drop for Tiler {
     /// Drops nested tilers with an explicit stack: a tiler built by hand may nest without
     /// limit.
     fn drop(&mut self) {
-        let Tiler::ByMode(children) = self else {
-            return;
-        };
-        let mut stack = std::mem::take(children);
-        while let Some(mut t) = stack.pop() {
-            if let Tiler::ByMode(c) = &mut t {
-                stack.append(c);
-            }
+        if let Tiler::ByMode(children) = self {
+            drop_flat(children, |t| match t {
+                Tiler::ByMode(c) => Some(c),
+                _ => None,
+            });
         }
     }
 }

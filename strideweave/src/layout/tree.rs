@@ -170,14 +170,22 @@ impl Drop for Tree {
     /// Drops the children with an explicit stack: a tree built by hand may nest without
     /// limit.
     fn drop(&mut self) {
-        let Tree::Node(children) = self else {
-            return;
-        };
-        let mut stack = std::mem::take(children);
-        while let Some(mut t) = stack.pop() {
-            if let Tree::Node(c) = &mut t {
-                stack.append(c);
-            }
+        if let Tree::Node(children) = self {
+            drop_flat(children, |t| match t {
+                Tree::Node(c) => Some(c),
+                _ => None,
+            });
+        }
+    }
+}
+
+/// Drops a hierarchy's `children` with an explicit stack: each is emptied of its own
+/// children (`kids`) before it drops, so no drop recurses.
+pub(crate) fn drop_flat<T>(children: &mut Vec<T>, kids: impl Fn(&mut T) -> Option<&mut Vec<T>>) {
+    let mut stack = std::mem::take(children);
+    while let Some(mut t) = stack.pop() {
+        if let Some(c) = kids(&mut t) {
+            stack.append(c);
         }
     }
 }

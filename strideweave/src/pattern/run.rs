@@ -18,7 +18,7 @@ use super::msg::{MSG_CAP, Msg, MsgState};
 use super::plan::{NO_SOURCE, Out, Scratch};
 use super::shape::{LEAF, POP, PUSH, ShapeRef};
 use crate::error::{Error, Result};
-use crate::layout::int_tuple::too_deep;
+use crate::layout::int_tuple::{too_deep, tuple_depth};
 use crate::layout::{Layout, ProfileToken, Shape};
 
 /// A compiled rearrangement of one source shape: the result's shape and, for each result
@@ -184,31 +184,21 @@ impl Plan {
             }
         }
         let (nt, nl) = (out.ntoks, out.nleaves);
+        let profile: SmallVec<[ProfileToken; INLINE]> = out.toks[..nt]
+            .iter()
+            .map(|&t| match t {
+                LEAF => ProfileToken::Leaf,
+                PUSH => ProfileToken::Push,
+                _ => ProfileToken::Pop,
+            })
+            .collect();
         // Each side is at most MAX_NESTING deep, but a right group around a nested symbol
         // adds their depths.
-        let (mut d, mut deepest) = (1usize, 1usize);
-        for &t in &out.toks[..nt] {
-            match t {
-                PUSH => {
-                    d += 1;
-                    deepest = deepest.max(d);
-                }
-                POP => d -= 1,
-                _ => {}
-            }
-        }
-        if let Some(reason) = too_deep("the result would nest", deepest) {
+        if let Some(reason) = too_deep("the result would nest", tuple_depth(&profile)) {
             return Err(reason);
         }
         Ok(Plan {
-            profile: out.toks[..nt]
-                .iter()
-                .map(|&t| match t {
-                    LEAF => ProfileToken::Leaf,
-                    PUSH => ProfileToken::Push,
-                    _ => ProfileToken::Pop,
-                })
-                .collect(),
+            profile,
             extents: out.extents[..nl].into(),
             source: out.source[..nl].into(),
             multiplier: out.multiplier[..nl].into(),

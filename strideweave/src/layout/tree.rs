@@ -232,15 +232,15 @@ impl Layout {
     /// assert_eq!(l.rearrange_tree(&out, Some(&sel)).unwrap().to_string(), "((2,3),1):((7,14),5)");
     /// ```
     pub fn rearrange_tree(&self, output: &Tree, selection: Option<&Tree>) -> Result<Layout> {
-        // The walks below recurse once per level of the trees.
-        check_nesting(OP, "the output tree nests", output.depth())?;
-        if let Some(sel) = selection {
-            check_nesting(OP, "the selection tree nests", sel.depth())?;
-        }
         if selection.is_none()
             && let Some(flat) = self.rearrange_leaves_flat(output)
         {
             return Ok(flat);
+        }
+        // The walks below recurse once per level of the trees.
+        check_nesting(OP, "the output tree nests", output.depth())?;
+        if let Some(sel) = selection {
+            check_nesting(OP, "the selection tree nests", sel.depth())?;
         }
         let mut parts = Extracted::new();
         match selection {

@@ -39,6 +39,16 @@ pub use error::{Error, ErrorKind, Result};
 pub use layout::{Dim, IntTuple, Key, Layout, ProfileToken, Shape, Sliced, Stride, Tiler, Tree};
 pub use repr::{Representation, Snapshot, Subtensor};
 pub use statics::{Leaf, MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape, StaticTensor};
+/// The deepest nesting of any layout, shape, stride, tuple, tree or pattern: deeper input
+/// is an [`Error`] naming the limit, never a stack overflow.
+///
+/// ```
+/// use strideweave::{Layout, MAX_NESTING};
+/// let deep = format!("{}2{}:1", "(".repeat(MAX_NESTING + 1), ")".repeat(MAX_NESTING + 1));
+/// let err = deep.parse::<Layout>().unwrap_err();
+/// assert!(err.to_string().starts_with("cannot parse layout: nesting deeper than 256 levels"));
+/// ```
+pub use strideweave_syntax::MAX_NESTING;
 
 /// The static shape of a rearrangement's result: `S` rearranged by `P` (`rearrange!` and
 /// `repeat!` alike).

@@ -3,7 +3,9 @@
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
-use crate::layout::int_tuple::{IntTuple, Node, ProfileToken, Toks, Vals, leaf_path};
+use crate::layout::int_tuple::{
+    IntTuple, Node, ProfileToken, Toks, Vals, check_nesting, leaf_path,
+};
 use crate::layout::shape::{Shape, Stride};
 
 /// A hierarchical layout: a function from the coordinates of a [`Shape`] to integers,
@@ -68,6 +70,7 @@ impl Layout {
     /// Builds from parts with equal profiles, checking only the reach for overflow.
     pub(crate) fn checked(op: &'static str, shape: Shape, stride: Stride) -> Result<Layout> {
         debug_assert_eq!(shape.0.toks, stride.0.toks);
+        check_nesting(op, "the result would nest", shape.0.depth())?;
         let l = Layout { shape, stride };
         l.try_reach()
             .ok_or_else(|| Error::overflow(op, "the reach of the layout"))?;

@@ -28,6 +28,8 @@ mod pattern;
 mod repr;
 mod statics;
 mod tensor;
+pub mod typed;
+mod validation;
 
 pub use autograd::{NoGradGuard, is_grad_enabled, no_grad, set_grad_enabled};
 pub use carrier::{Carrier, CarrierClass, CarrierStorage, HostStorage};
@@ -54,6 +56,8 @@ pub use statics::{Leaf, MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape, StaticTe
 pub struct Rearranged<S, P>(std::marker::PhantomData<S>, std::marker::PhantomData<P>);
 pub use strideweave_macros::{layout, rearrange, repeat, s, shape, shape_t};
 pub use tensor::{Indexed, Tensor};
+pub use typed::{DynRank, Rank, StridedSliceSpec, TypedTensorView};
+pub use validation::{ValidationError, ValidationKind};
 
 /// The README's tour, compiled and run as a doctest.
 #[cfg(doctest)]

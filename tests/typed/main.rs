@@ -4,4 +4,5 @@
 
 mod errors;
 mod methods;
+mod mutable;
 mod props;

@@ -188,6 +188,38 @@ impl<R: TensorRank> TensorLayout<R> {
     }
 }
 
+impl<R: TensorRank> TensorLayout<R> {
+    /// Calls `f` with the element index of every logical element, in column-major order
+    /// (first axis fastest). Indices are inside the slice by construction.
+    pub(crate) fn for_each_index(&self, mut f: impl FnMut(usize)) {
+        if self.n_elements() == 0 {
+            return;
+        }
+        let (shape, strides) = (self.shape(), self.strides());
+        let mut counter = vec![0usize; shape.len()];
+        let mut at = self.offset();
+        loop {
+            // `at` is a reachable index of a validated view: in 0..len.
+            f(at as usize);
+            let mut axis = 0;
+            loop {
+                if axis == shape.len() {
+                    return;
+                }
+                if counter[axis] + 1 < shape[axis] {
+                    counter[axis] += 1;
+                    at += strides[axis];
+                    break;
+                }
+                // (extent − 1) × stride is inside the checked reach, so it fits.
+                at -= strides[axis] * (shape[axis] - 1) as isize;
+                counter[axis] = 0;
+                axis += 1;
+            }
+        }
+    }
+}
+
 pub(crate) fn overflow(op: &'static str, what: &'static str) -> Error {
     Error::validation(op, ValidationError::IntegerOverflow { what })
 }

@@ -19,6 +19,7 @@
 
 mod complex;
 mod layout;
+mod mutable;
 mod owned;
 mod rank;
 mod read;
@@ -29,6 +30,7 @@ mod views;
 
 pub use crate::validation::{ShapeMismatch, ValidationError, ValidationKind};
 pub use layout::TensorLayout;
+pub use mutable::TypedTensorViewMut;
 pub use owned::{ColMajorView, TypedTensor};
 pub use rank::{DynRank, Rank, TensorRank};
 pub use read::TensorRead;

@@ -278,7 +278,8 @@ impl<'a, T: Clone, R: TensorRank, D: ViewRepresentation> TypedTensorView<'a, T, 
         const OP: &str = "TypedTensorView::to_col_major";
         self.require_host(OP)?;
         let mut data = Vec::with_capacity(self.n_elements());
-        self.for_each_index(|i| data.push(self.data[i].clone()));
+        self.layout
+            .for_each_index(|i| data.push(self.data[i].clone()));
         self.owned(OP, data)
     }
 
@@ -294,38 +295,6 @@ impl<'a, T: Clone, R: TensorRank, D: ViewRepresentation> TypedTensorView<'a, T, 
             data.len(),
         )?;
         Ok(TypedTensor { data, layout })
-    }
-}
-
-impl<T, R: TensorRank, D: ViewRepresentation> TypedTensorView<'_, T, R, D> {
-    /// Calls `f` with the element index of every logical element, in column-major order
-    /// (first axis fastest). Indices are inside the slice by construction.
-    pub(crate) fn for_each_index(&self, mut f: impl FnMut(usize)) {
-        if self.n_elements() == 0 {
-            return;
-        }
-        let (shape, strides) = (self.shape(), self.strides());
-        let mut counter = vec![0usize; shape.len()];
-        let mut at = self.offset();
-        loop {
-            // `at` is a reachable index of a validated view: in 0..len.
-            f(at as usize);
-            let mut axis = 0;
-            loop {
-                if axis == shape.len() {
-                    return;
-                }
-                if counter[axis] + 1 < shape[axis] {
-                    counter[axis] += 1;
-                    at += strides[axis];
-                    break;
-                }
-                // (extent − 1) × stride is inside the checked reach, so it fits.
-                at -= strides[axis] * (shape[axis] - 1) as isize;
-                counter[axis] = 0;
-                axis += 1;
-            }
-        }
     }
 }
 

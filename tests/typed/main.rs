@@ -2,6 +2,7 @@
 //! error path, the documented behaviour of each method, and property tests against direct
 //! index arithmetic and the `Tensor` views over the same data.
 
+mod bridge;
 mod errors;
 mod methods;
 mod mutable;

@@ -17,6 +17,7 @@
 //! # Ok::<(), strideweave::Error>(())
 //! ```
 
+mod bridge;
 mod complex;
 mod layout;
 mod mutable;

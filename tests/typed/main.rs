@@ -6,4 +6,6 @@ mod bridge;
 mod errors;
 mod methods;
 mod mutable;
+#[cfg(feature = "ndarray")]
+mod nd;
 mod props;

@@ -21,6 +21,8 @@ mod bridge;
 mod complex;
 mod layout;
 mod mutable;
+#[cfg(feature = "ndarray")]
+mod nd;
 mod owned;
 mod rank;
 mod read;

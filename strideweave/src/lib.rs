@@ -15,7 +15,7 @@
 //! assert_eq!(tiles.to_string(), "(12,2):(1,12)");
 //! ```
 #![deny(missing_docs)]
-#![deny(unsafe_code)] // one audited exception: the matrixmultiply call in kernels/gemm.rs
+#![deny(unsafe_code)] // audited exceptions: the matrixmultiply call in kernels/gemm.rs and the Complex<->real slice casts in typed/complex.rs
 
 pub mod autograd;
 pub mod carrier;

@@ -31,6 +31,16 @@ mod slice;
 mod view;
 mod views;
 
+/// The element types a view can erase into a [`TensorRead`]: the crate's
+/// [`Element`](crate::Element) under the document's name.
+///
+/// ```
+/// fn erase<T: strideweave::typed::TensorScalar>(data: &[T]) -> strideweave::DType {
+///     strideweave::TypedTensorView::from_col_major(&[data.len()], data).unwrap().into_tensor_read().unwrap().dtype()
+/// }
+/// assert_eq!(erase(&[1.0_f32]), strideweave::DType::F32);
+/// ```
+pub use crate::dtype::Element as TensorScalar;
 pub use crate::validation::{ShapeMismatch, ValidationError, ValidationKind};
 pub use layout::TensorLayout;
 pub use mutable::TypedTensorViewMut;

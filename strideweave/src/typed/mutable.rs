@@ -36,8 +36,8 @@ impl<T, R: TensorRank> std::fmt::Debug for TypedTensorViewMut<'_, T, R> {
         f.debug_struct("TypedTensorViewMut")
             .field("element", &std::any::type_name::<T>())
             .field("shape", &self.shape())
-            .field("strides", &self.strides())
-            .field("offset", &self.offset())
+            .field("strides", &self.layout.strides())
+            .field("offset", &self.layout.offset())
             .field("storage_len", &self.data.len())
             .finish()
     }
@@ -65,10 +65,11 @@ impl<'a, T> TypedTensorViewMut<'a, T, DynRank> {
         offset: isize,
         data: &'a mut [T],
     ) -> Result<Self> {
+        let (shape, strides) = (shape.as_ref().to_vec(), strides.as_ref().to_vec());
         Self::build(
             "TypedTensorViewMut::from_slice_mut",
-            shape.as_ref().to_vec(),
-            strides.as_ref().to_vec(),
+            shape,
+            strides,
             offset,
             data,
         )
@@ -133,13 +134,8 @@ impl<'a, T, R: TensorRank> TypedTensorViewMut<'a, T, R> {
         offset: isize,
         data: &'a mut [T],
     ) -> Result<Self> {
-        Self::build(
-            "TypedTensorViewMut::from_slice_ranked_mut",
-            shape.into(),
-            strides.into(),
-            offset,
-            data,
-        )
+        const OP: &str = "TypedTensorViewMut::from_slice_ranked_mut";
+        Self::build(OP, shape.into(), strides.into(), offset, data)
     }
 
     /// The logical shape.
@@ -153,29 +149,7 @@ impl<'a, T, R: TensorRank> TypedTensorViewMut<'a, T, R> {
         self.layout.shape()
     }
 
-    /// The strides, in elements.
-    ///
-    /// ```
-    /// let mut data = [0u8; 2];
-    /// let m = strideweave::typed::TypedTensorViewMut::from_col_major_mut(&[2], &mut data).unwrap();
-    /// assert_eq!(m.strides(), &[1]);
-    /// ```
-    pub fn strides(&self) -> &[isize] {
-        self.layout.strides()
-    }
-
-    /// The element offset of index `(0, …, 0)`.
-    ///
-    /// ```
-    /// let mut data = [0u8; 2];
-    /// let m = strideweave::typed::TypedTensorViewMut::from_slice_mut([1], [1], 1, &mut data).unwrap();
-    /// assert_eq!(m.offset(), 1);
-    /// ```
-    pub fn offset(&self) -> isize {
-        self.layout.offset()
-    }
-
-    /// The layout metadata.
+    /// The layout metadata (shape, strides, offset).
     ///
     /// ```
     /// let mut data = [0u8; 2];
@@ -340,15 +314,15 @@ impl<'a, T, R: TensorRank> TypedTensorViewMut<'a, T, R> {
                 format!("split point {mid} is beyond the extent {extent} of axis {axis}"),
             ));
         }
-        let stride = self.strides()[axis];
+        let stride = self.layout.strides()[axis];
         let mut first_shape = self.layout.shape_storage().clone();
         let mut second_shape = first_shape.clone();
         first_shape.as_mut()[axis] = mid;
         second_shape.as_mut()[axis] = extent - mid;
-        let second_offset = (mid as i128 * stride as i128 + self.offset() as i128) as isize;
+        let second_offset = (mid as i128 * stride as i128 + self.layout.offset() as i128) as isize;
         let strides = self.layout.strides_storage().clone();
         let ranges = [
-            span(first_shape.as_ref(), strides.as_ref(), self.offset()),
+            span(first_shape.as_ref(), strides.as_ref(), self.layout.offset()),
             span(second_shape.as_ref(), strides.as_ref(), second_offset),
         ];
         // The boundary between the two halves' ranges, and which comes first in memory.
@@ -364,12 +338,12 @@ impl<'a, T, R: TensorRank> TypedTensorViewMut<'a, T, R> {
                     format!(
                         "the halves of axis {axis} (stride {stride}) interleave in memory with the other axes (shape {:?}, strides {:?}); split along the axis with the largest stride",
                         self.shape(),
-                        self.strides()
+                        self.layout.strides()
                     ),
                 ));
             }
         };
-        let offset = self.offset();
+        let offset = self.layout.offset();
         let (low, high) = self.data.split_at_mut(cut as usize);
         let shift = |o: isize| o - cut as isize;
         let (a, b) = if first_low {

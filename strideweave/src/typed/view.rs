@@ -108,13 +108,8 @@ impl<'a, T> TypedTensorView<'a, T, DynRank> {
         offset: isize,
         data: &'a [T],
     ) -> Result<Self> {
-        Self::build(
-            "TypedTensorView::from_slice",
-            shape.as_ref().to_vec(),
-            strides.as_ref().to_vec(),
-            offset,
-            data,
-        )
+        let (shape, strides) = (shape.as_ref().to_vec(), strides.as_ref().to_vec());
+        Self::build("TypedTensorView::from_slice", shape, strides, offset, data)
     }
 }
 
@@ -159,13 +154,8 @@ impl<'a, T, R: TensorRank, D: ViewRepresentation> TypedTensorView<'a, T, R, D> {
         offset: isize,
         data: &'a [T],
     ) -> Result<Self> {
-        Self::build(
-            "TypedTensorView::from_slice_ranked",
-            shape.into(),
-            strides.into(),
-            offset,
-            data,
-        )
+        const OP: &str = "TypedTensorView::from_slice_ranked";
+        Self::build(OP, shape.into(), strides.into(), offset, data)
     }
 
     /// Return the logical shape.
@@ -527,13 +517,8 @@ impl<'a, T, R: TensorRank> TypedTensorView<'a, T, R, Host> {
         offset: isize,
         data: &'a [T],
     ) -> Result<Self> {
-        Self::build(
-            "TypedTensorView::from_host_slice",
-            shape.into(),
-            strides.into(),
-            offset,
-            data,
-        )
+        const OP: &str = "TypedTensorView::from_host_slice";
+        Self::build(OP, shape.into(), strides.into(), offset, data)
     }
 
     /// Borrow the host elements (the entire backing slice, like

@@ -292,10 +292,7 @@ fn transpose_view_rejects_invalid_permutations() {
 fn slice_view_rejects_wrong_counts_steps_and_bounds() {
     let view = TypedTensorView::from_col_major(&[2, 3], &DATA).unwrap();
     let op = "TypedTensorView::slice_view";
-    let v = validation(
-        view.slice_view(&[StridedSliceSpec::full()]).unwrap_err(),
-        op,
-    );
+    let v = validation(view.slice_view(&[StridedSliceSpec::all()]).unwrap_err(), op);
     assert_eq!(
         v,
         ValidationError::RankMismatch {
@@ -306,14 +303,14 @@ fn slice_view_rejects_wrong_counts_steps_and_bounds() {
     );
     let zero = StridedSliceSpec::new(None, None, 0);
     let v = validation(
-        view.slice_view(&[StridedSliceSpec::full(), zero])
+        view.slice_view(&[StridedSliceSpec::all(), zero])
             .unwrap_err(),
         op,
     );
     assert_eq!(v, ValidationError::InvalidSliceStep { axis: 1, step: 0 });
     let against = StridedSliceSpec::range(2, 1);
     let err = view
-        .slice_view(&[StridedSliceSpec::full(), against])
+        .slice_view(&[StridedSliceSpec::all(), against])
         .unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -332,7 +329,7 @@ fn slice_view_rejects_wrong_counts_steps_and_bounds() {
     let backwards_against = StridedSliceSpec::new(Some(0), Some(2), -1);
     assert!(matches!(
         validation(
-            view.slice_view(&[backwards_against, StridedSliceSpec::full()])
+            view.slice_view(&[backwards_against, StridedSliceSpec::all()])
                 .unwrap_err(),
             op
         ),
@@ -345,13 +342,13 @@ fn slice_axis_view_rejects_bad_axes_steps_and_bounds() {
     let view = TypedTensorView::from_col_major(&[2, 3], &DATA).unwrap();
     let op = "TypedTensorView::slice_axis_view";
     let v = validation(
-        view.slice_axis_view(2, StridedSliceSpec::full())
+        view.slice_axis_view(2, StridedSliceSpec::all())
             .unwrap_err(),
         op,
     );
     assert_eq!(v, ValidationError::AxisOutOfBounds { axis: 2, rank: 2 });
     let v = validation(
-        view.slice_axis_view(0, StridedSliceSpec::full().with_step(0))
+        view.slice_axis_view(0, StridedSliceSpec::all().with_step(0))
             .unwrap_err(),
         op,
     );
@@ -380,7 +377,7 @@ fn slice_views_report_stride_overflow() {
     // Extent 1 lets the stride be anything; stepping it by 2 overflows.
     let view = TypedTensorView::from_slice([1], [isize::MAX], 0, &data).unwrap();
     let err = view
-        .slice_axis_view(0, StridedSliceSpec::full().with_step(2))
+        .slice_axis_view(0, StridedSliceSpec::all().with_step(2))
         .unwrap_err();
     assert!(matches!(
         validation(err, "TypedTensorView::slice_axis_view"),

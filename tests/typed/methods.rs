@@ -187,9 +187,7 @@ fn slicing_an_empty_axis_fully_or_backwards_is_empty() {
     let data = [0_i32; 1];
     let view = TypedTensorView::from_col_major(&[0], &data).unwrap();
     assert_eq!(
-        view.slice_view(&[StridedSliceSpec::full()])
-            .unwrap()
-            .shape(),
+        view.slice_view(&[StridedSliceSpec::all()]).unwrap().shape(),
         &[0]
     );
     assert_eq!(

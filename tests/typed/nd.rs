@@ -80,3 +80,28 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn column_major_arrays_move_into_tensors() {
+    let a =
+        ArrayD::from_shape_vec(IxDyn(&[2, 3]).f(), vec![0.0_f32, 1.0, 2.0, 3.0, 4.0, 5.0]).unwrap();
+    let ptr = a.as_ptr();
+    let t = strideweave::Tensor::try_from(a).unwrap();
+    assert_eq!(t.carrier().read(|x: &[f32]| x.as_ptr()).unwrap(), ptr);
+    assert_eq!(t.to_vec::<f32>().unwrap(), [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+    let c_order = ArrayD::from_shape_vec(IxDyn(&[2, 3]), vec![0_i32; 6]).unwrap();
+    let err = strideweave::Tensor::try_from(c_order).unwrap_err();
+    assert!(
+        err.to_string().starts_with(
+            "Tensor::try_from(ArrayD): the array of shape [2, 3] is not compact column-major"
+        ),
+        "{err}"
+    );
+    let empty = ArrayD::from_shape_vec(IxDyn(&[0]).f(), Vec::<i32>::new()).unwrap();
+    let err = strideweave::Tensor::try_from(empty).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("Tensor::try_from(ArrayD): axis 0 has extent 0"),
+        "{err}"
+    );
+}

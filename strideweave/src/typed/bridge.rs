@@ -95,6 +95,15 @@ fn tensor_shape(op: &'static str, extents: &[usize]) -> Result<Shape> {
     Shape::new(IntTuple::from(leaves))
 }
 
+/// A tensor over `data` (column-major of `extents`, moved into the carrier).
+pub(crate) fn tensor_from_col_major<T: Element>(
+    op: &'static str,
+    extents: &[usize],
+    data: Vec<T>,
+) -> Result<Tensor> {
+    Tensor::from_vec(data, &tensor_shape(op, extents)?)
+}
+
 impl<T: Element, R: TensorRank, D: ViewRepresentation> TypedTensorView<'_, T, R, D> {
     /// A [`Tensor`] over a **copy** of this view's elements in a new carrier (compact
     /// column-major, one top-level mode per axis).
@@ -114,9 +123,8 @@ impl<T: Element, R: TensorRank, D: ViewRepresentation> TypedTensorView<'_, T, R,
     /// [`Error::NotRepresentable`] when an extent is 0 (a tensor's extents are at least 1).
     pub fn to_tensor(&self) -> Result<Tensor> {
         const OP: &str = "TypedTensorView::to_tensor";
-        let shape = tensor_shape(OP, self.shape())?;
-        let data = self.to_col_major()?.into_vec();
-        Tensor::from_vec(data, &shape)
+        tensor_shape(OP, self.shape())?;
+        tensor_from_col_major(OP, self.shape(), self.to_col_major()?.into_vec())
     }
 }
 
@@ -138,7 +146,7 @@ impl<T: Element, R: TensorRank> TypedTensor<T, R> {
     /// [`Error::NotRepresentable`] when an extent is 0.
     pub fn into_tensor_without_copy(self) -> Result<Tensor> {
         const OP: &str = "TypedTensor::into_tensor_without_copy";
-        let shape = tensor_shape(OP, self.shape())?;
-        Tensor::from_vec(self.into_vec(), &shape)
+        let shape = self.shape().to_vec();
+        tensor_from_col_major(OP, &shape, self.into_vec())
     }
 }

@@ -11,7 +11,9 @@ use super::owned::TypedTensor;
 use super::rank::{DynRank, TensorRank};
 use super::repr::{Dynamic, ViewRepresentation};
 use super::view::TypedTensorView;
+use crate::dtype::Element;
 use crate::error::{Error, Result};
+use crate::tensor::Tensor;
 use ndarray::{ArrayD, ArrayView, ArrayViewD, Dimension, IxDyn, ShapeBuilder};
 
 impl<'a, T, R: TensorRank, D: ViewRepresentation> From<TypedTensorView<'a, T, R, D>>
@@ -129,19 +131,51 @@ impl<T> TryFrom<ArrayD<T>> for TypedTensor<T, DynRank> {
     /// would need a copy).
     fn try_from(a: ArrayD<T>) -> Result<Self> {
         const OP: &str = "TypedTensor::try_from(ArrayD)";
-        let shape = a.shape().to_vec();
-        let compact = super::layout::compact_check(OP, &shape, a.strides())?;
-        let (data, offset) = a.into_raw_vec_and_offset();
-        match offset {
-            Some(0) | None if compact && data.len() == shape.iter().product::<usize>() => {
-                TypedTensor::from_vec(shape, data)
-            }
-            _ => Err(Error::not_representable(
-                OP,
-                format!(
-                    "the array of shape {shape:?} is not compact column-major over its whole buffer, so it cannot move without a copy"
-                ),
-            )),
+        let (shape, data) = take_col_major(OP, a)?;
+        TypedTensor::from_vec(shape, data)
+    }
+}
+
+impl<T: Element> TryFrom<ArrayD<T>> for Tensor {
+    type Error = Error;
+
+    /// Moves the elements of a compact column-major `ArrayD` into a [`Tensor`]'s new
+    /// carrier (no copy).
+    ///
+    /// ```
+    /// use ndarray::ShapeBuilder;
+    /// use strideweave::Tensor;
+    /// let a = ndarray::Array::from_shape_vec((2, 3).f(), vec![1, 2, 3, 4, 5, 6]).unwrap().into_dyn();
+    /// let t = Tensor::try_from(a).unwrap();
+    /// assert_eq!(t.layout().to_string(), "(2,3):(1,2)");
+    /// assert!(Tensor::try_from(ndarray::arr2(&[[1, 2], [3, 4]]).into_dyn()).is_err());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotRepresentable`] when the array is not compact column-major or has an
+    /// extent 0 (a tensor's extents are at least 1).
+    fn try_from(a: ArrayD<T>) -> Result<Self> {
+        const OP: &str = "Tensor::try_from(ArrayD)";
+        let (shape, data) = take_col_major(OP, a)?;
+        super::bridge::tensor_from_col_major(OP, &shape, data)
+    }
+}
+
+/// The shape and the buffer of a compact column-major array that covers its whole buffer.
+fn take_col_major<T>(op: &'static str, a: ArrayD<T>) -> Result<(Vec<usize>, Vec<T>)> {
+    let shape = a.shape().to_vec();
+    let compact = super::layout::compact_check(op, &shape, a.strides())?;
+    let (data, offset) = a.into_raw_vec_and_offset();
+    match offset {
+        Some(0) | None if compact && data.len() == shape.iter().product::<usize>() => {
+            Ok((shape, data))
         }
+        _ => Err(Error::not_representable(
+            op,
+            format!(
+                "the array of shape {shape:?} is not compact column-major over its whole buffer, so it cannot move without a copy"
+            ),
+        )),
     }
 }

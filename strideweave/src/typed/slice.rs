@@ -34,7 +34,7 @@ pub struct StridedSliceSpec {
 
 impl Default for StridedSliceSpec {
     fn default() -> StridedSliceSpec {
-        StridedSliceSpec::full()
+        StridedSliceSpec::all()
     }
 }
 
@@ -52,9 +52,9 @@ impl StridedSliceSpec {
     /// The whole axis, `:`.
     ///
     /// ```
-    /// assert_eq!(strideweave::StridedSliceSpec::full().to_string(), ":");
+    /// assert_eq!(strideweave::StridedSliceSpec::all().to_string(), ":");
     /// ```
-    pub fn full() -> StridedSliceSpec {
+    pub fn all() -> StridedSliceSpec {
         StridedSliceSpec::new(None, None, 1)
     }
 
@@ -83,7 +83,7 @@ impl StridedSliceSpec {
     /// This slice with another step.
     ///
     /// ```
-    /// assert_eq!(strideweave::StridedSliceSpec::full().with_step(3).to_string(), "::3");
+    /// assert_eq!(strideweave::StridedSliceSpec::all().with_step(3).to_string(), "::3");
     /// ```
     pub fn with_step(self, step: isize) -> StridedSliceSpec {
         StridedSliceSpec { step, ..self }
@@ -176,6 +176,6 @@ impl From<std::ops::Range<isize>> for StridedSliceSpec {
 
 impl From<std::ops::RangeFull> for StridedSliceSpec {
     fn from(_: std::ops::RangeFull) -> StridedSliceSpec {
-        StridedSliceSpec::full()
+        StridedSliceSpec::all()
     }
 }

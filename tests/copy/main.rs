@@ -7,6 +7,9 @@
 use proptest::prelude::*;
 use strideweave::{Carrier, Complex64, DType, ErrorKind, Layout, Tensor};
 
+mod dtypes;
+mod owners;
+
 /// The leaves of a hierarchical shape, grouped into top-level modes.
 #[derive(Clone, Debug)]
 struct Shape {

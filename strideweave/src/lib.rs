@@ -15,7 +15,7 @@
 //! assert_eq!(tiles.to_string(), "(12,2):(1,12)");
 //! ```
 #![deny(missing_docs)]
-#![deny(unsafe_code)] // two audited exceptions: the matrixmultiply call in kernels/gemm.rs and the in-place handle construction of Tensor::single_in_place (tensor/mod.rs)
+#![deny(unsafe_code)] // audited exceptions: the matrixmultiply call in kernels/gemm.rs, the in-place handle construction of Tensor::single_in_place (tensor/mod.rs) and the Complex<->real slice casts in typed/complex.rs
 
 pub mod autograd;
 pub mod carrier;
@@ -28,6 +28,8 @@ mod pattern;
 mod repr;
 mod statics;
 mod tensor;
+pub mod typed;
+mod validation;
 
 pub use autograd::{NoGradGuard, is_grad_enabled, no_grad, set_grad_enabled};
 pub use carrier::{
@@ -67,6 +69,8 @@ pub use strideweave_syntax::MAX_NESTING;
 pub struct Rearranged<S, P>(std::marker::PhantomData<S>, std::marker::PhantomData<P>);
 pub use strideweave_macros::{layout, rearrange, repeat, s, shape, shape_t};
 pub use tensor::{Indexed, Tensor};
+pub use typed::{DynRank, Rank, StridedSliceSpec, TypedTensorView};
+pub use validation::{ValidationError, ValidationKind};
 
 /// The README's tour, compiled and run as a doctest.
 #[cfg(doctest)]

@@ -8,10 +8,12 @@
 //! decodes with the same constants. Fields are `u32` so that a pattern read at run time has no
 //! practical limit (a pattern of 70,000 terms encodes like one of 3).
 
+use std::collections::HashMap;
 use std::fmt::Write;
 use std::ops::Range;
 
-use crate::pattern::{Pattern, Term};
+use crate::limit::MAX_NESTING;
+use crate::pattern::{Pattern, Term, symbols};
 
 /// The fields of a record, in order: the token's kind (`K_*`), its symbol's index among the
 /// pattern's names, for `(` the index of its `)` (else the token's own index), the first and
@@ -85,9 +87,10 @@ impl EncodedPattern {
     }
 }
 
-/// Encodes a parsed pattern (byte spans into `text`). Fails only beyond the `u32` fields:
-/// when a side's paths and texts (each term's, a group's text holding its members') exceed
-/// 4 GiB.
+/// Encodes a parsed pattern (byte spans into `text`). Fails only beyond the `u32` fields
+/// (when a side's paths and texts, each term's, a group's text holding its members', exceed
+/// 4 GiB) and for groups nested deeper than [`MAX_NESTING`](crate::MAX_NESTING) levels,
+/// which the parser refuses.
 ///
 /// ```
 /// use strideweave_syntax::{RECORD, encode_pattern, parse_pattern};
@@ -95,7 +98,7 @@ impl EncodedPattern {
 /// let e = encode_pattern(text, &parse_pattern(text).unwrap()).unwrap();
 /// assert_eq!(e.names, ["h", "w", "c"]);
 /// assert_eq!(e.left.toks.len(), 5 * RECORD); // ( h w ) c
-/// assert_eq!(e.left.strings, "0(h w)0.0h0.1w1c");
+/// assert_eq!(e.left.strings, "00.00.11(h w) c");
 /// assert_eq!(e.left_span, (0, 7));
 /// ```
 pub fn encode_pattern(text: &str, p: &Pattern<Range<usize>>) -> Result<EncodedPattern, String> {
@@ -124,9 +127,16 @@ pub fn encode_pattern(text: &str, p: &Pattern<Range<usize>>) -> Result<EncodedPa
             table[at.min(text.len())]
         }
     };
+    // Every symbol once, in order of appearance, with its index (looked up per term).
+    let mut index: HashMap<&str, usize> = HashMap::new();
     let mut names = Vec::new();
     for side in [&p.left, &p.right] {
-        collect_names(&side.terms, &mut names);
+        for (n, _) in symbols(side) {
+            index.entry(n).or_insert_with(|| {
+                names.push(n.to_string());
+                names.len() - 1
+            });
+        }
     }
     let narrow = |v: usize| {
         u32::try_from(v).map_err(|_| {
@@ -141,14 +151,7 @@ pub fn encode_pattern(text: &str, p: &Pattern<Range<usize>>) -> Result<EncodedPa
         let chars = side.span.end.saturating_sub(side.span.start) + 1;
         let mut records: Vec<[usize; FIELDS]> = Vec::with_capacity(chars);
         out.strings.reserve(4 * chars);
-        flatten(
-            &side.terms,
-            &mut Vec::new(),
-            &names,
-            &col,
-            &mut records,
-            &mut out.strings,
-        );
+        flatten(&side.terms, &index, &col, &mut records, &mut out.strings)?;
         out.toks.reserve_exact(records.len() * RECORD);
         for r in records {
             for v in r {
@@ -168,72 +171,105 @@ pub fn encode_pattern(text: &str, p: &Pattern<Range<usize>>) -> Result<EncodedPa
     })
 }
 
-fn collect_names(terms: &[Term<Range<usize>>], out: &mut Vec<String>) {
-    for t in terms {
-        match t {
-            Term::Symbol(n, _) if !out.contains(n) => out.push(n.clone()),
-            Term::Group(m, _) => collect_names(m, out),
-            _ => {}
-        }
-    }
-}
+/// The terms after an open group's, with their indices.
+type Terms<'t> = std::iter::Enumerate<std::slice::Iter<'t, Term<Range<usize>>>>;
 
-/// A side's terms as records, a group as `(`, its members, `)`.
+/// A side's terms as records, a group as `(`, its members, `)`. Each term's path is written
+/// into `strings` (a copy of its group's path and its index); the texts all point into one
+/// copy of the side's text with single spaces, written after the paths, so that the
+/// encoding grows with the number of terms times their depth in path digits only. Iterative,
+/// one stack entry per open group: a pattern nested deeper than [`MAX_NESTING`] levels
+/// (which only one built by hand can be) is refused.
 fn flatten(
     terms: &[Term<Range<usize>>],
-    path: &mut Vec<usize>,
-    names: &[String],
+    names: &HashMap<&str, usize>,
     col: &dyn Fn(usize) -> usize,
     out: &mut Vec<[usize; FIELDS]>,
     strings: &mut String,
-) {
-    for (i, t) in terms.iter().enumerate() {
-        path.push(i);
+) -> Result<(), String> {
+    let first_record = out.len();
+    // The side's text, and the path of the group whose members are being written.
+    let (mut text, mut path) = (String::new(), String::new());
+    // The open groups: the terms after each, its `(` record, its parent's path length.
+    let mut open: Vec<(Terms<'_>, usize, usize)> = Vec::new();
+    let mut at = terms.iter().enumerate();
+    let mut first = true;
+    loop {
+        let Some((i, t)) = at.next() else {
+            let Some((outer, at_open, parent)) = open.pop() else {
+                break;
+            };
+            text.push(')');
+            out[at_open][F_TEXT_LEN] = text.len() - out[at_open][F_TEXT];
+            out[at_open][F_CLOSE] = out.len();
+            let mut close = [0; FIELDS];
+            close[F_KIND] = K_CLOSE as usize;
+            close[F_CLOSE] = out.len();
+            out.push(close);
+            path.truncate(parent);
+            at = outer;
+            first = false;
+            continue;
+        };
+        if !first {
+            text.push(' ');
+        }
+        first = false;
         let mut r = [0; FIELDS];
         r[F_START] = col(t.span().start);
         r[F_END] = col(t.span().end);
-        // Written in place (no string per token): the path as `term_path` spells it, then
-        // the term's text.
+        // The path as `term_path` spells it: the group's path, then the index.
         r[F_PATH] = strings.len();
-        for (k, i) in path.iter().enumerate() {
-            let dot = if k > 0 { "." } else { "" };
-            // Infallible: fmt::Write for String never fails.
-            write!(strings, "{dot}{i}").expect("writing to a String");
-        }
-        r[F_PATH_LEN] = strings.len() - r[F_PATH];
-        r[F_TEXT] = strings.len();
+        strings.push_str(&path);
+        let dot = if path.is_empty() { "" } else { "." };
         // Infallible: fmt::Write for String never fails.
-        write!(strings, "{t}").expect("writing to a String");
-        r[F_TEXT_LEN] = strings.len() - r[F_TEXT];
-        let at = out.len();
-        r[F_CLOSE] = at;
-        match t {
+        write!(strings, "{dot}{i}").expect("writing to a String");
+        r[F_PATH_LEN] = strings.len() - r[F_PATH];
+        r[F_TEXT] = text.len();
+        r[F_CLOSE] = out.len();
+        let (kind, word) = match t {
             Term::Symbol(name, _) => {
-                r[F_KIND] = K_SYMBOL as usize;
-                r[F_SYM] = names.iter().position(|n| n == name).unwrap_or(0);
-                out.push(r);
+                r[F_SYM] = names.get(name.as_str()).copied().unwrap_or(0);
+                (K_SYMBOL, name.as_str())
             }
-            Term::Unit(_) => {
-                r[F_KIND] = K_UNIT as usize;
-                out.push(r);
-            }
-            Term::Ellipsis(_) => {
-                r[F_KIND] = K_ELLIPSIS as usize;
-                out.push(r);
-            }
+            Term::Unit(_) => (K_UNIT, "1"),
+            Term::Ellipsis(_) => (K_ELLIPSIS, "..."),
             Term::Group(members, _) => {
+                if open.len() == MAX_NESTING {
+                    return Err(format!(
+                        "the pattern nests deeper than {MAX_NESTING} levels"
+                    ));
+                }
                 r[F_KIND] = K_OPEN as usize;
+                text.push('(');
+                // The group's path (just written) extends its parent's.
+                let parent = path.len();
+                path.clear();
+                path.push_str(&strings[r[F_PATH]..]);
+                open.push((
+                    std::mem::replace(&mut at, members.iter().enumerate()),
+                    out.len(),
+                    parent,
+                ));
                 out.push(r);
-                flatten(members, path, names, col, out, strings);
-                let mut close = [0; FIELDS];
-                close[F_KIND] = K_CLOSE as usize;
-                close[F_CLOSE] = out.len();
-                out[at][F_CLOSE] = out.len();
-                out.push(close);
+                first = true;
+                continue;
             }
-        }
-        path.pop();
+        };
+        r[F_KIND] = kind as usize;
+        text.push_str(word);
+        r[F_TEXT_LEN] = word.len();
+        out.push(r);
     }
+    // The texts follow the paths.
+    let base = strings.len();
+    strings.push_str(&text);
+    for r in &mut out[first_record..] {
+        if r[F_KIND] != K_CLOSE as usize {
+            r[F_TEXT] += base;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

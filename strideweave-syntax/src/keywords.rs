@@ -5,7 +5,9 @@
 use std::fmt;
 
 use crate::check::NotationError;
-use crate::pattern::{Pattern, PatternKind, SideName, find_symbol, path_of, symbols, term_path};
+use std::collections::{HashMap, HashSet};
+
+use crate::pattern::{Pattern, PatternKind, SideName, path_of, symbols, term_path};
 
 /// A keyword's value as [`check_keywords`] sees it: shown in messages, and possibly known to
 /// be below 1. The runtime passes `i64`; a macro may pass a value it cannot compute (a
@@ -190,8 +192,20 @@ pub fn check_keywords<S: Clone, V: KeywordValue + Clone>(
             mistake,
         })
     };
-    for (i, (name, value, span)) in keywords.iter().enumerate() {
-        if let Some((_, first, _)) = keywords[..i].iter().find(|(n, _, _)| n == name) {
+    if keywords.is_empty() && kind == PatternKind::Rearrange {
+        return Ok(());
+    }
+    // Each symbol's first appearance (left side first), looked up in constant time: a
+    // pattern read at run time is checked on every call, with any number of keywords.
+    let mut first: HashMap<&str, (SideName, &S)> = HashMap::new();
+    for which in [SideName::Left, SideName::Right] {
+        for (n, at) in symbols(pattern.side(which)) {
+            first.entry(n).or_insert((which, at));
+        }
+    }
+    let mut given: HashMap<&str, &V> = HashMap::new();
+    for (name, value, span) in keywords {
+        if let Some(&first) = given.get(name) {
             return err(
                 span,
                 KeywordMistake::Twice {
@@ -201,16 +215,15 @@ pub fn check_keywords<S: Clone, V: KeywordValue + Clone>(
                 },
             );
         }
-        let Some((side, path, at)) = find_symbol(pattern, name) else {
-            let mut names: Vec<String> = Vec::new();
-            for (n, _) in symbols(&pattern.left)
+        given.insert(name, value);
+        let Some(&(side, at)) = first.get(name) else {
+            let mut seen = HashSet::new();
+            let names = symbols(&pattern.left)
                 .into_iter()
                 .chain(symbols(&pattern.right))
-            {
-                if !names.iter().any(|m| m == n) {
-                    names.push(n.to_string());
-                }
-            }
+                .filter(|(n, _)| seen.insert(*n))
+                .map(|(n, _)| n.to_string())
+                .collect();
             return err(
                 span,
                 KeywordMistake::NoSymbol {
@@ -227,15 +240,17 @@ pub fn check_keywords<S: Clone, V: KeywordValue + Clone>(
                     name: name.to_string(),
                     value: value.clone(),
                     side,
-                    path,
+                    path: path_of(pattern.side(side), name),
                 },
             );
         }
     }
     if kind == PatternKind::Repeat {
-        let left = symbols(&pattern.left);
         for (name, s) in symbols(&pattern.right) {
-            if !left.iter().any(|(n, _)| *n == name) && !keywords.iter().any(|(n, _, _)| *n == name)
+            if first
+                .get(name)
+                .is_some_and(|(side, _)| *side == SideName::Right)
+                && !given.contains_key(name)
             {
                 return err(
                     s,

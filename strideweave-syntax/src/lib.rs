@@ -18,6 +18,7 @@
 mod check;
 mod encode;
 mod keywords;
+mod limit;
 mod mistake;
 mod notation;
 mod pattern;
@@ -31,6 +32,7 @@ pub use encode::{
     encode_pattern,
 };
 pub use keywords::{KeywordError, KeywordMistake, KeywordValue, check_keywords};
+pub use limit::MAX_NESTING;
 pub use mistake::{Expected, LayoutError, LayoutMistake, Part};
 pub use notation::{TextTuple, parse_int_tuple, parse_layout, parse_shape, parse_stride};
 pub use pattern::{

@@ -29,6 +29,12 @@ pub enum LayoutMistake {
         /// The first character after the value.
         found: char,
     },
+    /// The text notation: brackets nested deeper than [`MAX_NESTING`](crate::MAX_NESTING)
+    /// levels (reported at the first bracket beyond it).
+    TooDeep {
+        /// The limit, [`MAX_NESTING`](crate::MAX_NESTING).
+        limit: usize,
+    },
     /// An integer outside `i64`.
     IntegerOutOfRange {
         /// The integer as written (sign and digits).
@@ -152,6 +158,11 @@ impl fmt::Display for LayoutMistake {
             LayoutMistake::Trailing { found } => {
                 write!(f, "unexpected '{found}' after a complete value")
             }
+            LayoutMistake::TooDeep { limit } => write!(
+                f,
+                "nesting deeper than {limit} levels: this bracket opens level {}",
+                limit + 1
+            ),
             LayoutMistake::IntegerOutOfRange { text } => write!(
                 f,
                 "integer `{text}` does not fit in i64 (from {} to {})",

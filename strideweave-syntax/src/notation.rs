@@ -9,6 +9,7 @@
 
 use std::ops::Range;
 
+use crate::limit::MAX_NESTING;
 use crate::mistake::{Expected, LayoutError, LayoutMistake};
 use crate::tuple::Tuple;
 
@@ -161,38 +162,59 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// One value, read with an explicit stack of the tuples open around it (no recursion:
+    /// nesting costs no call stack, and is refused beyond [`MAX_NESTING`] levels).
     fn tuple(&mut self) -> Result<TextTuple, Error> {
-        self.skip_ws();
-        let start = self.pos;
-        match self.peek() {
-            Some(open @ ('(' | '[')) => {
-                let close = if open == '(' { ')' } else { ']' };
-                self.pos += 1;
-                let mut items = Vec::new();
-                loop {
+        // The open tuples: where each opens, its closing bracket, its items so far.
+        let mut open: Vec<(usize, char, Vec<TextTuple>)> = Vec::new();
+        loop {
+            // A value is expected here.
+            self.skip_ws();
+            let start = self.pos;
+            let mut value = match self.peek() {
+                Some(bracket @ ('(' | '[')) => {
+                    if open.len() == MAX_NESTING {
+                        return Err(LayoutError {
+                            position: start..start + 1,
+                            mistake: LayoutMistake::TooDeep { limit: MAX_NESTING },
+                        });
+                    }
+                    let close = if bracket == '(' { ')' } else { ']' };
+                    self.pos += 1;
                     self.skip_ws();
-                    if self.peek() == Some(close) {
-                        self.pos += 1;
-                        return Ok(Tuple::Tuple(items, start..self.pos));
+                    if self.peek() != Some(close) {
+                        open.push((start, close, Vec::new()));
+                        continue;
                     }
-                    if !items.is_empty() {
-                        if self.peek() != Some(',') {
-                            return Err(self.error(Expected::CommaOrClose {
-                                close,
-                                opened_at: start,
-                            }));
-                        }
-                        self.pos += 1;
-                        self.skip_ws();
-                        if self.peek() == Some(close) {
-                            continue; // trailing comma
-                        }
-                    }
-                    items.push(self.tuple()?);
+                    self.pos += 1;
+                    Tuple::Tuple(Vec::new(), start..self.pos)
                 }
+                Some(c) if c == '-' || c == '+' || c.is_ascii_digit() => self.integer()?,
+                _ => return Err(self.error(Expected::Value)),
+            };
+            // A complete value: it joins the innermost open tuple, which then closes (and
+            // completes a value of its own) or continues after a comma.
+            loop {
+                let Some((opened_at, close, items)) = open.last_mut() else {
+                    return Ok(value);
+                };
+                let (opened_at, close) = (*opened_at, *close);
+                items.push(value);
+                self.skip_ws();
+                if self.peek() == Some(',') {
+                    self.pos += 1;
+                    self.skip_ws();
+                    if self.peek() != Some(close) {
+                        break; // the next item
+                    }
+                    // A trailing comma.
+                } else if self.peek() != Some(close) {
+                    return Err(self.error(Expected::CommaOrClose { close, opened_at }));
+                }
+                self.pos += 1;
+                let (_, _, items) = open.pop().expect("an open tuple");
+                value = Tuple::Tuple(items, opened_at..self.pos);
             }
-            Some(c) if c == '-' || c == '+' || c.is_ascii_digit() => self.integer(),
-            _ => Err(self.error(Expected::Value)),
         }
     }
 

@@ -36,10 +36,12 @@
 //! );
 //! ```
 
+use std::collections::HashSet;
 use std::fmt;
 use std::ops::Range;
 
 use crate::check::NotationError;
+use crate::limit::MAX_NESTING;
 
 /// One term of a pattern side, with the span `S` of its text (for a group: from `(` to `)`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,27 +147,43 @@ pub struct PatternSymbols<S> {
 impl<S> fmt::Display for Term<S> {
     /// The term's text with single spaces: `(b c)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Term::Symbol(name, _) => f.write_str(name),
-            Term::Unit(_) => f.write_str("1"),
-            Term::Ellipsis(_) => f.write_str("..."),
-            Term::Group(members, _) => {
-                f.write_str("(")?;
-                write_terms(f, members)?;
-                f.write_str(")")
-            }
-        }
+        write_terms(f, std::slice::from_ref(self))
     }
 }
 
+/// The terms separated by single spaces, groups in parentheses; with an explicit stack (a
+/// pattern built by hand may nest without limit).
 fn write_terms<S>(f: &mut fmt::Formatter<'_>, terms: &[Term<S>]) -> fmt::Result {
-    for (i, t) in terms.iter().enumerate() {
-        if i > 0 {
+    let mut stack: Vec<std::slice::Iter<'_, Term<S>>> = Vec::new();
+    let mut at = terms.iter();
+    let mut first = true;
+    loop {
+        let Some(t) = at.next() else {
+            match stack.pop() {
+                Some(outer) => {
+                    f.write_str(")")?;
+                    at = outer;
+                    first = false;
+                    continue;
+                }
+                None => return Ok(()),
+            }
+        };
+        if !first {
             f.write_str(" ")?;
         }
-        write!(f, "{t}")?;
+        first = false;
+        match t {
+            Term::Symbol(name, _) => f.write_str(name)?,
+            Term::Unit(_) => f.write_str("1")?,
+            Term::Ellipsis(_) => f.write_str("...")?,
+            Term::Group(members, _) => {
+                f.write_str("(")?;
+                first = true;
+                stack.push(std::mem::replace(&mut at, members.iter()));
+            }
+        }
     }
-    Ok(())
 }
 
 impl<S> fmt::Display for Pattern<S> {
@@ -377,7 +395,19 @@ fn parse_side(text: &str, toks: &[Tok], side: SideName) -> Result<Vec<Term<Range
     let mut stack: Vec<(usize, Vec<Term<Range<usize>>>)> = vec![(0, Vec::new())];
     for tok in toks {
         match tok {
-            Tok::Open(p) => stack.push((*p, Vec::new())),
+            Tok::Open(p) => {
+                // The stack holds the side's root and one entry per open group.
+                if stack.len() > MAX_NESTING {
+                    return Err(error(
+                        *p..*p + 1,
+                        format!(
+                            "nesting deeper than {MAX_NESTING} levels on the {side}: this `(` opens level {}",
+                            MAX_NESTING + 1
+                        ),
+                    ));
+                }
+                stack.push((*p, Vec::new()))
+            }
             Tok::Close(p) => {
                 if stack.len() == 1 {
                     return Err(error(
@@ -438,21 +468,41 @@ fn parse_side(text: &str, toks: &[Tok], side: SideName) -> Result<Vec<Term<Range
     Ok(stack.pop().expect("root").1)
 }
 
-/// Visits every term of a side in depth-first order with its path.
+/// Visits every term of a side in depth-first order with its path, with an explicit stack
+/// (a pattern built by hand may nest without limit).
 fn walk<'t, S>(
     terms: &'t [Term<S>],
     path: &mut Vec<usize>,
     f: &mut impl FnMut(&'t Term<S>, &[usize]) -> Result<(), NotationError<S>>,
 ) -> Result<(), NotationError<S>> {
-    for (i, t) in terms.iter().enumerate() {
+    let base = path.len();
+    let mut stack: Vec<std::iter::Enumerate<std::slice::Iter<'t, Term<S>>>> = Vec::new();
+    let mut at = terms.iter().enumerate();
+    loop {
+        let Some((i, t)) = at.next() else {
+            match stack.pop() {
+                Some(outer) => {
+                    at = outer;
+                    path.pop();
+                    continue;
+                }
+                None => {
+                    path.truncate(base);
+                    return Ok(());
+                }
+            }
+        };
         path.push(i);
         f(t, path)?;
-        if let Term::Group(members, _) = t {
-            walk(members, path, f)?;
+        match t {
+            Term::Group(members, _) => {
+                stack.push(std::mem::replace(&mut at, members.iter().enumerate()))
+            }
+            _ => {
+                path.pop();
+            }
         }
-        path.pop();
     }
-    Ok(())
 }
 
 /// Every symbol of a side with its span, in depth-first order (paths, which only messages
@@ -516,8 +566,16 @@ pub fn check_pattern<S: Clone>(
                 ),
             ));
         }
-        let mut seen: Vec<&str> = Vec::new();
+        let mut seen: HashSet<&str> = HashSet::new();
         walk(&side.terms, &mut Vec::new(), &mut |t, path| match t {
+            // A pattern built by hand (the parser refuses deeper ones).
+            Term::Group(_, s) if path.len() > MAX_NESTING => Err(err(
+                s,
+                format!(
+                    "nesting deeper than {MAX_NESTING} levels on the {which}: this group opens level {}",
+                    path.len()
+                ),
+            )),
             Term::Group(members, s) if members.is_empty() => Err(err(
                 s,
                 format!(
@@ -549,7 +607,7 @@ pub fn check_pattern<S: Clone>(
                 Ok(())
             }
             Term::Symbol(name, s) => {
-                if seen.contains(&name.as_str()) {
+                if !seen.insert(name.as_str()) {
                     return Err(err(
                         s,
                         format!(
@@ -559,7 +617,6 @@ pub fn check_pattern<S: Clone>(
                         ),
                     ));
                 }
-                seen.push(name);
                 Ok(())
             }
             _ => Ok(()),
@@ -589,9 +646,11 @@ pub fn check_pattern<S: Clone>(
     }
     let left = symbols(&pattern.left);
     let right = symbols(&pattern.right);
+    let left_names: HashSet<&str> = left.iter().map(|(n, _)| *n).collect();
+    let right_names: HashSet<&str> = right.iter().map(|(n, _)| *n).collect();
     let mut new = Vec::new();
     for (name, s) in &right {
-        if !left.iter().any(|(n, _)| n == name) {
+        if !left_names.contains(name) {
             match kind {
                 PatternKind::Rearrange => {
                     return Err(err(
@@ -608,7 +667,7 @@ pub fn check_pattern<S: Clone>(
     }
     let omitted = left
         .iter()
-        .filter(|(name, _)| !right.iter().any(|(n, _)| n == name))
+        .filter(|(name, _)| !right_names.contains(name))
         .map(|(name, s)| (name.to_string(), (*s).clone()))
         .collect();
     Ok(PatternSymbols { omitted, new })

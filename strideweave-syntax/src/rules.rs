@@ -21,7 +21,8 @@ pub struct CheckedLayout {
     pub strides: Vec<i64>,
 }
 
-/// Checks a shape: every extent at least 1, then the size fits in `i64`. Returns the
+/// Checks a shape: at most [`MAX_NESTING`](crate::MAX_NESTING) levels deep, every extent
+/// at least 1, then the size fits in `i64`. Returns the
 /// extents.
 ///
 /// ```
@@ -32,6 +33,9 @@ pub struct CheckedLayout {
 /// assert_eq!(errs[1].position, 6..8);
 /// ```
 pub fn check_shape<S: Clone>(shape: &Tuple<S>) -> Result<Vec<i64>, Mistakes<S>> {
+    if let Some(e) = shape.too_deep() {
+        return Err(vec![e]);
+    }
     let leaves = leaves(shape);
     let mistakes = extents(&leaves);
     if !mistakes.is_empty() {
@@ -41,7 +45,8 @@ pub fn check_shape<S: Clone>(shape: &Tuple<S>) -> Result<Vec<i64>, Mistakes<S>> 
     Ok(leaves.iter().map(|l| l.value).collect())
 }
 
-/// Checks a layout: every extent at least 1, the stride congruent with the shape, the size
+/// Checks a layout: at most [`MAX_NESTING`](crate::MAX_NESTING) levels deep, every extent
+/// at least 1, the stride congruent with the shape, the size
 /// and the reach (the smallest and the largest index) fit in `i64`. Without a stride, gives
 /// the compact strides of the shape.
 ///
@@ -60,6 +65,14 @@ pub fn check_layout<S: Clone>(
     shape: &Tuple<S>,
     stride: Option<&Tuple<S>>,
 ) -> Result<CheckedLayout, Mistakes<S>> {
+    // A tuple built by hand may nest without limit; the walks below recurse.
+    if let Some(e) = [Some(shape), stride]
+        .into_iter()
+        .flatten()
+        .find_map(Tuple::too_deep)
+    {
+        return Err(vec![e]);
+    }
     let shape_leaves = leaves(shape);
     let mut mistakes = extents(&shape_leaves);
     if let Some(stride) = stride {

@@ -2,6 +2,9 @@
 
 use std::fmt;
 
+use crate::limit::MAX_NESTING;
+use crate::mistake::{LayoutError, LayoutMistake};
+
 /// An integer or a (possibly empty, possibly nested) tuple of such, with the span `S` of
 /// each part in the source it was read from.
 ///
@@ -40,9 +43,67 @@ impl<S> Tuple<S> {
     /// assert_eq!(leaves, [1, 2, 3]);
     /// ```
     pub fn for_each_leaf(&self, f: &mut impl FnMut(i64, &S)) {
-        match self {
-            Tuple::Int(v, s) => f(*v, s),
-            Tuple::Tuple(items, _) => items.iter().for_each(|t| t.for_each_leaf(f)),
+        walk(self, &mut |event| {
+            if let Event::Leaf(v, s) = event {
+                f(v, s);
+            }
+        });
+    }
+
+    /// The first tuple nested deeper than [`MAX_NESTING`] levels (the root tuple is level
+    /// 1), as the mistake to report at it. Iterative: any depth is measured.
+    pub(crate) fn too_deep(&self) -> Option<LayoutError<S>>
+    where
+        S: Clone,
+    {
+        let mut stack: Vec<std::slice::Iter<'_, Tuple<S>>> = Vec::new();
+        let mut at = match self {
+            Tuple::Int(..) => return None,
+            Tuple::Tuple(items, _) => items.iter(),
+        };
+        loop {
+            match at.next() {
+                Some(Tuple::Tuple(items, span)) => {
+                    if stack.len() + 1 == MAX_NESTING {
+                        return Some(LayoutError {
+                            position: span.clone(),
+                            mistake: LayoutMistake::TooDeep { limit: MAX_NESTING },
+                        });
+                    }
+                    stack.push(std::mem::replace(&mut at, items.iter()));
+                }
+                Some(Tuple::Int(..)) => {}
+                None => at = stack.pop()?,
+            }
+        }
+    }
+}
+
+/// One step of a depth-first walk.
+enum Event<'t, S> {
+    Leaf(i64, &'t S),
+    Open,
+    Close,
+}
+
+/// Visits a tuple depth-first with an explicit stack (no recursion, any depth).
+fn walk<'t, S>(t: &'t Tuple<S>, f: &mut impl FnMut(Event<'t, S>)) {
+    let mut stack: Vec<std::slice::Iter<'t, Tuple<S>>> = Vec::new();
+    let mut at = std::slice::from_ref(t).iter();
+    loop {
+        match at.next() {
+            Some(Tuple::Int(v, s)) => f(Event::Leaf(*v, s)),
+            Some(Tuple::Tuple(items, _)) => {
+                f(Event::Open);
+                stack.push(std::mem::replace(&mut at, items.iter()));
+            }
+            None => match stack.pop() {
+                Some(outer) => {
+                    f(Event::Close);
+                    at = outer;
+                }
+                None => return,
+            },
         }
     }
 }
@@ -50,18 +111,22 @@ impl<S> Tuple<S> {
 impl<S> fmt::Display for Tuple<S> {
     /// CuTe notation: `(2,(3,4))`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Tuple::Int(v, _) => write!(f, "{v}"),
-            Tuple::Tuple(items, _) => {
-                f.write_str("(")?;
-                for (i, t) in items.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
-                    write!(f, "{t}")?;
-                }
-                f.write_str(")")
+        // A comma goes before every part that follows another in the same tuple.
+        let (mut result, mut first) = (Ok(()), true);
+        walk(self, &mut |event| {
+            if result.is_err() {
+                return;
             }
-        }
+            if !first && !matches!(event, Event::Close) {
+                result = f.write_str(",");
+            }
+            first = matches!(event, Event::Open);
+            result = result.and_then(|()| match event {
+                Event::Leaf(v, _) => write!(f, "{v}"),
+                Event::Open => f.write_str("("),
+                Event::Close => f.write_str(")"),
+            });
+        });
+        result
     }
 }

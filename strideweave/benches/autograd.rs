@@ -9,8 +9,11 @@
 //!   (1M elements; permutes, reversals, a whole slice, unsqueeze/squeeze, a tree
 //!   rearrangement), computing the gradient buffer of the source, side by side with one
 //!   plain strided copy of the same size (a transposed view gathered into a fresh vector),
-//!   the unavoidable floor of any gradient that moves 1M elements, and a hand-written
-//!   transposing loop over plain vectors. The graph is retained and
+//!   the unavoidable floor of any gradient that moves 1M elements, the same copy into an
+//!   existing destination (`copy_from` of a transposed view), and a hand-written
+//!   transposing loop over plain vectors; `backward_from_sum` starts from `sum` of the
+//!   chain instead (its one cotangent value filled through the chain's placement). The
+//!   graph is retained and
 //!   `autograd::grad` is used, so each iteration measures propagation and the gradient
 //!   buffer, not graph construction or `.grad` accumulation.
 
@@ -127,6 +130,46 @@ mod backward_10_views {
                 .unwrap()
                 .pop()
         });
+    }
+
+    /// Backward from `sum` through the same chain: the one cotangent value is read through
+    /// stride 0 and filled into the gradient through the chain's placement.
+    #[divan::bench(sample_count = 30, sample_size = 1)]
+    fn backward_from_sum(b: Bencher) {
+        let x = Tensor::arange::<f32>(&shape("(1024,1024)"));
+        x.set_requires_grad(true).unwrap();
+        let loss = chain(&x).sum().unwrap();
+        b.bench(|| {
+            autograd::grad(&[black_box(&loss)], &[&x], &[None], true)
+                .unwrap()
+                .pop()
+        });
+    }
+
+    /// The chain behind an op whose backward passes its cotangent on as a vector
+    /// (`add_scalar`): the vector is in the view's first-mode-fastest order, so the one pass
+    /// onto the source transposes. Includes reading the caller's compact cotangent into that
+    /// vector (a second, contiguous 1M pass).
+    #[divan::bench(sample_count = 30, sample_size = 1)]
+    fn backward_after_add_scalar(b: Bencher) {
+        let x = Tensor::arange::<f32>(&shape("(1024,1024)"));
+        x.set_requires_grad(true).unwrap();
+        let y = chain(&x).add_scalar(0.0f32).unwrap();
+        let c = Tensor::arange::<f32>(&shape("(1024,1024)"));
+        b.bench(|| {
+            autograd::grad(&[black_box(&y)], &[&x], &[Some(&c)], true)
+                .unwrap()
+                .pop()
+        });
+    }
+
+    /// One strided copy into an existing destination: `copy_from` of a transposed view.
+    #[divan::bench(sample_count = 30, sample_size = 1)]
+    fn strided_copy_from(b: Bencher) {
+        let x = Tensor::arange::<f32>(&shape("(1024,1024)"));
+        let t = x.permute(&[1, 0]).unwrap();
+        let out = Tensor::zeros::<f32>(&shape("(1024,1024)"));
+        b.bench(|| black_box(&out).copy_from(black_box(&t)).unwrap());
     }
 
     /// The public strided read: a transposed view gathered into a fresh vector.

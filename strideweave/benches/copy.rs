@@ -1,7 +1,10 @@
-//! Storage-producing copies (divan), side by side in one run: StrideWeave, ndarray and a
-//! hand-written baseline (memcpy, or a safe loop / 32×32-blocked transpose) per workload.
+//! Storage-producing copies (divan), side by side in one run: StrideWeave, ndarray and
+//! hand-written baselines (memcpy, or safe loops / blocked transposes) per workload.
 //!
-//! Run with `cargo bench -p strideweave --bench copy`; not part of the test command.
+//! Run with `cargo bench -p strideweave --bench copy`; not part of the test command. The
+//! copy engine splits copies of 1 MiB or more across rayon's pool (feature `parallel`, on by
+//! default): run with `RAYON_NUM_THREADS=1` (or `--no-default-features`) for the single-thread
+//! ratios, without it for the parallel ones. ndarray and the hand kernels are single-thread.
 //!
 //! StrideWeave tensors are compact first-mode-fastest, ndarray arrays standard row-major:
 //! each library's native compact order, so each workload does the same memory traffic in
@@ -31,7 +34,8 @@ fn sq() -> Shape {
     shape(&format!("({N},{N})"))
 }
 
-/// `dst[i + j·n] = src[j + i·m]` for an `m × n` (row length m) source, in 32×32 tiles.
+/// `dst[i + j·n] = src[j + i·m]` for an `m × n` (row length m) source, in 32×32 tiles read
+/// and written directly.
 fn hand_transpose(src: &[f32], dst: &mut [f32], m: usize, n: usize) {
     for ib in (0..n).step_by(B) {
         for jb in (0..m).step_by(B) {
@@ -41,6 +45,66 @@ fn hand_transpose(src: &[f32], dst: &mut [f32], m: usize, n: usize) {
                     *x = src[(ib + k) * m + j];
                 }
             }
+        }
+    }
+}
+
+/// One `W × W` tile through an L1 buffer: `W` source rows (`src[r·rs ..][..W]`) copied
+/// in, then written out transposed as `W` destination rows (`dst[c·ds ..][..W]`).
+#[inline]
+fn tile_buffered<const W: usize>(
+    src: &[f32],
+    rs: usize,
+    dst: &mut [f32],
+    ds: usize,
+    buf: &mut [f32],
+) {
+    let buf = &mut buf[..W * W];
+    for (r, row) in buf.chunks_exact_mut(W).enumerate() {
+        row.copy_from_slice(&src[r * rs..r * rs + W]);
+    }
+    for c in 0..W {
+        let out = &mut dst[c * ds..c * ds + W];
+        for (r, x) in out.iter_mut().enumerate() {
+            *x = buf[r * W + c];
+        }
+    }
+}
+
+/// An 8×8 block in registers: eight source rows loaded, written out as eight columns.
+#[inline]
+fn block8(src: &[f32], rs: usize, dst: &mut [f32], ds: usize) {
+    let mut r = [[0f32; 8]; 8];
+    for (i, row) in r.iter_mut().enumerate() {
+        row.copy_from_slice(&src[i * rs..i * rs + 8]);
+    }
+    for c in 0..8 {
+        let out: &mut [f32; 8] = (&mut dst[c * ds..c * ds + 8]).try_into().unwrap();
+        for (i, x) in out.iter_mut().enumerate() {
+            *x = r[i][c];
+        }
+    }
+}
+
+/// The square transpose of [`hand_transpose`] in 32×32 tiles of 8×8 register blocks.
+fn hand_transpose_8x8(src: &[f32], dst: &mut [f32], n: usize) {
+    for ib in (0..n).step_by(B) {
+        for jb in (0..n).step_by(B) {
+            for i in (ib..ib + B).step_by(8) {
+                for j in (jb..jb + B).step_by(8) {
+                    block8(&src[i * n + j..], n, &mut dst[j * n + i..], n);
+                }
+            }
+        }
+    }
+}
+
+/// The square transpose of [`hand_transpose`] through [`tile_buffered`] `W × W` tiles.
+fn hand_transpose_buffered<const W: usize>(src: &[f32], dst: &mut [f32], n: usize) {
+    let mut buf = vec![0f32; W * W];
+    for ib in (0..n).step_by(W) {
+        for jb in (0..n).step_by(W) {
+            tile_buffered::<W>(&src[ib * n + jb..], n, &mut dst[jb * n + ib..], n, &mut buf);
         }
     }
 }
@@ -92,6 +156,27 @@ mod transpose {
         let mut dst = vec![0f32; N * N];
         b.bench_local(|| hand_transpose(black_box(&src), &mut dst, N, N));
     }
+
+    #[divan::bench]
+    fn hand_buffered(b: Bencher) {
+        let src: Vec<f32> = (0..N * N).map(|i| i as f32).collect();
+        let mut dst = vec![0f32; N * N];
+        b.bench_local(|| hand_transpose_buffered::<32>(black_box(&src), &mut dst, N));
+    }
+
+    #[divan::bench]
+    fn hand_buffered64(b: Bencher) {
+        let src: Vec<f32> = (0..N * N).map(|i| i as f32).collect();
+        let mut dst = vec![0f32; N * N];
+        b.bench_local(|| hand_transpose_buffered::<64>(black_box(&src), &mut dst, N));
+    }
+
+    #[divan::bench]
+    fn hand_8x8(b: Bencher) {
+        let src: Vec<f32> = (0..N * N).map(|i| i as f32).collect();
+        let mut dst = vec![0f32; N * N];
+        b.bench_local(|| hand_transpose_8x8(black_box(&src), &mut dst, N));
+    }
 }
 
 /// Full reversal of the modes of a [32,64,64,32] tensor: the fastest mode changes.
@@ -132,6 +217,25 @@ mod permute4 {
                             *x = src[c + 32 * (i1 + 64 * (i2 + 64 * a))];
                         }
                     }
+                }
+            }
+        });
+    }
+
+    /// The same tiles through an L1 buffer: source rows (along c) in, destination rows
+    /// (along a) out, each at a distance of 32·64·64 elements.
+    #[divan::bench]
+    fn hand_buffered(b: Bencher) {
+        let src: Vec<f32> = (0..32 * 64 * 64 * 32).map(|i| i as f32).collect();
+        let mut dst = vec![0f32; src.len()];
+        let mut buf = [0f32; B * B];
+        const F: usize = 32 * 64 * 64;
+        b.bench_local(|| {
+            let src = black_box(&src);
+            for i1 in 0..64 {
+                for i2 in 0..64 {
+                    let (s0, d0) = (32 * (i1 + 64 * i2), 32 * (i2 + 64 * i1));
+                    tile_buffered::<B>(&src[s0..], F, &mut dst[d0..], F, &mut buf);
                 }
             }
         });

@@ -1,14 +1,58 @@
 //! Performs N views of one kind on a rank-4 (8,16,32,64) f32 tensor; run under
 //! `valgrind --tool=callgrind` and divide the instruction count by N to get instructions
 //! per view. Usage: `view_instructions OP N` with OP one of permute, slice, broadcast,
-//! reshape, unsqueeze, tree, none.
+//! reshape, unsqueeze, tree, none; `nd_OP` runs ndarray's equivalent on an `ArrayD<f32>`
+//! (`ArrayViewD` ops, as benches/views.rs measures them) and `nd_none` its baseline.
 use std::hint::black_box;
 use strideweave::{Key, Shape, Tensor, Tree};
+
+/// ndarray's equivalents of the views below on `ArrayD<f32>` (IxDyn), N times.
+fn ndarray_views(op: &str, n: usize) {
+    use ndarray::{ArrayD, Axis, IxDyn, SliceInfoElem};
+    let a = ArrayD::from_shape_fn(IxDyn(&[8, 16, 32, 64]), |_| 0.0f32);
+    let b = ArrayD::from_shape_fn(IxDyn(&[8, 1, 32, 64]), |_| 0.0f32);
+    let range = |start, end, step| SliceInfoElem::Slice { start, end, step };
+    let info = [
+        SliceInfoElem::Index(2),
+        range(1, Some(9), 1),
+        range(0, None, 1),
+        range(0, None, 2),
+    ];
+    let dims = [8usize, 16, 32, 64];
+    let merged = [128usize, 32, 64];
+    let order = [3usize, 1, 0, 2];
+    for _ in 0..n {
+        match op {
+            "nd_permute" | "nd_tree" => {
+                black_box(black_box(&a).view().permuted_axes(black_box(&order[..])));
+            }
+            "nd_slice" => {
+                black_box(black_box(&a).slice(black_box(&info[..])));
+            }
+            "nd_broadcast" => {
+                black_box(black_box(&b).broadcast(black_box(&dims[..])).unwrap());
+            }
+            "nd_reshape" => {
+                let v = black_box(&a).view();
+                black_box(v.into_shape_with_order(black_box(&merged[..])).unwrap());
+            }
+            "nd_unsqueeze" => {
+                black_box(black_box(&a).view().insert_axis(black_box(Axis(2))));
+            }
+            _ => {
+                black_box(black_box(&a));
+            }
+        }
+    }
+}
 
 fn main() {
     let mut args = std::env::args().skip(1);
     let op = args.next().unwrap_or_else(|| "permute".into());
     let n: usize = args.next().map_or(100_000, |s| s.parse().unwrap());
+    if op.starts_with("nd_") {
+        return ndarray_views(&op, n);
+    }
     let sh = |s: &str| -> Shape { s.parse().unwrap() };
     let t = Tensor::arange::<f32>(&sh("(8,16,32,64)"));
     let b = Tensor::arange::<f32>(&sh("(8,1,32,64)"));

@@ -276,6 +276,33 @@ pub enum Error {
         /// Where the zero divisor is: `coordinate (0,1) (ordinal 2)`, or `the scalar operand`.
         at: String,
     },
+    /// Borrowed-view metadata that is not valid (module `typed`): the operation and what is
+    /// wrong with it, as a [`ValidationError`](crate::ValidationError).
+    ///
+    /// ```
+    /// use strideweave::{Error, TypedTensorView, ValidationError};
+    /// let data = [1_i32, 2];
+    /// let err = TypedTensorView::from_slice([2], [1, 1], 0, &data).unwrap_err();
+    /// assert!(matches!(err, Error::Validation { source: ValidationError::RankMismatch { .. }, .. }));
+    /// assert_eq!(err.to_string(), "TypedTensorView::from_slice: rank mismatch in strides: expected 1, found 2");
+    /// ```
+    #[error("{op}: {source}")]
+    Validation {
+        /// The operation.
+        op: &'static str,
+        /// What is wrong.
+        #[source]
+        source: crate::validation::ValidationError,
+    },
+    /// Host access to storage that is not host-readable. Every view of module `typed` built
+    /// in this crate borrows host memory, so this is reserved for non-host storage.
+    #[error("{op}: {detail}")]
+    HostAccess {
+        /// The operation.
+        op: &'static str,
+        /// Which storage and why it is not host-readable.
+        detail: String,
+    },
     /// A state error (released storage, stale version, released graph).
     #[error("{op}: {detail}")]
     Runtime {
@@ -300,9 +327,16 @@ impl Error {
         match self {
             Error::WrongType { .. } => ErrorKind::Type,
             Error::NotImplemented { .. } => ErrorKind::NotImplemented,
-            Error::Runtime { .. } => ErrorKind::Runtime,
+            Error::Runtime { .. } | Error::HostAccess { .. } => ErrorKind::Runtime,
             _ => ErrorKind::Value,
         }
+    }
+
+    pub(crate) fn validation(
+        op: &'static str,
+        source: crate::validation::ValidationError,
+    ) -> Error {
+        Error::Validation { op, source }
     }
 
     pub(crate) fn overflow(op: &'static str, what: &'static str) -> Error {

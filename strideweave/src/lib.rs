@@ -15,7 +15,7 @@
 //! assert_eq!(tiles.to_string(), "(12,2):(1,12)");
 //! ```
 #![deny(missing_docs)]
-#![deny(unsafe_code)] // one audited exception: the matrixmultiply call in kernels/gemm.rs
+#![deny(unsafe_code)] // audited exceptions: the matrixmultiply call in kernels/gemm.rs, the in-place handle construction of Tensor::single_in_place (tensor/mod.rs) and the Complex<->real slice casts in typed/complex.rs
 
 pub mod autograd;
 mod budget;
@@ -29,6 +29,8 @@ mod pattern;
 mod repr;
 mod statics;
 mod tensor;
+pub mod typed;
+mod validation;
 
 pub use autograd::{NoGradGuard, is_grad_enabled, no_grad, set_grad_enabled};
 pub use carrier::{
@@ -40,6 +42,16 @@ pub use error::{Error, ErrorKind, Result};
 pub use layout::{Dim, IntTuple, Key, Layout, ProfileToken, Shape, Sliced, Stride, Tiler, Tree};
 pub use repr::{Representation, Snapshot, Subtensor};
 pub use statics::{Leaf, MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape, StaticTensor};
+/// The deepest nesting of any layout, shape, stride, tuple, tree or pattern: deeper input
+/// is an [`Error`] naming the limit, never a stack overflow.
+///
+/// ```
+/// use strideweave::{Layout, MAX_NESTING};
+/// let deep = format!("{}2{}:1", "(".repeat(MAX_NESTING + 1), ")".repeat(MAX_NESTING + 1));
+/// let err = deep.parse::<Layout>().unwrap_err();
+/// assert!(err.to_string().starts_with("cannot parse layout: nesting deeper than 256 levels"));
+/// ```
+pub use strideweave_syntax::MAX_NESTING;
 
 /// The static shape of a rearrangement's result: `S` rearranged by `P` (`rearrange!` and
 /// `repeat!` alike).
@@ -58,6 +70,8 @@ pub use statics::{Leaf, MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape, StaticTe
 pub struct Rearranged<S, P>(std::marker::PhantomData<S>, std::marker::PhantomData<P>);
 pub use strideweave_macros::{layout, rearrange, repeat, s, shape, shape_t};
 pub use tensor::{Indexed, Tensor};
+pub use typed::{DynRank, Rank, StridedSliceSpec, TypedTensorView};
+pub use validation::{ValidationError, ValidationKind};
 
 /// The README's tour, compiled and run as a doctest.
 #[cfg(doctest)]

@@ -4,21 +4,32 @@
 use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
 use std::cell::Cell;
 
-use strideweave::{IntTuple, Layout, Shape, Tensor, Tree};
+use strideweave::{IntTuple, Layout, Shape, Tensor, Tree, autograd};
 
 /// Counts the allocations made by the current thread, so parallel tests do not disturb it.
 struct Counting;
 
 thread_local! {
     static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+    static LARGE: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The size from which an allocation counts as a buffer of elements in [`large_allocations`].
+const LARGE_BYTES: usize = 64 * 1024;
+
+fn count(layout: AllocLayout) {
+    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+    if layout.size() >= LARGE_BYTES {
+        let _ = LARGE.try_with(|c| c.set(c.get() + 1));
+    }
 }
 
 // SAFETY: forwards every call unchanged to the system allocator, which upholds
-// `GlobalAlloc`'s contract; the only addition is a thread-local counter increment, which
-// neither allocates nor touches the memory being managed.
+// `GlobalAlloc`'s contract; the only additions are thread-local counter increments, which
+// neither allocate nor touch the memory being managed.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: AllocLayout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        count(layout);
         // SAFETY: same contract as the caller's.
         unsafe { System.alloc(layout) }
     }
@@ -29,7 +40,7 @@ unsafe impl GlobalAlloc for Counting {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: AllocLayout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        count(AllocLayout::from_size_align(new_size, layout.align()).unwrap_or(layout));
         // SAFETY: `ptr` was allocated by `System` with `layout`; same contract as the caller's.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -43,6 +54,13 @@ fn allocations<T>(f: impl FnOnce() -> T) -> (usize, T) {
     let before = ALLOCATIONS.with(Cell::get);
     let out = std::hint::black_box(f());
     (ALLOCATIONS.with(Cell::get) - before, out)
+}
+
+/// The number of allocations of at least [`LARGE_BYTES`] that `f` makes on this thread.
+fn large_allocations<T>(f: impl FnOnce() -> T) -> (usize, T) {
+    let before = LARGE.with(Cell::get);
+    let out = std::hint::black_box(f());
+    (LARGE.with(Cell::get) - before, out)
 }
 
 fn l(text: &str) -> Layout {
@@ -205,6 +223,76 @@ fn each_view_allocates_at_most_once() {
         assert!(n <= 1, "{op} allocated {n} times");
         assert_eq!(v.layout().to_string(), *layout, "{op}");
     }
+}
+
+/// A (256,256) f64 leaf (512 KiB) and a chain of 10 views of it: permutes, reversals,
+/// unsqueeze/squeeze pairs and a tree rearrangement, in turn.
+fn ten_views() -> (Tensor, Tensor) {
+    let x = Tensor::arange::<f64>(&"(256,256)".parse().unwrap());
+    x.set_requires_grad(true).unwrap();
+    let swap = Tree::node([Tree::id(1), Tree::id(0)]);
+    let mut v = x.clone();
+    for k in 0..10 {
+        v = match k % 5 {
+            0 => v.permute(&[1, 0]),
+            1 => v.reverse(k % 2),
+            2 => v.unsqueeze(1),
+            3 => v.squeeze(1),
+            _ => v.rearrange_tree(&swap, None),
+        }
+        .unwrap();
+    }
+    (x, v)
+}
+
+/// Issue 10 item 4: the backward of a chain of views writes the source's gradient in one
+/// pass, so its buffer is the one buffer of elements it allocates (not one per view); a
+/// second backward adds into the unshared `.grad` in place and allocates none.
+#[test]
+fn backward_through_ten_views_allocates_one_gradient_buffer() {
+    let (x, v) = ten_views();
+    let c = v.detach();
+    let (big, g) = large_allocations(|| autograd::grad(&[&v], &[&x], &[Some(&c)], true).unwrap());
+    assert_eq!(big, 1, "buffers of elements allocated");
+    assert_eq!(g[0].as_ref().unwrap().size(), 256 * 256);
+    let (big, ()) = large_allocations(|| v.backward_with(Some(&c), true).unwrap());
+    assert_eq!(big, 1, "the first .grad");
+    let (big, ()) = large_allocations(|| v.backward_with(Some(&c), false).unwrap());
+    assert_eq!(big, 0, "accumulating into the unshared .grad");
+    assert_eq!(
+        x.grad().unwrap().to_vec::<f64>().unwrap()[..3],
+        [0.0, 2.0, 4.0]
+    );
+}
+
+/// Issue 10 item 4: `sum`'s backward reads its one cotangent value through stride 0: no
+/// tensor of ones and no vector of copies, only the gradient buffer — also through views.
+#[test]
+fn sum_backward_allocates_no_ones_buffer() {
+    let (x, v) = ten_views();
+    let rows = v.sum_modes(&[0]).unwrap().sum().unwrap();
+    for loss in [x.sum().unwrap(), v.sum().unwrap(), v.mean().unwrap(), rows] {
+        let (big, g) =
+            large_allocations(|| autograd::grad(&[&loss], &[&x], &[None], true).unwrap());
+        assert_eq!(big, 1, "buffers of elements allocated");
+        assert_eq!(g[0].as_ref().unwrap().size(), 256 * 256);
+    }
+    let loss = v.sum().unwrap();
+    loss.backward_with(Some(&Tensor::scalar(1.0f64)), true)
+        .unwrap();
+    let (big, ()) = large_allocations(|| loss.backward().unwrap());
+    assert_eq!(
+        big, 0,
+        "accumulating a sum's gradient into the unshared .grad"
+    );
+    assert!(
+        x.grad()
+            .unwrap()
+            .to_vec::<f64>()
+            .unwrap()
+            .iter()
+            .all(|&g| g == 2.0)
+    );
 }
 
 /// `to_shape` (the Shaped Types document's `ToShape`: "no element copy and no allocation")

@@ -12,26 +12,26 @@ use strideweave::{Carrier, IntTuple, Key, ProfileToken, Shape, Tensor, Tree};
 use crate::support::cotangent_like;
 
 /// splitmix64: a tiny deterministic generator driven by proptest's seeds.
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     }
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
+    pub(crate) fn range(&mut self, lo: i64, hi: i64) -> i64 {
         lo + self.below((hi - lo + 1) as usize) as i64
     }
-    fn chance(&mut self, percent: usize) -> bool {
+    pub(crate) fn chance(&mut self, percent: usize) -> bool {
         self.below(100) < percent
     }
-    fn shuffle<T>(&mut self, v: &mut [T]) {
+    pub(crate) fn shuffle<T>(&mut self, v: &mut [T]) {
         for i in (1..v.len()).rev() {
             v.swap(i, self.below(i + 1));
         }
@@ -64,7 +64,7 @@ fn shape_of(t: IntTuple) -> Shape {
 
 /// A random leaf tensor: 1–5 leaves of extent 1–4, grouped into nested modes, strides from
 /// a shuffled compact order with gaps, some zero, some negative, at an offset.
-fn random_source(rng: &mut Rng) -> Tensor {
+pub(crate) fn random_source(rng: &mut Rng) -> Tensor {
     let n = rng.range(1, 5) as usize;
     let extents: Vec<i64> = (0..n).map(|_| rng.range(1, 4)).collect();
     let mut order: Vec<usize> = (0..n).collect();
@@ -122,7 +122,7 @@ fn random_source(rng: &mut Rng) -> Tensor {
 }
 
 /// One random view of `t`, or `None` when the drawn arguments are not valid for it.
-fn random_view(t: &Tensor, rng: &mut Rng) -> Option<(String, Tensor)> {
+pub(crate) fn random_view(t: &Tensor, rng: &mut Rng) -> Option<(String, Tensor)> {
     let rank = t.rank();
     let modes: Vec<Shape> = (0..rank).map(|i| t.shape().mode(i).unwrap()).collect();
     let kind = rng.below(10);

@@ -1,12 +1,14 @@
 //! Reverse-mode gradients: seed 000's view backward and no-grad requirements, contracts §6
 //! (the autograd surface) and RT017, one test per requirement and scenario, named after it;
 //! the adjoint identity of random view chains (proptest); finite differences for the
-//! arithmetic; reference gradients from PyTorch (`tests/data/autograd_torch.json`).
+//! arithmetic; reference gradients from PyTorch (`tests/data/autograd_torch.json`); the
+//! one-pass gradients of view chains against a naive reference, bit for bit (`one_pass`).
 
 mod accumulate;
 mod adjoint;
 mod finite_diff;
 mod into;
+mod one_pass;
 mod reference;
 mod rt017;
 mod seed000;

@@ -245,6 +245,84 @@ proptest! {
     }
 }
 
+/// Large hierarchical shapes: 2 to 5 leaves, 2¹⁸ (1 MiB of `i32`, the parallel threshold) to
+/// 2²⁰ elements, extents not multiples of the 64-element block side.
+fn large_shape() -> impl Strategy<Value = Shape> {
+    let leaf = prop_oneof![2 => 2i64..=9, 2 => 17i64..=70, 1 => 100i64..=1100];
+    prop::collection::vec(prop::collection::vec(leaf, 1..=2), 2..=3)
+        .prop_map(|groups| Shape { groups })
+        .prop_filter("2^18 to 2^20 elements", |s| {
+            (1 << 18..=1 << 20).contains(&s.size())
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+
+    /// Above the parallel threshold (feature `parallel`: the outermost leaf split across
+    /// threads) copy_from still writes exactly what the per-element reference writes.
+    #[test]
+    fn a_copy_above_the_parallel_threshold_matches_the_naive_reference(
+        shape in large_shape(),
+        src in strides(true),
+        dst in strides(false),
+    ) {
+        let c = Case { shape, src, dst, pads: (1, 2) };
+        let (src, dst) = build(&c);
+        let want = reference(&src, &dst);
+        dst.copy_from(&src).unwrap();
+        prop_assert!(dst.carrier().to_vec::<i32>().unwrap() == want);
+    }
+}
+
+/// The workloads of the copy benchmarks at sizes above the parallel threshold, with tile
+/// edges (extents that are no multiple of the block side) and odd extents.
+#[test]
+fn transposes_permutations_broadcasts_and_step_slices_match_the_reference_at_scale() {
+    let permuted = |keys: &[u8], flips: &[bool], zero: &[bool], gap| Strides::Permuted {
+        keys: keys.to_vec(),
+        flips: flips.to_vec(),
+        zero: zero.to_vec(),
+        gap,
+    };
+    let cases = [
+        // A transpose with partial blocks on both leaves.
+        (
+            vec![vec![515], vec![517]],
+            permuted(&[1, 0], &[false; 2], &[false; 2], 1),
+        ),
+        // The reversed [32,64,64,32] permutation at half size, one leaf reversed.
+        (
+            vec![vec![16, 64], vec![64, 16]],
+            permuted(&[3, 2, 1, 0], &[false, true, false, false], &[false; 4], 1),
+        ),
+        // A row broadcast (stride 0 across rows).
+        (
+            vec![vec![1031], vec![509]],
+            permuted(&[0, 1], &[false; 2], &[false, true], 1),
+        ),
+        // Every second element of every second row.
+        (
+            vec![vec![1023], vec![513]],
+            Strides::Free(vec![2, 4 * 1023]),
+        ),
+    ];
+    let compact = permuted(&[0, 1, 2, 3], &[false; 4], &[false; 4], 1);
+    for (groups, src) in cases {
+        let c = Case {
+            shape: Shape { groups },
+            src,
+            dst: compact.clone(),
+            pads: (3, 1),
+        };
+        let (src, dst) = build(&c);
+        let want = reference(&src, &dst);
+        dst.copy_from(&src).unwrap();
+        assert!(dst.carrier().to_vec::<i32>().unwrap() == want, "{c:?}");
+        assert_eq!(src.to_vec::<i32>().unwrap(), dst.to_vec::<i32>().unwrap());
+    }
+}
+
 #[test]
 fn a_non_injective_destination_is_an_error_and_the_carrier_is_untouched() {
     let src = Tensor::arange::<i32>(&"(3,4)".parse().unwrap());

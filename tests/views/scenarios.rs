@@ -167,6 +167,48 @@ fn slice_leaf_positive_step() {
 }
 
 #[test]
+fn slice_of_many_flat_modes_and_power_of_two_steps() {
+    // Ten flat modes (beyond the eight kept inline) and steps 1, 2, 4 and 3.
+    let t = Tensor::arange::<f64>(&s("(2,2,2,2,2,2,2,2,2,8)"));
+    let mut keys = vec![Key::all(); 9];
+    keys[0] = 1.into();
+    keys[3] = Key::slice(None, None, Some(2));
+    keys.push(Key::slice(Some(0), Some(8), Some(4)));
+    let v = t.slice(&keys).unwrap();
+    assert_eq!(
+        v.layout().to_string(),
+        "(2,2,1,2,2,2,2,2,2):(2,4,16,16,32,64,128,256,2048)"
+    );
+    assert_eq!(v.offset(), 1);
+    let odd = t
+        .slice(&[
+            Key::all(),
+            Key::all(),
+            Key::all(),
+            Key::all(),
+            Key::all(),
+            Key::all(),
+            Key::all(),
+            Key::all(),
+            Key::all(),
+            Key::slice(Some(1), Some(7), Some(3)),
+        ])
+        .unwrap();
+    assert_eq!(odd.shape(), &s("(2,2,2,2,2,2,2,2,2,2)"));
+    assert_eq!(odd.offset(), 512);
+    let err = t.slice(&[Key::all(); 10]).map(|_| ()).and_then(|_| {
+        let mut bad = vec![Key::all(); 9];
+        bad.push(Key::slice(Some(0), Some(7), Some(4)));
+        t.slice(&bad).map(|_| ())
+    });
+    assert!(
+        err.unwrap_err()
+            .to_string()
+            .contains("the interval width 7 is not a multiple of the step 4")
+    );
+}
+
+#[test]
 fn preserve_a_non_leaf_mode_with_a_whole_slice() {
     let t = tensor("(10,(2,3)):(1,(10,20))", 0);
     let v = view(&t, &[0.into(), Key::all()]);

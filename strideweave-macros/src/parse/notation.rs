@@ -3,6 +3,7 @@
 //! token trees, so that each mistake is reported at the token that makes it.
 
 use proc_macro2::{Delimiter, Literal, Spacing, Span, TokenStream, TokenTree};
+use strideweave_syntax::MAX_NESTING;
 use syn::Lit;
 
 use super::{describe, int_value};
@@ -58,6 +59,8 @@ pub fn layout(input: TokenStream) -> syn::Result<LayoutInput> {
 /// integer (an integer shape), or a string. `mac` is `shape!` or `shape_t!`.
 pub fn shape(input: TokenStream, mac: MacroKind) -> syn::Result<ShapeInput> {
     let mut c = Cursor::new(input, Span::call_site(), mac);
+    // The list is the root tuple.
+    c.depth = 1;
     if let Some(text) = c.text()? {
         return match strideweave_syntax::parse_shape(&text.value) {
             Ok(t) => Ok(ShapeInput::Text(text, t)),
@@ -76,6 +79,8 @@ pub fn shape(input: TokenStream, mac: MacroKind) -> syn::Result<ShapeInput> {
 struct Cursor {
     tokens: Vec<TokenTree>,
     pos: usize,
+    /// How many tuples are open around these tokens (at most `MAX_NESTING`).
+    depth: usize,
     /// Where to point when the input ends too early.
     end: Span,
     /// The macro's name, to start each message.
@@ -87,6 +92,7 @@ impl Cursor {
         Cursor {
             tokens: input.into_iter().collect(),
             pos: 0,
+            depth: 0,
             end,
             mac,
         }
@@ -225,7 +231,19 @@ impl Cursor {
             },
             TokenTree::Group(g) => match g.delimiter() {
                 Delimiter::Parenthesis => {
+                    if self.depth == MAX_NESTING {
+                        return Err(Spans::errors(
+                            mac,
+                            &[strideweave_syntax::LayoutError {
+                                position: Spans::single(g.span_open()),
+                                mistake: strideweave_syntax::LayoutMistake::TooDeep {
+                                    limit: MAX_NESTING,
+                                },
+                            }],
+                        ));
+                    }
                     let mut inner = Cursor::new(g.stream(), g.span_close(), mac);
+                    inner.depth = self.depth + 1;
                     let (items, _) =
                         inner.list(|i| format!("`)` after mode {i} of the tuple `{g}`"))?;
                     Ok(TokenTuple::Tuple(items, Spans::single(g.span())))
@@ -233,6 +251,7 @@ impl Cursor {
                 Delimiter::None => {
                     // A fragment forwarded by `macro_rules!` (e.g. `$e:expr`): one term.
                     let mut inner = Cursor::new(g.stream(), g.span(), mac);
+                    inner.depth = self.depth;
                     let t = inner.term()?;
                     match inner.rest_spans() {
                         None => Ok(t),
@@ -430,6 +449,45 @@ mod tests {
         assert!(error(quote!((2, 99999999999999999999) : (1, 2))).contains("does not fit in i64"));
         assert!(error(quote!((2, -) : (1, 2))).contains("after `-`"));
         assert!(error(quote!((2, 3) :)).contains("found the end of the input"));
+    }
+
+    /// `n` parentheses around `2`.
+    fn nested(n: usize) -> TokenStream {
+        let mut t = quote!(2);
+        for _ in 0..n {
+            t = quote!((#t));
+        }
+        t
+    }
+
+    #[test]
+    fn nesting_deeper_than_the_limit_is_an_error_naming_it() {
+        let deep = nested(MAX_NESTING + 1);
+        let e = error(quote!(#deep : #deep));
+        assert_eq!(
+            e,
+            "layout!: nesting deeper than 256 levels: this bracket opens level 257"
+        );
+        let ok = nested(MAX_NESTING);
+        assert_eq!(
+            tokens(quote!(#ok : #ok)).shape.to_string().len(),
+            2 * 256 + 1
+        );
+        // In shape!, the list is the root tuple: 255 more levels fit.
+        let ok = nested(MAX_NESTING - 1);
+        assert!(shape(quote!(#ok), MacroKind::Shape).is_ok());
+        let deep = nested(MAX_NESTING);
+        let Err(e) = shape(quote!(#deep), MacroKind::Shape) else {
+            panic!("accepted")
+        };
+        assert!(
+            e.to_string()
+                .starts_with("shape!: nesting deeper than 256 levels"),
+            "{e}"
+        );
+        // Far deeper input stops at the limit.
+        let deep = nested(1_000);
+        assert!(error(quote!(#deep : 1)).contains("nesting deeper than 256 levels"));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The input of `rearrange!` and `repeat!`: `tensor, pattern, name = extent, …`.
 
 use proc_macro2::{Delimiter, Spacing, Span, TokenStream, TokenTree};
+use strideweave_syntax::MAX_NESTING;
 use syn::Lit;
 
 use super::{describe, int_value, signed_literal};
@@ -127,6 +128,7 @@ fn pattern_source(
         &mut spans,
         &mut groups,
         &mut false,
+        0,
     );
     Ok(PatternSource::Tokens {
         text,
@@ -137,13 +139,16 @@ fn pattern_source(
 
 /// Writes the token form out as text for the shared parser, recording each token's range.
 /// Tokens are separated by one space, except after `(`, before `)` and inside a run of
-/// joined punctuation (`->`, `...`).
+/// joined punctuation (`->`, `...`). `depth` groups are open around `tokens`; the contents
+/// of a group beyond [`MAX_NESTING`] levels are left out (the shared parser refuses its
+/// opening parenthesis), so that no input recurses deeper.
 fn write_tokens(
     tokens: TokenStream,
     text: &mut String,
     spans: &mut Vec<(std::ops::Range<usize>, Span)>,
     groups: &mut Vec<(std::ops::Range<usize>, Span)>,
     joint: &mut bool,
+    depth: usize,
 ) {
     fn put(
         text: &mut String,
@@ -173,7 +178,9 @@ fn write_tokens(
                 }
                 let start = text.len() - open.len();
                 *joint = false;
-                write_tokens(g.stream(), text, spans, groups, joint);
+                if depth < MAX_NESTING {
+                    write_tokens(g.stream(), text, spans, groups, joint, depth + 1);
+                }
                 if !close.is_empty() {
                     put(text, spans, close, g.span_close(), false);
                 }
@@ -267,5 +274,35 @@ fn literal_extent(mac: MacroKind, name: &syn::Ident, e: &syn::Expr) -> syn::Resu
             "keyword `{name}` must be an integer extent (a literal or a constant), found `{}`",
             quote::ToTokens::to_token_stream(e)
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    #[test]
+    fn the_token_form_stops_at_the_nesting_limit() {
+        let mut deep = quote!(a);
+        for _ in 0..1_000 {
+            deep = quote!((#deep));
+        }
+        let (mut text, mut spans, mut groups) = (String::new(), Vec::new(), Vec::new());
+        write_tokens(
+            quote!(#deep -> a),
+            &mut text,
+            &mut spans,
+            &mut groups,
+            &mut false,
+            0,
+        );
+        assert_eq!(text.matches('(').count(), MAX_NESTING + 1);
+        let e = strideweave_syntax::parse_pattern(&text).unwrap_err();
+        assert_eq!(
+            e.message,
+            "nesting deeper than 256 levels on the left: this `(` opens level 257"
+        );
+        assert_eq!(e.position.start, MAX_NESTING);
     }
 }

@@ -11,6 +11,7 @@
 
 use std::sync::Arc;
 
+use crate::autograd::cot::{Cot, add_held};
 use crate::carrier::Carrier;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -64,7 +65,7 @@ pub(crate) fn check_target(op: &'static str, t: &Tensor) -> Result<()> {
 
 /// The unit cotangent of a backward root of one element (any shape of size 1, rank 0
 /// included): what `backward()` starts from.
-pub(crate) fn unit_cotangent(op: &'static str, target: &Tensor) -> Result<Dense> {
+pub(crate) fn unit_cotangent(op: &'static str, target: &Tensor) -> Result<Cot> {
     check_target(op, target)?;
     let tl = target.layout();
     if tl.size() != 1 {
@@ -77,16 +78,18 @@ pub(crate) fn unit_cotangent(op: &'static str, target: &Tensor) -> Result<Dense>
             ),
         });
     }
-    Ok(unit(target.dtype()))
+    Ok(Cot::dense(unit(target.dtype())))
 }
 
-/// The cotangent of a backward root, in first-mode-fastest order: the caller's `gradient`
-/// checked against `target`, or the unit cotangent of a one-leaf, extent-one shape.
+/// The cotangent of a backward root: the caller's `gradient` checked against `target` (held
+/// and read where it lies when it is written, in one pass; copied first when it lives in a
+/// carrier other than host memory, so that no read can fail later), or the unit cotangent
+/// of a one-leaf, extent-one shape.
 pub(crate) fn root_cotangent(
     op: &'static str,
     target: &Tensor,
     gradient: Option<&Tensor>,
-) -> Result<Dense> {
+) -> Result<Cot> {
     check_target(op, target)?;
     let tl = target.layout();
     let Some(g) = gradient else {
@@ -99,7 +102,7 @@ pub(crate) fn root_cotangent(
                 ),
             });
         }
-        return Ok(unit(target.dtype()));
+        return Ok(Cot::dense(unit(target.dtype())));
     };
     if g.representation().subtensors().len() != 1 {
         return Err(Error::WrongType {
@@ -146,7 +149,11 @@ pub(crate) fn root_cotangent(
             });
         }
     }
-    with_num!(g.dtype(), T => Ok(T::dense(gather::<T>(g, op)?)), _ => unreachable!("checked differentiable"))
+    if g.carrier_class().name() == "host" {
+        return Ok(Cot::held(g.clone()));
+    }
+    with_num!(g.dtype(), T => Ok(Cot::dense(T::dense(gather::<T>(g, op)?))),
+        _ => unreachable!("checked differentiable"))
 }
 
 /// `[1]` of `dtype`.
@@ -154,10 +161,37 @@ fn unit(dtype: DType) -> Dense {
     with_num!(dtype, T => T::dense(vec![T::one()]), _ => unreachable!("checked differentiable"))
 }
 
-/// The gradient buffer of `target` holding `cot` (first-mode-fastest over its shape), plus
-/// `existing` (a gradient this function made earlier for the same target) when given.
-pub(crate) fn gradient(target: &Tensor, cot: Dense, existing: Option<&Tensor>) -> Result<Tensor> {
-    from_values(target, slot_values(target, cot), existing)
+/// The gradient buffer of `target` holding `cot`, plus `existing` (a gradient this function
+/// made earlier for the same target) when given. An injective target's buffer is written
+/// in one strided pass per contribution, straight from where the values lie; `existing` is
+/// added after them (`new + old` at every index).
+pub(crate) fn gradient(
+    op: &'static str,
+    target: &Tensor,
+    cot: Cot,
+    existing: Option<&Tensor>,
+) -> Result<Tensor> {
+    if !target.layout().is_injective() {
+        let values = slot_values(target, cot.into_dense(op, target)?);
+        return from_values(target, values, existing);
+    }
+    fn go<T: Num>(
+        op: &'static str,
+        target: &Tensor,
+        cot: &Cot,
+        existing: Option<&Tensor>,
+    ) -> Result<Tensor> {
+        let l = target.layout();
+        let (lo, hi) = l.reach();
+        let mut buf = vec![T::zero(); (hi - lo + 1) as usize];
+        cot.write(op, target, &mut buf, Some(-lo))?;
+        if let Some(e) = existing {
+            add_held(op, e, (&mut buf, -lo, l), false)?;
+        }
+        Tensor::new(Carrier::from_vec(buf), (-lo) as usize, l.clone())
+    }
+    with_num!(target.dtype(), T => go::<T>(op, target, &cot, existing),
+        _ => unreachable!("checked differentiable"))
 }
 
 /// `cot` as the values a gradient buffer of `target` holds at each ordinal: itself when
@@ -208,22 +242,38 @@ pub(crate) fn is_sole(g: &Tensor) -> bool {
         && g.inner.repr.subtensors[0].carrier.is_sole_handle()
 }
 
-/// Adds `values` (from [`slot_values`] for the tensor whose gradient `g` is) into `g`'s
-/// carrier in place, one version increment; `g` must be [`is_sole`].
-pub(crate) fn accumulate_in_place(g: &Tensor, values: &Dense) -> Result<()> {
-    fn go<T: Num>(g: &Tensor, values: &Dense) -> Result<()> {
-        // Unreachable: values come from slot_values for this gradient, in its dtype (T's).
-        let v = T::undense_ref(values).expect("the gradient's dtype");
-        let s = g.require_single("backward")?;
-        s.carrier.write_as("backward", |buf: &mut [T]| {
+/// Adds `cot`, the new gradient of `target`, into `g` (its `.grad`, which must be
+/// [`is_sole`]) in place, one version increment: in one strided pass when `cot` is one
+/// contribution whose placement does not alias and `g` is laid out as `target`; else
+/// through the per-slot values of [`slot_values`].
+pub(crate) fn accumulate_in_place(
+    op: &'static str,
+    target: &Tensor,
+    g: &Tensor,
+    cot: Cot,
+) -> Result<()> {
+    fn go<T: Num>(op: &'static str, target: &Tensor, g: &Tensor, cot: Cot) -> Result<()> {
+        let s = g.require_single(op)?;
+        if target.layout().is_injective() && s.layout == *target.layout() {
+            let base = s.offset as i64;
+            let done = s
+                .carrier
+                .write_as(op, |buf: &mut [T]| cot.add_in_place(op, target, buf, base))??;
+            if done {
+                return Ok(());
+            }
+        }
+        let values = T::undense(slot_values(target, cot.into_dense(op, target)?))
+            .expect("the gradient's dtype");
+        s.carrier.write_as(op, |buf: &mut [T]| {
             let mut k = 0;
             walk1(&s.layout, s.offset as i64, |i| {
-                buf[i] += v[k];
+                buf[i] += values[k];
                 k += 1;
             });
         })
     }
-    with_num!(values.dtype(), T => go::<T>(g, values),
+    with_num!(g.dtype(), T => go::<T>(op, target, g, cot),
         _ => unreachable!("cotangents are differentiable"))
 }
 

@@ -18,17 +18,17 @@ use std::sync::atomic::Ordering;
 use smallvec::SmallVec;
 
 use crate::autograd::buffer;
+use crate::autograd::cot::Cot;
 use crate::autograd::node::Node;
 use crate::autograd::participates;
 use crate::error::{Error, Result};
-use crate::kernels::num::Dense;
 use crate::tensor::{Tensor, TensorInner};
 
 struct Entry {
     tensor: Tensor,
     /// Consumers in the reached graph that have not yet contributed.
     waiting: usize,
-    cot: Option<Dense>,
+    cot: Option<Cot>,
     /// The node's inputs and whether each takes part (entry index when it does).
     inputs: SmallVec<[Option<usize>; 2]>,
 }
@@ -54,8 +54,8 @@ struct Graph {
 /// What propagation collected for the commit: the requested cotangents (for `grad`), or
 /// the leaf and retained ones (for `backward`).
 struct Collected {
-    captured: HashMap<usize, Dense>,
-    pending: Vec<(usize, Dense)>,
+    captured: HashMap<usize, Cot>,
+    pending: Vec<(usize, Cot)>,
 }
 
 /// Runs backward from `roots` (tensor, cotangent in first-mode-fastest order). With
@@ -63,7 +63,7 @@ struct Collected {
 /// accumulates into leaves and retained tensors and returns nothing.
 pub(crate) fn run(
     op: &'static str,
-    roots: Vec<(Tensor, Dense)>,
+    roots: Vec<(Tensor, Cot)>,
     retain_graph: bool,
     capture: Option<&[&Tensor]>,
 ) -> Result<Vec<Option<Tensor>>> {
@@ -74,7 +74,14 @@ pub(crate) fn run(
             .collect()
     });
     let collected = propagate(op, &mut graph, roots, wanted.as_deref())?;
-    commit(&graph, collected, capture, wanted.as_deref(), retain_graph)
+    commit(
+        op,
+        &graph,
+        collected,
+        capture,
+        wanted.as_deref(),
+        retain_graph,
+    )
 }
 
 impl Graph {
@@ -99,7 +106,7 @@ impl Graph {
 
 /// Phase 1, discover and validate: every tensor and node reachable from the roots, each
 /// node's saved versions checked, consumers counted per tensor.
-fn discover(op: &'static str, roots: &[(Tensor, Dense)]) -> Result<Graph> {
+fn discover(op: &'static str, roots: &[(Tensor, Cot)]) -> Result<Graph> {
     let mut graph = Graph {
         entries: Vec::new(),
         index: HashMap::new(),
@@ -152,17 +159,17 @@ fn discover(op: &'static str, roots: &[(Tensor, Dense)]) -> Result<Graph> {
 fn propagate(
     op: &'static str,
     graph: &mut Graph,
-    roots: Vec<(Tensor, Dense)>,
+    roots: Vec<(Tensor, Cot)>,
     wanted: Option<&[Option<usize>]>,
 ) -> Result<Collected> {
     let entries = &mut graph.entries;
     let index = &graph.index;
     let root_ids: Vec<usize> = roots.iter().map(|(t, _)| index[&key(t)]).collect();
     for ((_, cot), &i) in roots.into_iter().zip(&root_ids) {
-        add(&mut entries[i].cot, cot);
+        Cot::add(&mut entries[i].cot, cot);
     }
-    let mut captured: HashMap<usize, Dense> = HashMap::new();
-    let mut pending: Vec<(usize, Dense)> = Vec::new();
+    let mut captured: HashMap<usize, Cot> = HashMap::new();
+    let mut pending: Vec<(usize, Cot)> = Vec::new();
     let mut ready: Vec<usize> = root_ids
         .iter()
         .copied()
@@ -174,19 +181,28 @@ fn propagate(
         if std::mem::replace(&mut done[i], true) {
             continue;
         }
-        let cot = entries[i].cot.take();
+        let mut cot = entries[i].cot.take();
         let node = entries[i].tensor.inner.autograd.node.clone();
-        if let Some(cot) = &cot {
+        // A collected cotangent is moved when nothing propagates it further, else cloned.
+        let collect = |cot: &mut Option<Cot>| match &node {
+            None => cot.take(),
+            Some(_) => cot.clone(),
+        };
+        if cot.is_some() {
             match wanted {
                 Some(w) => {
-                    if w.contains(&Some(i)) {
-                        captured.insert(i, cot.clone());
+                    if w.contains(&Some(i))
+                        && let Some(c) = collect(&mut cot)
+                    {
+                        captured.insert(i, c);
                     }
                 }
                 None => {
                     let meta = &entries[i].tensor.inner.autograd;
-                    if node.is_none() || meta.retain.load(Ordering::Relaxed) {
-                        pending.push((i, cot.clone()));
+                    if (node.is_none() || meta.retain.load(Ordering::Relaxed))
+                        && let Some(c) = collect(&mut cot)
+                    {
+                        pending.push((i, c));
                     }
                 }
             }
@@ -199,24 +215,30 @@ fn propagate(
                 let Some(saved) = state.as_ref() else {
                     return Err(released(op, &node, &entries[i].tensor));
                 };
-                // A chain of views whose intermediate results nothing else needs: one
-                // scatter onto the chain's base instead of one per view.
-                if let Some(view) = saved.rule.view()
-                    && let Some((base, onto)) = &view.base
-                    && let Some((path, b)) = fusable(entries, index, i, base, wanted, &root_ids)
-                {
-                    let g = onto.scatter(cot);
-                    for k in path {
-                        done[k] = true;
+                // A view, or a chain of views whose intermediate results nothing else
+                // needs: the cotangent moves onto the chain's base as it is, placed by the
+                // last view's layout, and is written once where the base's gradient or
+                // cotangent is made.
+                if let Some(view) = saved.rule.view() {
+                    let (base, onto) = match &view.base {
+                        Some((base, onto)) => (base, onto),
+                        None => (&saved.inputs[0], &view.direct),
+                    };
+                    if let Some((path, b)) = fusable(entries, index, i, base, wanted, &root_ids) {
+                        let g = cot.through_view(op, &entries[i].tensor, base, onto)?;
+                        for k in path {
+                            done[k] = true;
+                        }
+                        Cot::add(&mut entries[b].cot, g);
+                        entries[b].waiting -= 1;
+                        if entries[b].waiting == 0 {
+                            ready.push(b);
+                        }
+                        continue;
                     }
-                    add(&mut entries[b].cot, g);
-                    entries[b].waiting -= 1;
-                    if entries[b].waiting == 0 {
-                        ready.push(b);
-                    }
-                    continue;
                 }
                 let needs: SmallVec<[bool; 2]> = slots.iter().map(Option::is_some).collect();
+                let cot = cot.into_dense(op, &entries[i].tensor)?;
                 let outs = saved.rule.backward(cot, &saved.inputs, &needs)?;
                 if outs.len() != slots.len() {
                     return Err(Error::InvalidGradient {
@@ -236,7 +258,7 @@ fn propagate(
         for (slot, out) in slots.iter().zip(outs) {
             let Some(j) = *slot else { continue };
             if let Some(g) = out {
-                add(&mut entries[j].cot, g);
+                Cot::add(&mut entries[j].cot, Cot::dense(g));
             }
             entries[j].waiting -= 1;
             if entries[j].waiting == 0 {
@@ -250,6 +272,7 @@ fn propagate(
 /// Phase 3, commit: build every gradient buffer, then store them all in `.grad` (or return
 /// the requested ones), then release the reached nodes unless `retain_graph`.
 fn commit(
+    op: &'static str,
     graph: &Graph,
     collected: Collected,
     capture: Option<&[&Tensor]>,
@@ -257,13 +280,21 @@ fn commit(
     retain_graph: bool,
 ) -> Result<Vec<Option<Tensor>>> {
     let entries = &graph.entries;
-    let Collected { captured, pending } = collected;
+    let Collected {
+        mut captured,
+        pending,
+    } = collected;
     let result = match wanted {
         Some(w) => {
             let mut out = Vec::with_capacity(w.len());
             for (t, i) in capture.unwrap_or_default().iter().zip(w) {
-                out.push(match i.and_then(|i| captured.get(&i)) {
-                    Some(cot) => Some(buffer::gradient(t, cot.clone(), None)?),
+                // The same input asked twice gets its own buffer each time.
+                let cot = i.and_then(|i| match w.iter().filter(|&&x| x == Some(i)).count() {
+                    1 => captured.remove(&i),
+                    _ => captured.get(&i).cloned(),
+                });
+                out.push(match cot {
+                    Some(cot) => Some(buffer::gradient(op, t, cot, None)?),
                     None => None,
                 });
             }
@@ -280,9 +311,9 @@ fn commit(
                 built.push((
                     i,
                     if sole {
-                        Built::InPlace(buffer::slot_values(t, cot))
+                        Built::InPlace(cot)
                     } else {
-                        Built::Fresh(buffer::gradient(t, cot, t.grad().as_ref())?)
+                        Built::Fresh(buffer::gradient(op, t, cot, t.grad().as_ref())?)
                     },
                 ));
             }
@@ -291,13 +322,13 @@ fn commit(
                 let mut slot = grad_slot(t);
                 match b {
                     Built::Fresh(g) => *slot = Some(g),
-                    Built::InPlace(v) => {
+                    Built::InPlace(cot) => {
                         if let Some(g) = slot.as_ref().filter(|g| buffer::is_sole(g)) {
-                            buffer::accumulate_in_place(g, &v)?;
+                            buffer::accumulate_in_place(op, t, g, cot)?;
                         } else {
                             // Another thread took a handle (or zeroed the grad) meanwhile.
                             let old = slot.clone();
-                            *slot = Some(buffer::from_values(t, v, old.as_ref())?);
+                            *slot = Some(buffer::gradient(op, t, cot, old.as_ref())?);
                         }
                     }
                 }
@@ -315,9 +346,10 @@ fn commit(
     Ok(result)
 }
 
-/// The intermediate entries between view entry `i` and its chain's `base`, when every one
-/// of them is consumed only by the next link, holds no cotangent yet and is neither a root,
-/// retained, nor requested: skipping them changes no result. `None` otherwise.
+/// The intermediate entries between view entry `i` and its chain's `base` (none for one
+/// view of its base), when every one of them is consumed only by the next link, holds no
+/// cotangent yet and is neither a root, retained, nor requested: skipping them changes no
+/// result. `None` otherwise.
 fn fusable(
     entries: &[Entry],
     index: &HashMap<*const TensorInner, usize>,
@@ -344,13 +376,13 @@ fn fusable(
         path.push(j);
         j = e.inputs[0]?;
     }
-    (!path.is_empty()).then_some((path, b))
+    Some((path, b))
 }
 
-/// A gradient buffer to store: a fresh one, or values to add into the existing `.grad`.
+/// A gradient buffer to store: a fresh one, or a cotangent to add into the existing `.grad`.
 enum Built {
     Fresh(Tensor),
-    InPlace(Dense),
+    InPlace(Cot),
 }
 
 /// The locked `.grad` slot of `t`.
@@ -360,13 +392,6 @@ fn grad_slot(t: &Tensor) -> std::sync::MutexGuard<'_, Option<Tensor>> {
         .grad
         .lock()
         .unwrap_or_else(|p| p.into_inner())
-}
-
-fn add(slot: &mut Option<Dense>, g: Dense) {
-    match slot {
-        Some(acc) => acc.add_assign(&g),
-        None => *slot = Some(g),
-    }
 }
 
 fn released(op: &'static str, node: &Node, t: &Tensor) -> Error {

@@ -9,17 +9,20 @@
 //! | `mod` | the per-tensor state (`Meta`), the thread-local recording switch, [`no_grad`], [`grad`] |
 //! | `node` | recorded operations: saved inputs, their carriers' versions, a backward rule |
 //! | `view` | the one backward rule of every view (a scatter-add through an ordinal map) |
+//! | `cot` | cotangents while backward runs: contributions kept where they lie, written once |
 //! | `engine` | the traversal: validate everything, propagate in topological order, commit |
 //! | `buffer` | cotangent checks and gradient buffers (injective layouts, sums over aliases) |
 //! | `tensor` | the `Tensor` methods: `backward`, `grad`, `set_requires_grad`, … |
 //!
 //! A recorded operation is a `node` attached to its result when the result is created; the
 //! node keeps its inputs (and so the graph behind them) alive until a backward releases it.
-//! Cotangents travel as dense vectors in the first-mode-fastest order of their tensor's
-//! shape; layouts matter only where a cotangent enters (a caller's `gradient`) and where a
-//! gradient leaves (`.grad`, [`grad`]'s results).
+//! A rule sees cotangents as dense vectors in the first-mode-fastest order of their
+//! tensor's shape (or one value through stride 0, `sum`'s); between rules they stay where
+//! they lie — a caller's cotangent in its tensor, a chain of views as its last view's
+//! layout — and a gradient buffer is written from them in one strided pass.
 
 mod buffer;
+mod cot;
 mod engine;
 pub(crate) mod node;
 mod tensor;

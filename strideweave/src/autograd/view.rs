@@ -11,14 +11,17 @@
 //! broadcast_in_dim sum the contributions of every alias of a source coordinate.
 
 use crate::autograd::node::{self, Cotangents, Rule};
+use smallvec::SmallVec;
+
 use crate::error::Result;
 use crate::kernels::num::{Dense, Num, with_num};
-use crate::kernels::strided::walk1;
+use crate::kernels::scatter::place;
 use crate::layout::Layout;
 use crate::tensor::Tensor;
 
 /// `g[delta + M(i)] += c[i]` into a target of `size` elements (`M`, `delta` in the
 /// target's ordinals).
+#[derive(Clone)]
 pub(crate) struct OrdinalMap {
     map: Layout,
     delta: i64,
@@ -42,19 +45,32 @@ impl OrdinalMap {
         }
     }
 
-    /// The target's cotangent from the view's.
+    /// `M`: the target ordinal (less `delta`) each view coordinate reads.
+    pub(crate) fn layout(&self) -> &Layout {
+        &self.map
+    }
+
+    /// The ordinal offset `delta`.
+    pub(crate) fn delta(&self) -> i64 {
+        self.delta
+    }
+
+    /// The target's cotangent from the view's (a splat read through stride 0), written in
+    /// one pass by the copy engine, or the scatter-add kernel where `M` aliases.
     pub(crate) fn scatter(&self, cot: Dense) -> Dense {
-        if self.identity {
+        if self.identity && !matches!(cot, Dense::Splat(..)) {
             return cot;
         }
         fn go<T: Num>(m: &OrdinalMap, cot: Dense) -> Dense {
-            let c = T::undense(cot).expect("a view's cotangent has its source's dtype");
+            let (c, splat) =
+                T::undense_strided(&cot).expect("a view's cotangent has its source's dtype");
+            let strides: SmallVec<[i64; 8]> = if splat {
+                smallvec::smallvec![0; m.map.shape().leaves().len()]
+            } else {
+                Layout::compact(m.map.shape()).stride().leaves().into()
+            };
             let mut g = vec![T::zero(); m.size];
-            let mut k = 0;
-            walk1(&m.map, m.delta, |j| {
-                g[j] += c[k];
-                k += 1;
-            });
+            place((c, 0, &strides), (&mut g, m.delta, &m.map), true);
             T::dense(g)
         }
         with_num!(cot.dtype(), T => go::<T>(self, cot), _ => unreachable!("differentiable"))
@@ -65,7 +81,7 @@ impl OrdinalMap {
 /// recorded view — its map onto the first tensor of that chain of views (the `base`), so
 /// that backward can cross a whole chain of single-consumer views with one scatter.
 pub(crate) struct ViewRule {
-    direct: OrdinalMap,
+    pub(crate) direct: OrdinalMap,
     pub(crate) base: Option<(Tensor, OrdinalMap)>,
 }
 
@@ -126,13 +142,5 @@ fn chain_base(src: &Tensor) -> Option<(Tensor, OrdinalMap)> {
         Some((base, onto)) => (base.clone(), onto),
         None => (saved.inputs[0].clone(), &rule.direct),
     };
-    Some((
-        base,
-        OrdinalMap {
-            map: onto.map.clone(),
-            delta: onto.delta,
-            size: onto.size,
-            identity: onto.identity,
-        },
-    ))
+    Some((base, onto.clone()))
 }

@@ -6,6 +6,7 @@
 //! | `int` | [`int::Int`] (the integer element types, wrapping arithmetic), `with_int!` (dtype → type) |
 //! | `num` | [`num::Num`] (the floating and complex element types), [`num::Dense`] (dense ordinal vectors), `with_num!` (dtype → type) |
 //! | `copy` | the copy engine: one strided placement into another (memcpy runs, fills, blocked transposes) |
+//! | `scatter` | the scatter-add kernel: one strided placement added into another (gradients of views) |
 //! | `strided` | iteration over strided (and stride-zero) layouts without copying |
 //! | `gemm` | `matrixmultiply`'s f32/f64 kernels: the crate's one `unsafe` block |
 //!
@@ -15,4 +16,5 @@ pub(crate) mod copy;
 pub(crate) mod gemm;
 pub(crate) mod int;
 pub(crate) mod num;
+pub(crate) mod scatter;
 pub(crate) mod strided;

@@ -17,6 +17,9 @@ pub(crate) enum Dense {
     F16(Vec<half::f16>),
     #[cfg(feature = "half")]
     BF16(Vec<half::bf16>),
+    /// One value (a one-element vector variant) repeated `n` times: a stride-0 read, as
+    /// `sum`'s backward gives, kept unexpanded until a consumer that needs a vector asks.
+    Splat(Box<Dense>, usize),
 }
 
 /// A floating or complex element type: what arithmetic and gradients are defined on.
@@ -41,10 +44,23 @@ pub(crate) trait Num:
     fn conj(self) -> Self;
     /// Wraps a vector.
     fn dense(v: Vec<Self>) -> Dense;
-    /// The vector of a [`Dense`] of this type.
+    /// The vector of a [`Dense`] of this type (a splat expanded).
     fn undense(d: Dense) -> Option<Vec<Self>>;
-    /// A borrowed view of a [`Dense`] of this type.
+    /// A borrowed view of a vector [`Dense`] of this type (`None` for a splat: see
+    /// [`undense_strided`](Num::undense_strided)).
     fn undense_ref(d: &Dense) -> Option<&[Self]>;
+    /// `v` repeated `n` times, stored once ([`Dense::Splat`]).
+    fn splat(v: Self, n: usize) -> Dense {
+        Dense::Splat(Box::new(Self::dense(vec![v])), n)
+    }
+    /// The stored values of a [`Dense`] of this type and whether they are a splat (one value
+    /// read through stride 0) rather than one value per ordinal.
+    fn undense_strided(d: &Dense) -> Option<(&[Self], bool)> {
+        match d {
+            Dense::Splat(v, _) => Self::undense_ref(v).map(|v| (v, true)),
+            d => Self::undense_ref(d).map(|v| (v, false)),
+        }
+    }
     /// `C ← A·B` with `C` compact (`m × n`, strides `(1, m)`) through a BLAS-style kernel, when
     /// this type has one. `a`/`b` are `(slice, offset, row stride, column stride)`; every
     /// index they reach has been checked to lie inside the slice. `false`: no kernel.
@@ -69,6 +85,7 @@ macro_rules! dense_conversions {
         fn undense(d: Dense) -> Option<Vec<Self>> {
             match d {
                 Dense::$variant(v) => Some(v),
+                Dense::Splat(v, n) => Self::undense(*v).map(|v| vec![v[0]; n]),
                 _ => None,
             }
         }
@@ -195,17 +212,35 @@ impl Dense {
             Dense::F16(_) => DType::F16,
             #[cfg(feature = "half")]
             Dense::BF16(_) => DType::BF16,
+            Dense::Splat(v, _) => v.dtype(),
+        }
+    }
+
+    /// A splat expanded to one value per ordinal; any other form unchanged.
+    pub(crate) fn expand(self) -> Dense {
+        match self {
+            Dense::Splat(..) => with_num!(self.dtype(), T => {
+                T::dense(T::undense(self).expect("its own dtype"))
+            }, _ => unreachable!("dense values are Num")),
+            d => d,
         }
     }
 
     /// `self += other`, elementwise (same dtype and length, which backward guarantees).
     pub(crate) fn add_assign(&mut self, other: &Dense) {
         fn go<T: Num>(a: &mut [T], b: &Dense) {
-            let b = T::undense_ref(b).expect("cotangents of one tensor share its dtype");
-            debug_assert_eq!(a.len(), b.len());
-            for (x, &y) in a.iter_mut().zip(b) {
-                *x += y;
+            match T::undense_strided(b).expect("cotangents of one tensor share its dtype") {
+                (b, true) => a.iter_mut().for_each(|x| *x += b[0]),
+                (b, false) => {
+                    debug_assert_eq!(a.len(), b.len());
+                    for (x, &y) in a.iter_mut().zip(b) {
+                        *x += y;
+                    }
+                }
             }
+        }
+        if let Dense::Splat(..) = self {
+            *self = std::mem::replace(self, Dense::F32(Vec::new())).expand();
         }
         match self {
             Dense::F32(v) => go(v, other),
@@ -216,6 +251,7 @@ impl Dense {
             Dense::F16(v) => go(v, other),
             #[cfg(feature = "half")]
             Dense::BF16(v) => go(v, other),
+            Dense::Splat(..) => unreachable!("expanded above"),
         }
     }
 }

@@ -3,7 +3,9 @@
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
-use crate::layout::int_tuple::{IntTuple, Node, ProfileToken, Toks, Vals, leaf_path};
+use crate::layout::int_tuple::{
+    IntTuple, Node, ProfileToken, Toks, Vals, check_nesting, leaf_path,
+};
 use crate::layout::shape::{Shape, Stride};
 
 /// A hierarchical layout: a function from the coordinates of a [`Shape`] to integers,
@@ -68,6 +70,7 @@ impl Layout {
     /// Builds from parts with equal profiles, checking only the reach for overflow.
     pub(crate) fn checked(op: &'static str, shape: Shape, stride: Stride) -> Result<Layout> {
         debug_assert_eq!(shape.0.toks, stride.0.toks);
+        check_nesting(op, "the result would nest", shape.0.depth())?;
         let l = Layout { shape, stride };
         l.try_reach()
             .ok_or_else(|| Error::overflow(op, "the reach of the layout"))?;
@@ -88,6 +91,80 @@ impl Layout {
         };
         debug_assert!(l.try_reach().is_some());
         l
+    }
+
+    /// `():()`, the layout of one element with no modes: the placeholder that a view's
+    /// layout is written over in place (see [`set_valid`](Self::set_valid)).
+    #[inline]
+    pub(crate) fn unit() -> Layout {
+        let empty = || IntTuple::from_parts(Toks::new(), Vals::new(), false);
+        Layout {
+            shape: Shape(empty()),
+            stride: Stride(empty()),
+        }
+    }
+
+    /// Overwrites `self`, in place, with the valid layout of profile `toks` (an integer when
+    /// `int_root`) whose `n` leaves are `(extent(j), stride(j))`: the in-place form of
+    /// [`from_valid`](Self::from_valid), for results of structure-preserving operations on a
+    /// valid layout.
+    #[inline(always)]
+    pub(crate) fn set_valid(
+        &mut self,
+        toks: &Toks,
+        int_root: bool,
+        n: usize,
+        extent: impl FnMut(usize) -> i64,
+        stride: impl FnMut(usize) -> i64,
+    ) {
+        self.shape.0.toks.set_from(toks);
+        self.stride.0.toks.set_from(toks);
+        self.shape.0.vals.set_from_fn(n, extent);
+        self.stride.0.vals.set_from_fn(n, stride);
+        self.set_root(int_root);
+    }
+
+    /// [`set_valid`](Self::set_valid) for a flat layout: `n` top-level modes, each a leaf
+    /// (`int_root` only when `n == 1`: the integer `s:d` rather than `(s):(d)`).
+    #[inline(always)]
+    pub(crate) fn set_flat_valid(
+        &mut self,
+        n: usize,
+        int_root: bool,
+        extent: impl FnMut(usize) -> i64,
+        stride: impl FnMut(usize) -> i64,
+    ) {
+        self.shape.0.vals.set_from_fn(n, extent);
+        self.stride.0.vals.set_from_fn(n, stride);
+        self.set_flat_profile(n, int_root);
+    }
+
+    /// [`set_flat_valid`](Self::set_flat_valid) from the first `n` items of fixed arrays
+    /// (`n` at most the inline capacity): block copies, no per-leaf loop.
+    #[inline(always)]
+    pub(crate) fn set_flat_inline(&mut self, leaves: ([i64; 8], [i64; 8]), n: usize) {
+        self.shape.0.vals.set_inline(leaves.0, n);
+        self.stride.0.vals.set_inline(leaves.1, n);
+        self.set_flat_profile(n, n == 1);
+    }
+
+    /// The flat profile of `n` leaves on both halves, once their leaves are written.
+    #[inline(always)]
+    fn set_flat_profile(&mut self, n: usize, int_root: bool) {
+        debug_assert!(!int_root || n == 1);
+        // `Leaf` is the tokens' default.
+        self.shape.0.toks.set_default(n);
+        self.stride.0.toks.set_default(n);
+        self.set_root(int_root);
+    }
+
+    /// Sets both halves' integer-root flag, completing an in-place write.
+    #[inline(always)]
+    fn set_root(&mut self, int_root: bool) {
+        (self.shape.0.int_root, self.stride.0.int_root) = (int_root, int_root);
+        debug_assert_eq!(self.shape.0.vals.len(), self.stride.0.vals.len());
+        debug_assert!(self.shape.0.vals.iter().all(|&e| e >= 1));
+        debug_assert!(self.try_reach().is_some());
     }
 
     /// Builds from raw parts (equal profiles), checked.

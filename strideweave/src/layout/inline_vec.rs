@@ -93,10 +93,56 @@ impl<T: Copy + Default, const N: usize> InlineVec<T, N> {
         }
     }
 
-    /// `xs[order[0]], xs[order[1]], …` (every index of `order` must be in range).
-    #[inline]
-    pub(crate) fn gather(xs: &[T], order: &[usize]) -> Self {
-        InlineVec::from_fn(order.len(), |j| xs[order[j]])
+    /// Overwrites the items with `item(j)` for `j in 0..len`, in place: inline when they
+    /// fit (the old items beyond `len` stay as they are, unread), else on the heap.
+    #[inline(always)]
+    pub(crate) fn set_from_fn(&mut self, len: usize, mut item: impl FnMut(usize) -> T) {
+        if len > N {
+            *self = (0..len).map(item).collect();
+            return;
+        }
+        self.heap = None;
+        for (j, slot) in self.inline.iter_mut().enumerate().take(len) {
+            *slot = item(j);
+        }
+        self.len = len as u32;
+    }
+
+    /// Overwrites the items with the first `len` of `items` (`len <= N`), in place: one
+    /// fixed-size block copy.
+    #[inline(always)]
+    pub(crate) fn set_inline(&mut self, items: [T; N], len: usize) {
+        debug_assert!(len <= N);
+        self.heap = None;
+        self.inline = items;
+        self.len = len as u32;
+    }
+
+    /// Overwrites the items with `len` copies of `T::default()`, in place (one fixed-size
+    /// block store when they fit inline).
+    #[inline(always)]
+    pub(crate) fn set_default(&mut self, len: usize) {
+        if len > N {
+            *self = (0..len).map(|_| T::default()).collect();
+            return;
+        }
+        self.heap = None;
+        self.inline = [T::default(); N];
+        self.len = len as u32;
+    }
+
+    /// Overwrites the items with a copy of `other`'s, in place (one fixed-size block copy
+    /// when they are inline).
+    #[inline(always)]
+    pub(crate) fn set_from(&mut self, other: &Self) {
+        match &other.heap {
+            None => {
+                self.heap = None;
+                self.inline = other.inline;
+                self.len = other.len;
+            }
+            Some(_) => *self = other.clone(),
+        }
     }
 
     /// `xs` with `x` inserted before position `i` (`i <= xs.len()`).
@@ -238,12 +284,22 @@ mod tests {
     }
 
     #[test]
-    fn gather_splice_and_cut_match_the_slice_operations_inline_and_spilled() {
+    fn set_gather_splice_and_cut_match_the_slice_operations_inline_and_spilled() {
         for n in 0..6usize {
             let xs: Vec<i64> = (10..10 + n as i64).collect();
             let order: Vec<usize> = (0..n).rev().collect();
-            let g: InlineVec<i64, 3> = InlineVec::gather(&xs, &order);
+            let mut g: InlineVec<i64, 3> = InlineVec::from_slice(&[7, 8, 9, 10]);
+            g.set_from_fn(n, |j| xs[order[j]]);
             assert_eq!(&*g, &order.iter().map(|&i| xs[i]).collect::<Vec<_>>()[..]);
+            let mut h: InlineVec<i64, 3> = InlineVec::from_slice(&[7]);
+            h.set_from(&g);
+            assert_eq!(h, g);
+            h.set_default(n);
+            assert_eq!(&*h, &vec![0; n][..]);
+            if n <= 3 {
+                h.set_inline([xs.first().copied().unwrap_or(0); 3], n);
+                assert_eq!(&*h, &vec![xs.first().copied().unwrap_or(0); n][..]);
+            }
             for i in 0..=n {
                 let mut want = xs.clone();
                 want.insert(i, -1);

@@ -179,18 +179,7 @@ impl IntTuple {
         if self.int_root {
             return 0;
         }
-        let (mut d, mut max) = (0usize, 0usize);
-        for t in &self.toks {
-            match t {
-                Push => {
-                    d += 1;
-                    max = max.max(d);
-                }
-                Pop => d -= 1,
-                Leaf => {}
-            }
-        }
-        1 + max
+        tuple_depth(&self.toks)
     }
 
     /// The leaf values in depth-first, left-to-right order.
@@ -455,38 +444,47 @@ impl From<Vec<IntTuple>> for IntTuple {
     }
 }
 
-fn write_node(f: &mut fmt::Formatter<'_>, n: Node<'_>, cute: bool) -> fmt::Result {
-    match n {
-        Node::Leaf(v) => write!(f, "{v}"),
-        Node::Tuple(s) => {
-            let (open, sep, close) = if cute {
-                ("(", ",", ")")
-            } else {
-                ("[", ", ", "]")
-            };
-            f.write_str(open)?;
-            for (i, c) in s.enumerate() {
-                if i > 0 {
-                    f.write_str(sep)?;
-                }
-                write_node(f, c, cute)?;
+/// Writes a tuple from its tokens, without recursion: a tuple built by hand may nest
+/// without limit.
+fn write_tuple(f: &mut fmt::Formatter<'_>, t: &IntTuple, cute: bool) -> fmt::Result {
+    if t.int_root {
+        return write!(f, "{}", t.vals[0]);
+    }
+    let (open, sep, close) = if cute {
+        ("(", ",", ")")
+    } else {
+        ("[", ", ", "]")
+    };
+    f.write_str(open)?;
+    let (mut first, mut leaf) = (true, 0usize);
+    for tok in &t.toks {
+        if !first && *tok != Pop {
+            f.write_str(sep)?;
+        }
+        first = *tok == Push;
+        match tok {
+            Leaf => {
+                write!(f, "{}", t.vals[leaf])?;
+                leaf += 1;
             }
-            f.write_str(close)
+            Push => f.write_str(open)?,
+            Pop => f.write_str(close)?,
         }
     }
+    f.write_str(close)
 }
 
 impl fmt::Display for IntTuple {
     /// CuTe notation: `(2,(3,4))`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_node(f, self.node(), true)
+        write_tuple(f, self, true)
     }
 }
 
 impl fmt::Debug for IntTuple {
     /// List notation: `[2, [3, 4]]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_node(f, self.node(), false)
+        write_tuple(f, self, false)
     }
 }
 
@@ -587,4 +585,38 @@ pub(crate) fn leaf_path(toks: &[ProfileToken], leaf: usize) -> String {
         }
     }
     leaf.to_string()
+}
+
+/// Refuses a hierarchy nested deeper than [`MAX_NESTING`](strideweave_syntax::MAX_NESTING)
+/// levels: `what` (`the tuple nests`, `the result would nest`) and its depth name it in the
+/// message.
+pub(crate) fn check_nesting(op: &'static str, what: &str, depth: usize) -> Result<()> {
+    match too_deep(what, depth) {
+        None => Ok(()),
+        Some(reason) => Err(Error::not_representable(op, reason)),
+    }
+}
+
+/// The depth of a tuple whose children have the profile `toks`: 1 + the deepest nesting.
+pub(crate) fn tuple_depth(toks: &[ProfileToken]) -> usize {
+    let (mut d, mut max) = (0usize, 0usize);
+    for t in toks {
+        match t {
+            Push => {
+                d += 1;
+                max = max.max(d);
+            }
+            Pop => d -= 1,
+            Leaf => {}
+        }
+    }
+    1 + max
+}
+
+/// [`check_nesting`]'s reason, without the operation.
+pub(crate) fn too_deep(what: &str, depth: usize) -> Option<String> {
+    let limit = strideweave_syntax::MAX_NESTING;
+    (depth > limit).then(|| {
+        format!("{what} {depth} levels, deeper than the limit of {limit} levels (MAX_NESTING)")
+    })
 }

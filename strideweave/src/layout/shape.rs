@@ -5,7 +5,9 @@ use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 
 use crate::error::{Error, Result};
-use crate::layout::int_tuple::{IntTuple, ProfileToken, first_parse_error, leaf_path, parse_error};
+use crate::layout::int_tuple::{
+    IntTuple, ProfileToken, check_nesting, first_parse_error, leaf_path, parse_error,
+};
 
 /// An [`IntTuple`] whose leaves are extents ≥ 1 and whose size fits in `i64` (contracts L1).
 ///
@@ -36,13 +38,15 @@ pub struct Shape(pub(crate) IntTuple);
 pub struct Stride(pub(crate) IntTuple);
 
 impl Shape {
-    /// Checks every leaf is at least 1 and the size fits in `i64`.
+    /// Checks the nesting (at most [`MAX_NESTING`](crate::MAX_NESTING) levels), that every
+    /// leaf is at least 1 and that the size fits in `i64`.
     ///
     /// ```
     /// let err = strideweave::Shape::new("(2,(3,-1))".parse().unwrap()).unwrap_err();
     /// assert_eq!(err.to_string(), "Shape::new: extent -1 at mode 1.1 must be at least 1");
     /// ```
     pub fn new(t: IntTuple) -> Result<Shape> {
+        check_nesting("Shape::new", "the tuple nests", t.depth())?;
         if let Some(i) = t.vals.iter().position(|&v| v < 1) {
             return Err(Error::InvalidExtent {
                 op: "Shape::new",
@@ -174,13 +178,15 @@ impl Shape {
 }
 
 impl Stride {
-    /// Wraps a tuple of signed strides.
+    /// Wraps a tuple of signed strides nested at most [`MAX_NESTING`](crate::MAX_NESTING)
+    /// levels.
     ///
     /// ```
     /// let d = strideweave::Stride::new(strideweave::IntTuple::from([1, 0, -3])).unwrap();
     /// assert_eq!(d.leaves(), &[1, 0, -3]);
     /// ```
     pub fn new(t: IntTuple) -> Result<Stride> {
+        check_nesting("Stride::new", "the tuple nests", t.depth())?;
         Ok(Stride(t))
     }
 

@@ -201,28 +201,28 @@ impl Layout {
     /// assert_eq!(err.to_string(), "permute: order [1, 1, 0] names mode 1 twice");
     /// ```
     pub fn permute(&self, order: &[usize]) -> Result<Layout> {
+        let mut out = Layout::unit();
+        self.permute_into(order, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`permute`](Self::permute) writing the result over `out` in place (`out` is left
+    /// unchanged on error).
+    pub(crate) fn permute_into(&self, order: &[usize], out: &mut Layout) -> Result<()> {
         const OP: &str = "permute";
-        let (t, sv, dv) = (&self.shape.0.toks, &self.shape.0.vals, &self.stride.0.vals);
+        let (t, sv, dv): (&[ProfileToken], &[i64], &[i64]) =
+            (&self.shape.0.toks, &self.shape.0.vals, &self.stride.0.vals);
         if t.len() == sv.len() && !self.shape.0.int_root {
             // Flat: every top-level mode is one leaf, so permuting is a gather.
             check_permutation(OP, order, t.len())?;
-            return Ok(Layout {
-                shape: Shape(IntTuple::from_parts(
-                    t.clone(),
-                    Vals::gather(sv, order),
-                    false,
-                )),
-                stride: Stride(IntTuple::from_parts(
-                    t.clone(),
-                    Vals::gather(dv, order),
-                    false,
-                )),
-            });
+            out.set_flat_valid(order.len(), false, |j| sv[order[j]], |j| dv[order[j]]);
+            return Ok(());
         }
         let rank = self.rank();
         check_permutation(OP, order, rank)?;
         if self.shape.0.int_root {
-            return Ok(self.clone());
+            *out = self.clone();
+            return Ok(());
         }
         // Copy each mode's tokens and leaves in the new order; size and reach are unchanged.
         let spans = self.shape.0.top_spans();
@@ -233,10 +233,11 @@ impl Layout {
             shape.extend_from_slice(&sv[sp.vals.clone()]);
             stride.extend_from_slice(&dv[sp.vals.clone()]);
         }
-        Ok(Layout {
+        *out = Layout {
             shape: Shape(IntTuple::from_parts(toks.clone(), shape, false)),
             stride: Stride(IntTuple::from_parts(toks, stride, false)),
-        })
+        };
+        Ok(())
     }
 
     /// Widens extent-one leaves to the target's extents with stride 0; every other leaf must
@@ -255,6 +256,43 @@ impl Layout {
 
     /// [`broadcast_to`](Self::broadcast_to) reporting errors as `op`, the operation called.
     pub(crate) fn broadcast_to_as(&self, op: &'static str, target: &Shape) -> Result<Layout> {
+        let mut out = Layout::unit();
+        self.broadcast_to_into(op, target, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`broadcast_to_as`](Self::broadcast_to_as) writing the result over `out` in place
+    /// (`out` is left unchanged on error).
+    pub(crate) fn broadcast_to_into(
+        &self,
+        op: &'static str,
+        target: &Shape,
+        out: &mut Layout,
+    ) -> Result<()> {
+        let (sv, tv, dv): (&[i64], &[i64], &[i64]) =
+            (&self.shape.0.vals, &target.0.vals, &self.stride.0.vals);
+        let n = tv.len();
+        if self.shape.0.toks != target.0.toks
+            || sv.len() != n
+            || dv.len() != n
+            || sv.iter().zip(tv).any(|(&s, &t)| s != t && s != 1)
+        {
+            return Err(self.broadcast_error(op, target));
+        }
+        // Widening with stride 0 keeps the reach.
+        out.set_valid(
+            &target.0.toks,
+            target.0.int_root,
+            n,
+            |i| tv[i],
+            |i| if sv[i] != tv[i] { 0 } else { dv[i] },
+        );
+        Ok(())
+    }
+
+    /// Why `self` does not broadcast to `target`.
+    #[cold]
+    fn broadcast_error(&self, op: &'static str, target: &Shape) -> Error {
         let fail = |detail: String| Error::InvalidBroadcast {
             op,
             from: self.shape.to_string(),
@@ -262,30 +300,21 @@ impl Layout {
             detail,
         };
         if self.shape.0.toks != target.0.toks {
-            return Err(fail(format!(
+            return fail(format!(
                 "the target has a different profile (nesting) than the source; broadcasting never flattens, aligns, inserts or reorders modes (source profile {}, target profile {})",
                 profile_string(self.profile()),
                 profile_string(target.profile())
-            )));
+            ));
         }
-        let mut stride = self.stride.0.vals.clone();
-        for (i, (&from, &to)) in self.shape.0.vals.iter().zip(&target.0.vals).enumerate() {
-            if from != to {
-                if from != 1 {
-                    return Err(fail(format!(
-                        "mode {} has extent {from}, which is not 1 and differs from the target extent {to}",
-                        leaf_path(self.profile(), i)
-                    )));
-                }
-                stride[i] = 0;
-            }
-        }
-        // Widening with stride 0 keeps the reach.
-        Ok(Layout::from_valid(
-            target.0.toks.clone(),
-            target.0.vals.clone(),
-            stride,
-            target.0.int_root,
+        let (sv, tv) = (&self.shape.0.vals, &target.0.vals);
+        let i = (0..tv.len())
+            .find(|&i| sv[i] != tv[i] && sv[i] != 1)
+            .expect("called only when the profiles agree and a leaf neither matches nor is 1");
+        fail(format!(
+            "mode {} has extent {}, which is not 1 and differs from the target extent {}",
+            leaf_path(self.profile(), i),
+            sv[i],
+            tv[i]
         ))
     }
 

@@ -4,9 +4,10 @@
 
 use crate::error::{Error, Result};
 use crate::layout::core::Layout;
-use crate::layout::int_tuple::Node;
+use crate::layout::int_tuple::{Node, check_nesting};
 use crate::layout::shape::Shape;
 use crate::layout::structure::LayoutBuilder;
+use crate::layout::tree::drop_flat;
 
 /// What a layout is composed with, divided by or multiplied by
 /// (`layout-algebra.md` §7): a whole layout (a 1-D function), a by-mode list applied to the
@@ -43,6 +44,26 @@ impl Tiler {
     pub fn by_mode(tilers: impl IntoIterator<Item = Tiler>) -> Tiler {
         Tiler::ByMode(tilers.into_iter().collect())
     }
+}
+
+impl Drop for Tiler {
+    /// Drops nested tilers with an explicit stack: a tiler built by hand may nest without
+    /// limit.
+    fn drop(&mut self) {
+        if let Tiler::ByMode(children) = self {
+            drop_flat(children, |t| match t {
+                Tiler::ByMode(c) => Some(c),
+                _ => None,
+            });
+        }
+    }
+}
+
+/// Refuses a by-mode tiler nested deeper than [`MAX_NESTING`](crate::MAX_NESTING) levels
+/// (on a leaf, a by-mode tiler applies to the leaf itself, so nesting alone decides the
+/// depth of the recursion).
+fn check_tiler_depth(op: &'static str, depth: usize) -> Result<()> {
+    check_nesting(op, "the by-mode tiler nests", depth)
 }
 
 impl From<Layout> for Tiler {
@@ -92,10 +113,24 @@ impl Layout {
         tiler: &Tiler,
         f: &dyn Fn(&Layout, &Layout) -> Result<Layout>,
     ) -> Result<Layout> {
+        self.apply_tiler_at(op, tiler, f, 0)
+    }
+
+    /// [`apply_tiler`](Layout::apply_tiler) inside `depth` by-mode tilers.
+    fn apply_tiler_at(
+        &self,
+        op: &'static str,
+        tiler: &Tiler,
+        f: &dyn Fn(&Layout, &Layout) -> Result<Layout>,
+        depth: usize,
+    ) -> Result<Layout> {
         match tiler {
             Tiler::Keep => Ok(self.clone()),
             Tiler::Layout(b) => f(self, b),
-            Tiler::ByMode(ts) => self.by_mode(op, ts, |a, t| a.apply_tiler(op, t, f)),
+            Tiler::ByMode(ts) => {
+                check_tiler_depth(op, depth + 1)?;
+                self.by_mode(op, ts, |a, t| a.apply_tiler_at(op, t, f, depth + 1))
+            }
         }
     }
 
@@ -156,15 +191,27 @@ pub(crate) fn hier_unzip(
     tiler: &Tiler,
     split: &dyn Fn(&Layout, &Layout) -> Result<Layout>,
 ) -> Result<(Layout, Layout)> {
+    hier_unzip_at(op, a, tiler, split, 0)
+}
+
+/// [`hier_unzip`] inside `depth` by-mode tilers.
+fn hier_unzip_at(
+    op: &'static str,
+    a: &Layout,
+    tiler: &Tiler,
+    split: &dyn Fn(&Layout, &Layout) -> Result<Layout>,
+    depth: usize,
+) -> Result<(Layout, Layout)> {
     match tiler {
         Tiler::Keep => Ok((Layout::flat(op, &[(1, 0)], true)?, a.clone())),
         Tiler::Layout(b) => Ok(halves(&split(a, b)?)),
         Tiler::ByMode(ts) => {
+            check_tiler_depth(op, depth + 1)?;
             let modes = a.top_layouts();
             check_by_mode_rank(op, modes.len(), ts.len())?;
             let (mut firsts, mut seconds) = (LayoutBuilder::default(), LayoutBuilder::default());
             for (m, t) in modes.iter().zip(ts) {
-                let (first, second) = hier_unzip(op, m, t, split)?;
+                let (first, second) = hier_unzip_at(op, m, t, split, depth + 1)?;
                 firsts.layout(&first);
                 seconds.layout(&second);
             }

@@ -4,7 +4,7 @@ use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
 use crate::layout::core::Layout;
-use crate::layout::int_tuple::{Node, ProfileToken, Toks, Vals};
+use crate::layout::int_tuple::{Node, ProfileToken, check_nesting};
 use crate::layout::structure::LayoutBuilder;
 
 /// A hierarchy of leaves used to select and to build layouts (contracts L12).
@@ -19,7 +19,7 @@ use crate::layout::structure::LayoutBuilder;
 /// assert_eq!(t.recipe(), [Leaf, Leaf, Push, Leaf, Pop]);
 /// assert_eq!(t.to_string(), "(#1,_,(#0))");
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub enum Tree {
     /// A plain leaf: in a selection, extract the subtree here; in an output, insert an
     /// extent-one, stride-zero mode.
@@ -56,10 +56,81 @@ impl Tree {
     /// assert_eq!(Tree::node([Tree::id(2)]).size(), 1);
     /// ```
     pub fn size(&self) -> usize {
-        match self {
-            Tree::Leaf | Tree::Id(_) => 1,
-            Tree::Node(c) => c.iter().map(Tree::size).sum(),
+        let mut n = 0;
+        self.walk(&mut |e| n += usize::from(matches!(e, Step::Leaf | Step::Id(_))));
+        n
+    }
+
+    /// The nesting depth: 0 for a leaf, otherwise 1 + the largest depth of the children.
+    ///
+    /// ```
+    /// use strideweave::Tree;
+    /// assert_eq!(Tree::node([Tree::Leaf, Tree::node([Tree::id(0)])]).depth(), 2);
+    /// assert_eq!(Tree::id(0).depth(), 0);
+    /// ```
+    pub fn depth(&self) -> usize {
+        let (mut d, mut max) = (0usize, 0usize);
+        self.walk(&mut |e| match e {
+            Step::Open => {
+                d += 1;
+                max = max.max(d);
+            }
+            Step::Close => d -= 1,
+            _ => {}
+        });
+        max
+    }
+
+    /// Visits the tree depth-first with an explicit stack: a tree built by hand may nest
+    /// without limit.
+    fn walk(&self, f: &mut impl FnMut(Step)) {
+        let mut stack: Vec<std::slice::Iter<'_, Tree>> = Vec::new();
+        let mut at = std::slice::from_ref(self).iter();
+        loop {
+            match at.next() {
+                Some(Tree::Leaf) => f(Step::Leaf),
+                Some(Tree::Id(n)) => f(Step::Id(*n)),
+                Some(Tree::Node(c)) => {
+                    f(Step::Open);
+                    stack.push(std::mem::replace(&mut at, c.iter()));
+                }
+                None => match stack.pop() {
+                    Some(outer) => {
+                        f(Step::Close);
+                        at = outer;
+                    }
+                    None => return,
+                },
+            }
         }
+    }
+
+    /// Writes the tree: `leaf`, `id(n)`, and each node's children between `open` and
+    /// `close`, separated by `sep`.
+    fn write(
+        &self,
+        f: &mut std::fmt::Formatter<'_>,
+        leaf: &str,
+        id: (&str, &str),
+        node: (&str, &str, &str),
+    ) -> std::fmt::Result {
+        let (mut result, mut first) = (Ok(()), true);
+        self.walk(&mut |e| {
+            if result.is_err() {
+                return;
+            }
+            if !first && !matches!(e, Step::Close) {
+                result = f.write_str(node.1);
+            }
+            first = matches!(e, Step::Open);
+            result = result.and_then(|()| match e {
+                Step::Leaf => f.write_str(leaf),
+                Step::Id(n) => write!(f, "{}{n}{}", id.0, id.1),
+                Step::Open => f.write_str(node.0),
+                Step::Close => f.write_str(node.2),
+            });
+        });
+        result
     }
 
     /// The leaf-and-nesting recipe of the children (identifiers read as plain leaves).
@@ -69,42 +140,67 @@ impl Tree {
     /// assert_eq!(Tree::node([Tree::id(2)]).recipe(), [Leaf]);
     /// ```
     pub fn recipe(&self) -> Vec<ProfileToken> {
-        fn go(t: &Tree, out: &mut Vec<ProfileToken>) {
-            match t {
-                Tree::Leaf | Tree::Id(_) => out.push(ProfileToken::Leaf),
-                Tree::Node(c) => {
-                    out.push(ProfileToken::Push);
-                    c.iter().for_each(|t| go(t, out));
-                    out.push(ProfileToken::Pop);
-                }
-            }
-        }
         let mut out = Vec::new();
-        match self {
-            Tree::Node(c) => c.iter().for_each(|t| go(t, &mut out)),
-            leaf => go(leaf, &mut out),
+        self.walk(&mut |e| {
+            out.push(match e {
+                Step::Leaf | Step::Id(_) => ProfileToken::Leaf,
+                Step::Open => ProfileToken::Push,
+                Step::Close => ProfileToken::Pop,
+            })
+        });
+        // The root node's own brackets are not part of its recipe.
+        if matches!(self, Tree::Node(_)) {
+            out.pop();
+            out.remove(0);
         }
         out
+    }
+}
+
+/// One step of [`Tree::walk`].
+#[derive(Clone, Copy)]
+enum Step {
+    Leaf,
+    Id(usize),
+    Open,
+    Close,
+}
+
+impl Drop for Tree {
+    /// Drops the children with an explicit stack: a tree built by hand may nest without
+    /// limit.
+    fn drop(&mut self) {
+        if let Tree::Node(children) = self {
+            drop_flat(children, |t| match t {
+                Tree::Node(c) => Some(c),
+                _ => None,
+            });
+        }
+    }
+}
+
+/// Drops a hierarchy's `children` with an explicit stack: each is emptied of its own
+/// children (`kids`) before it drops, so no drop recurses.
+pub(crate) fn drop_flat<T>(children: &mut Vec<T>, kids: impl Fn(&mut T) -> Option<&mut Vec<T>>) {
+    let mut stack = std::mem::take(children);
+    while let Some(mut t) = stack.pop() {
+        if let Some(c) = kids(&mut t) {
+            stack.append(c);
+        }
+    }
+}
+
+impl std::fmt::Debug for Tree {
+    /// As a derived `Debug` writes it: `Node([Id(1), Leaf])`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.write(f, "Leaf", ("Id(", ")"), ("Node([", ", ", "])"))
     }
 }
 
 impl std::fmt::Display for Tree {
     /// `_` for a plain leaf, `#n` for `id(n)`, parentheses for nesting.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Tree::Leaf => f.write_str("_"),
-            Tree::Id(n) => write!(f, "#{n}"),
-            Tree::Node(c) => {
-                f.write_str("(")?;
-                for (i, t) in c.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
-                    write!(f, "{t}")?;
-                }
-                f.write_str(")")
-            }
-        }
+        self.write(f, "_", ("#", ""), ("(", ",", ")"))
     }
 }
 
@@ -136,10 +232,32 @@ impl Layout {
     /// assert_eq!(l.rearrange_tree(&out, Some(&sel)).unwrap().to_string(), "((2,3),1):((7,14),5)");
     /// ```
     pub fn rearrange_tree(&self, output: &Tree, selection: Option<&Tree>) -> Result<Layout> {
-        if selection.is_none()
-            && let Some(flat) = self.rearrange_leaves_flat(output)
-        {
-            return Ok(flat);
+        let mut out = Layout::unit();
+        self.rearrange_tree_into(output, selection, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`rearrange_tree`](Self::rearrange_tree) writing the result over `out` in place
+    /// (`out` is left unchanged on error).
+    pub(crate) fn rearrange_tree_into(
+        &self,
+        output: &Tree,
+        selection: Option<&Tree>,
+        out: &mut Layout,
+    ) -> Result<()> {
+        if selection.is_none() && self.rearrange_leaves_flat(output, out) {
+            return Ok(());
+        }
+        *out = self.rearrange_tree_general(output, selection)?;
+        Ok(())
+    }
+
+    /// [`rearrange_tree`](Self::rearrange_tree) through extraction and placement.
+    fn rearrange_tree_general(&self, output: &Tree, selection: Option<&Tree>) -> Result<Layout> {
+        // The walks below recurse once per level of the trees.
+        check_nesting(OP, "the output tree nests", output.depth())?;
+        if let Some(sel) = selection {
+            check_nesting(OP, "the selection tree nests", sel.depth())?;
         }
         let mut parts = Extracted::new();
         match selection {
@@ -184,7 +302,9 @@ impl Layout {
         if single {
             b.single(OP)
         } else {
-            Ok(b.tuple_valid())
+            let l = b.tuple_valid();
+            check_nesting(OP, "the result would nest", l.shape.depth())?;
+            Ok(l)
         }
     }
 }
@@ -192,27 +312,28 @@ impl Layout {
 impl Layout {
     /// The fast path of [`rearrange_tree`](Layout::rearrange_tree) with the default
     /// selection (every leaf extracted) and a flat output of identifiers and plain leaves
-    /// (a permutation of the leaves, with `1:0` modes inserted): built in one pass. `None`
-    /// when the output is of another form or is a mistake (the general path reports it).
-    fn rearrange_leaves_flat(&self, output: &Tree) -> Option<Layout> {
+    /// (a permutation of the leaves, with `1:0` modes inserted): written over `out` in one
+    /// pass. `false` (and `out` unchanged) when the output is of another form or is a
+    /// mistake (the general path reports it).
+    fn rearrange_leaves_flat(&self, output: &Tree, out: &mut Layout) -> bool {
         let Tree::Node(children) = output else {
-            return None;
+            return false;
         };
-        let (sv, dv) = (&self.shape.0.vals, &self.stride.0.vals);
+        let (sv, dv): (&[i64], &[i64]) = (&self.shape.0.vals, &self.stride.0.vals);
         if sv.len() > 64 {
-            return None;
+            return false;
         }
         let mut used = 0u64;
         for c in children {
             match *c {
                 Tree::Leaf => {}
                 Tree::Id(n) if n < sv.len() && used & (1 << n) == 0 => used |= 1 << n,
-                _ => return None,
+                _ => return false,
             }
         }
         // An omitted leaf must have extent 1 (the general path explains the error).
         if (0..sv.len()).any(|i| used & (1 << i) == 0 && sv[i] != 1) {
-            return None;
+            return false;
         }
         let pick = |j: usize, leaf: i64, vals: &[i64]| match children[j] {
             Tree::Id(n) => vals[n],
@@ -220,12 +341,13 @@ impl Layout {
         };
         // The leaves of the source (or fewer, of extent 1) and 1:0 modes: size and reach
         // are the source's.
-        Some(Layout::from_valid(
-            Toks::from_fn(children.len(), |_| ProfileToken::Leaf),
-            Vals::from_fn(children.len(), |j| pick(j, 1, sv)),
-            Vals::from_fn(children.len(), |j| pick(j, 0, dv)),
+        out.set_flat_valid(
+            children.len(),
             false,
-        ))
+            |j| pick(j, 1, sv),
+            |j| pick(j, 0, dv),
+        );
+        true
     }
 }
 

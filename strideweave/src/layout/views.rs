@@ -33,6 +33,7 @@ pub struct Sliced {
 }
 
 /// Python's slice normalisation for a positive step: `(start, stop, step)` in `[0, n]`.
+#[inline(always)]
 fn normalise(
     op: &'static str,
     mode: usize,
@@ -43,17 +44,23 @@ fn normalise(
 ) -> Result<(i64, i64, i64)> {
     let step = step.unwrap_or(1);
     if step <= 0 {
-        return Err(Error::InvalidRange {
-            op,
-            detail: format!(
-                "slice step {step} on mode {mode} must be positive (reverse a mode with `reverse`)"
-            ),
-        });
+        return Err(step_error(op, mode, step));
     }
     let clamp = |v: i64| if v < 0 { (v + n).max(0) } else { v.min(n) };
     let start = start.map_or(0, clamp);
     let stop = stop.map_or(n, clamp);
     Ok((start, stop, step))
+}
+
+#[cold]
+#[inline(never)]
+fn step_error(op: &'static str, mode: usize, step: i64) -> Error {
+    Error::InvalidRange {
+        op,
+        detail: format!(
+            "slice step {step} on mode {mode} must be positive (reverse a mode with `reverse`)"
+        ),
+    }
 }
 
 impl Layout {
@@ -77,6 +84,42 @@ impl Layout {
 
     /// [`slice`](Self::slice) reporting errors as `op`, the operation called.
     pub(crate) fn slice_as(&self, op: &'static str, keys: &[Key]) -> Result<Sliced> {
+        self.check_key_count(op, keys)?;
+        if self.shape.0.toks.len() == self.shape.0.vals.len() {
+            let mut out = Layout::unit();
+            let (offset, at_origin, any_slice) = self.slice_flat_into(op, keys, &mut out)?;
+            return Ok(Sliced {
+                layout: any_slice.then_some(out),
+                offset,
+                at_origin,
+            });
+        }
+        self.slice_nested(op, keys)
+    }
+
+    /// [`slice_as`](Self::slice_as) writing the view layout over `out` in place (`():()`
+    /// when every key is an integer); returns the offset change and whether the selection
+    /// starts at the origin. On error `out` is some valid layout.
+    pub(crate) fn slice_into(
+        &self,
+        op: &'static str,
+        keys: &[Key],
+        out: &mut Layout,
+    ) -> Result<(i64, bool)> {
+        let leaves = self.shape.0.vals.len();
+        if self.shape.0.toks.len() == leaves && keys.len() == leaves {
+            // Flat, one key per leaf (a flat layout's rank is its leaf count).
+            let (offset, at_origin, _) = self.slice_flat_into(op, keys, out)?;
+            return Ok((offset, at_origin));
+        }
+        self.check_key_count(op, keys)?;
+        let s = self.slice_nested(op, keys)?;
+        *out = s.layout.unwrap_or_else(Layout::unit);
+        Ok((s.offset, s.at_origin))
+    }
+
+    /// One key per top-level mode.
+    fn check_key_count(&self, op: &'static str, keys: &[Key]) -> Result<()> {
         let rank = self.rank();
         if keys.len() != rank {
             return Err(Error::RankMismatch {
@@ -86,9 +129,11 @@ impl Layout {
                 found: keys.len(),
             });
         }
-        if self.shape.0.toks.len() == self.shape.0.vals.len() {
-            return self.slice_flat(op, keys);
-        }
+        Ok(())
+    }
+
+    /// `slice` for a layout with a nested top-level mode: a walk over the top-level nodes.
+    fn slice_nested(&self, op: &'static str, keys: &[Key]) -> Result<Sliced> {
         let mut offset = 0i64;
         let mut at_origin = true;
         let mut any_slice = false;
@@ -106,7 +151,7 @@ impl Layout {
                 Key::Slice { start, stop, step } => {
                     any_slice = true;
                     let (a, z, st) = normalise(op, i, size, start, stop, step)?;
-                    let len = interval_len(op, key, i, size, a, z, st)?;
+                    let len = interval_len(op, key, i, size, (a, z, st))?;
                     match (s, d) {
                         (Node::Leaf(_), Node::Leaf(d)) => {
                             b.leaf(len, d * st);
@@ -146,10 +191,25 @@ impl Layout {
         })
     }
 
-    /// `slice` for a layout whose top-level modes are all leaves: one pass, no tree walk.
-    fn slice_flat(&self, op: &'static str, keys: &[Key]) -> Result<Sliced> {
-        let (sv, dv) = (&self.shape.0.vals, &self.stride.0.vals);
-        let (mut shape, mut stride) = (InlineVec::<i64, 8>::new(), InlineVec::<i64, 8>::new());
+    /// `slice` for a layout whose top-level modes are all leaves: one pass, no tree walk,
+    /// the view layout written over `out` (`():()` when every key is an integer). Returns
+    /// the offset change, whether the selection starts at the origin and whether a key is a
+    /// slice; `out` is unchanged on error.
+    fn slice_flat_into(
+        &self,
+        op: &'static str,
+        keys: &[Key],
+        out: &mut Layout,
+    ) -> Result<(i64, bool, bool)> {
+        let (sv, dv): (&[i64], &[i64]) = (&self.shape.0.vals, &self.stride.0.vals);
+        // The kept modes, at most one per key: in fixed arrays while they fit inline.
+        const INLINE: usize = 8;
+        if sv.len() > INLINE {
+            let s = self.slice_nested(op, keys)?;
+            *out = s.layout.clone().unwrap_or_else(Layout::unit);
+            return Ok((s.offset, s.at_origin, s.layout.is_some()));
+        }
+        let (mut shape, mut stride, mut n) = ([0i64; INLINE], [0i64; INLINE], 0usize);
         let (mut offset, mut at_origin, mut any_slice) = (0i64, true, false);
         for (i, (key, (&size, &d))) in keys.iter().zip(sv.iter().zip(dv.iter())).enumerate() {
             match *key {
@@ -161,24 +221,17 @@ impl Layout {
                 Key::Slice { start, stop, step } => {
                     any_slice = true;
                     let (a, z, st) = normalise(op, i, size, start, stop, step)?;
-                    shape.push(interval_len(op, key, i, size, a, z, st)?);
-                    stride.push(d * st);
+                    shape[n] = interval_len(op, key, i, size, (a, z, st))?;
+                    stride[n] = d * st;
+                    n += 1;
                     offset += a * d;
                     at_origin &= a == 0;
                 }
             }
         }
-        let layout = any_slice.then(|| {
-            let int_root = shape.len() == 1;
-            let toks = InlineVec::from_fn(shape.len(), |_| ProfileToken::Leaf);
-            // Every selected index was reachable before: the reach cannot grow.
-            Layout::from_valid(toks, shape, stride, int_root)
-        });
-        Ok(Sliced {
-            layout,
-            offset,
-            at_origin,
-        })
+        // Every selected index was reachable before: the reach cannot grow.
+        out.set_flat_inline((shape, stride), n);
+        Ok((offset, at_origin, any_slice))
     }
 
     /// The same first-mode-fastest sequence regrouped as `target` (seed 000): requires
@@ -194,6 +247,14 @@ impl Layout {
     /// assert!(t.reshape(&"6".parse().unwrap()).unwrap_err().to_string().contains("copy"));
     /// ```
     pub fn reshape(&self, target: &Shape) -> Result<Layout> {
+        let mut out = Layout::unit();
+        self.reshape_into(target, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`reshape`](Self::reshape) writing the result over `out` in place (`out` is left
+    /// unchanged on error).
+    pub(crate) fn reshape_into(&self, target: &Shape, out: &mut Layout) -> Result<()> {
         const OP: &str = "reshape";
         if target.size() != self.size() {
             return Err(Error::ShapeMismatch {
@@ -227,24 +288,21 @@ impl Layout {
                 ),
             });
         }
+        let tv: &[i64] = &target.0.vals;
         let mut acc = b;
-        let stride = target
-            .0
-            .vals
-            .iter()
-            .map(|&e| {
-                let d = acc;
-                acc = acc.saturating_mul(e);
-                d
-            })
-            .collect();
         // The reach is the source's: (size - 1)·b.
-        Ok(Layout::from_valid(
-            target.0.toks.clone(),
-            target.0.vals.clone(),
-            stride,
+        out.set_valid(
+            &target.0.toks,
             target.0.int_root,
-        ))
+            tv.len(),
+            |j| tv[j],
+            |j| {
+                let d = acc;
+                acc = acc.saturating_mul(tv[j]);
+                d
+            },
+        );
+        Ok(())
     }
 
     /// `self ∘ B` with exactly B's shape (contracts D6: representable exactly when the
@@ -436,6 +494,14 @@ impl Layout {
     /// );
     /// ```
     pub fn unsqueeze(&self, dim: impl Dim) -> Result<Layout> {
+        let mut out = Layout::unit();
+        self.unsqueeze_into(dim, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`unsqueeze`](Self::unsqueeze) writing the result over `out` in place (`out` is left
+    /// unchanged on error).
+    pub(crate) fn unsqueeze_into(&self, dim: impl Dim, out: &mut Layout) -> Result<()> {
         const OP: &str = "unsqueeze";
         let n = self.rank();
         let Some(at) = normalise_dim(dim, n + 1) else {
@@ -450,21 +516,24 @@ impl Layout {
                 bound: n as i64 + 1,
             });
         };
-        let (t, sv, dv) = (&self.shape.0.toks, &self.shape.0.vals, &self.stride.0.vals);
-        let (ti, vi) = if t.len() == sv.len() {
-            (at, at) // flat: mode i is token i and leaf i
-        } else {
-            match self.shape.0.top_spans().get(at) {
-                Some(sp) => (sp.toks.start, sp.vals.start),
-                None => (t.len(), sv.len()),
-            }
+        let (t, sv, dv): (&[ProfileToken], &[i64], &[i64]) =
+            (&self.shape.0.toks, &self.shape.0.vals, &self.stride.0.vals);
+        if t.len() == sv.len() {
+            // Flat: mode i is token i and leaf i.
+            out.set_flat_valid(sv.len() + 1, false, splice(sv, at, 1), splice(dv, at, 0));
+            return Ok(());
+        }
+        let (ti, vi) = match self.shape.0.top_spans().get(at) {
+            Some(sp) => (sp.toks.start, sp.vals.start),
+            None => (t.len(), sv.len()),
         };
-        Ok(Layout::from_valid(
+        *out = Layout::from_valid(
             InlineVec::spliced(t, ti, ProfileToken::Leaf),
             InlineVec::spliced(sv, vi, 1),
             InlineVec::spliced(dv, vi, 0),
             false,
-        ))
+        );
+        Ok(())
     }
 
     /// Removes top-level mode `dim` (`0..rank`; a negative `dim` counts back from `rank`),
@@ -564,52 +633,81 @@ fn node_eval(s: Node<'_>, d: Node<'_>, mut c: i64) -> i64 {
 }
 
 /// An integer key must select a coordinate of its mode.
+#[inline(always)]
 fn check_int_key(op: &'static str, mode: usize, c: i64, size: i64) -> Result<()> {
     if (0..size).contains(&c) {
         return Ok(());
     }
-    Err(Error::OutOfDomain {
+    Err(int_key_error(op, mode, c, size))
+}
+
+#[cold]
+#[inline(never)]
+fn int_key_error(op: &'static str, mode: usize, c: i64, size: i64) -> Error {
+    Error::OutOfDomain {
         op,
         what: "integer key",
         value: c,
         place: format!("mode {mode} of extent {size}"),
         bound: size,
-    })
+    }
 }
 
-/// The number of indices a normalised slice selects; the slice must be non-empty and its
-/// width a multiple of its step.
-#[inline]
+/// The number of indices a normalised slice `(start, stop, step)` selects; the slice must be
+/// non-empty and its width a multiple of its step.
+#[inline(always)]
 fn interval_len(
     op: &'static str,
     key: &Key,
     mode: usize,
     size: i64,
-    a: i64,
-    z: i64,
-    st: i64,
+    (a, z, st): (i64, i64, i64),
 ) -> Result<i64> {
-    if z > a && st == 1 {
-        return Ok(z - a); // the common unit step: no division
+    let w = z - a;
+    if w > 0 {
+        if st & (st - 1) == 0 {
+            // A power-of-two step (1 included): a mask and a shift, no division.
+            if w & (st - 1) == 0 {
+                return Ok(w >> st.trailing_zeros());
+            }
+        } else if w % st == 0 {
+            return Ok(w / st);
+        }
     }
-    if z <= a {
-        return Err(Error::InvalidRange {
-            op,
-            detail: format!(
-                "slice {key} on mode {mode} (extent {size}) is empty: it normalises to {a}..{z}"
-            ),
-        });
+    Err(interval_error(op, key, mode, size, (a, z, st)))
+}
+
+/// Why [`interval_len`] rejects a slice.
+#[cold]
+#[inline(never)]
+fn interval_error(
+    op: &'static str,
+    key: &Key,
+    mode: usize,
+    size: i64,
+    norm: (i64, i64, i64),
+) -> Error {
+    let (a, z, st) = norm;
+    let detail = if z <= a {
+        format!("slice {key} on mode {mode} (extent {size}) is empty: it normalises to {a}..{z}")
+    } else {
+        format!(
+            "slice {key} on mode {mode} (extent {size}): the interval width {} is not a multiple of the step {st}",
+            z - a
+        )
+    };
+    Error::InvalidRange { op, detail }
+}
+
+/// `xs` with `x` inserted before position `i`, as a function of the position (for
+/// [`Layout::set_flat_valid`]).
+#[inline(always)]
+fn splice(xs: &[i64], i: usize, x: i64) -> impl Fn(usize) -> i64 + '_ {
+    move |j| match j.cmp(&i) {
+        std::cmp::Ordering::Less => xs[j],
+        std::cmp::Ordering::Equal => x,
+        std::cmp::Ordering::Greater => xs[j - 1],
     }
-    if (z - a) % st != 0 {
-        return Err(Error::InvalidRange {
-            op,
-            detail: format!(
-                "slice {key} on mode {mode} (extent {size}): the interval width {} is not a multiple of the step {st}",
-                z - a
-            ),
-        });
-    }
-    Ok((z - a) / st)
 }
 
 /// The ordinal of the first coordinate where `r` (the composition `A ∘ b`, with b's hierarchy)

@@ -204,9 +204,9 @@ fn total(t: &Tensor, op: &'static str, mean: bool, dest: Dest<'_>) -> Result<Opt
 }
 
 /// Backward of `sum`/`mean`: the one cotangent value (over `n` for a mean) everywhere —
-/// a stride-0 read of one value, written as one fill (`vec![c; n]`); no tensor of ones is
-/// made and nothing is multiplied. The fill itself stays because cotangents are `Dense`
-/// vectors while backward runs.
+/// a splat, one value read through stride 0 by whatever consumes it (the gradient buffer
+/// is filled from it by the copy engine); no tensor of ones and no vector of copies is
+/// made, and nothing is multiplied.
 struct Total {
     n: usize,
     mean: bool,
@@ -221,7 +221,7 @@ impl Rule for Total {
             } else {
                 c
             };
-            T::dense(vec![c; r.n])
+            T::splat(c, r.n)
         }
         let g =
             with_num!(cot.dtype(), T => go::<T>(self, cot), _ => unreachable!("differentiable"));
@@ -231,7 +231,8 @@ impl Rule for Total {
 
 /// Backward of `sum_modes`: `g[k] = c[G(k)]`, the cotangent read through `G` — a view of
 /// it with stride 0 on the summed modes — by the copy engine (stride-0 fills and memcpy
-/// runs) straight into the first-mode-fastest gradient.
+/// runs) straight into the first-mode-fastest gradient; a splat cotangent (a `sum` after
+/// it) stays a splat.
 struct SumModes {
     gather: Layout,
 }
@@ -239,6 +240,10 @@ struct SumModes {
 impl Rule for SumModes {
     fn backward(&self, cot: Dense, _inputs: &[Tensor], _needs: &[bool]) -> Result<Cotangents> {
         fn go<T: Num>(gather: &Layout, cot: Dense) -> Dense {
+            if let Some((c, true)) = T::undense_strided(&cot) {
+                // One value everywhere stays one value everywhere.
+                return T::splat(c[0], gather.size());
+            }
             let c = T::undense(cot).expect("the result's dtype");
             let mut g = vec![T::zero(); gather.size()];
             let order = Layout::compact(gather.shape());

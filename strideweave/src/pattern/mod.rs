@@ -32,7 +32,7 @@ pub(crate) mod run;
 mod shape;
 
 pub use code::{Keyword, Op, PatternCode, PatternRef, Side, Tok, TokKind, extent};
-pub use explain::{NO_PART, Part, explain, keyword_value, keywords};
+pub use explain::{NO_PART, NO_SYM, Part, explain, keyword_value, keywords};
 pub use fast::fast;
 pub use msg::{MSG_CAP, Msg, MsgState};
 pub use plan::{NO_SOURCE, Out, Scratch};

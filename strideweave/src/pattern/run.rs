@@ -3,6 +3,7 @@
 //! (the source's placement, its adjacent layouts, and the compact layout that autograd
 //! records). Scratch and message buffers are sized from the input: no leaf or term limit.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use smallvec::{SmallVec, smallvec};
@@ -11,12 +12,13 @@ use strideweave_syntax::{
 };
 
 use super::code::{Keyword, Op, PatternRef, Side};
-use super::explain::{NO_PART, explain};
+use super::explain::{NO_PART, NO_SYM, explain};
 use super::fast::fast;
 use super::msg::{MSG_CAP, Msg, MsgState};
 use super::plan::{NO_SOURCE, Out, Scratch};
 use super::shape::{LEAF, POP, PUSH, ShapeRef};
 use crate::error::{Error, Result};
+use crate::layout::int_tuple::{too_deep, tuple_depth};
 use crate::layout::{Layout, ProfileToken, Shape};
 
 /// A compiled rearrangement of one source shape: the result's shape and, for each result
@@ -55,12 +57,14 @@ impl Plan {
         check_keywords(&pattern, kind, &keywords).map_err(|e| lift(e.into()))?;
         let e = encode_pattern(text, &pattern).map_err(fail)?;
         let names: SmallVec<[&str; INLINE]> = e.names.iter().map(String::as_str).collect();
+        // Looked up in constant time: a call may give any number of keywords.
+        let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, &n)| (n, i)).collect();
         // Unreachable: check_keywords above refused a keyword that names no symbol.
         let keywords: SmallVec<[Keyword; INLINE]> = sizes
             .iter()
             .map(|&(n, v)| Keyword {
-                sym: e
-                    .symbol(n)
+                sym: *index
+                    .get(n)
                     .expect("check_keywords: every keyword names a symbol"),
                 // check_keywords: every value is at least 1.
                 value: v,
@@ -151,10 +155,19 @@ impl Plan {
         };
         if !fast(src, p, &mut scratch, &mut out) {
             let mut parts = vec![NO_PART; nleft + nright + ntoks];
+            let mut syms = vec![NO_SYM; nsym];
             let mut cap = MSG_CAP;
             loop {
                 let mut msg = vec![0u8; cap];
-                if let Err(st) = explain(src, p, &mut parts, &mut out, &mut msg, MsgState::EMPTY) {
+                if let Err(st) = explain(
+                    src,
+                    p,
+                    &mut parts,
+                    &mut syms,
+                    &mut out,
+                    &mut msg,
+                    MsgState::EMPTY,
+                ) {
                     let mut m = Msg::resume(&mut msg, st);
                     if shape_line && !st.names_shape() {
                         m.str("\n  the tensor's shape is ");
@@ -171,15 +184,21 @@ impl Plan {
             }
         }
         let (nt, nl) = (out.ntoks, out.nleaves);
+        let profile: SmallVec<[ProfileToken; INLINE]> = out.toks[..nt]
+            .iter()
+            .map(|&t| match t {
+                LEAF => ProfileToken::Leaf,
+                PUSH => ProfileToken::Push,
+                _ => ProfileToken::Pop,
+            })
+            .collect();
+        // Each side is at most MAX_NESTING deep, but a right group around a nested symbol
+        // adds their depths.
+        if let Some(reason) = too_deep("the result would nest", tuple_depth(&profile)) {
+            return Err(reason);
+        }
         Ok(Plan {
-            profile: out.toks[..nt]
-                .iter()
-                .map(|&t| match t {
-                    LEAF => ProfileToken::Leaf,
-                    PUSH => ProfileToken::Push,
-                    _ => ProfileToken::Pop,
-                })
-                .collect(),
+            profile,
             extents: out.extents[..nl].into(),
             source: out.source[..nl].into(),
             multiplier: out.multiplier[..nl].into(),

@@ -4,7 +4,7 @@
 
 use crate::dtype::Scalar;
 use crate::error::{Error, Result};
-use crate::layout::{Key, Layout, Shape, Sliced};
+use crate::layout::{Key, Layout, Sliced};
 use crate::repr::{Representation, Subtensor};
 use crate::tensor::Tensor;
 
@@ -73,6 +73,9 @@ impl Tensor {
     /// ```
     pub fn slice(&self, keys: &[Key]) -> Result<Tensor> {
         const OP: &str = "slice";
+        if let Some(view) = self.slice_in_place(OP, keys) {
+            return view;
+        }
         let sliced = self.representation().subtensors[0]
             .layout
             .slice_as(OP, keys)?;
@@ -93,6 +96,11 @@ impl Tensor {
     /// ```
     pub fn index(&self, keys: &[Key]) -> Result<Indexed> {
         const OP: &str = "index";
+        if keys.iter().any(|k| matches!(k, Key::Slice { .. }))
+            && let Some(view) = self.slice_in_place(OP, keys)
+        {
+            return view.map(Indexed::View);
+        }
         let r = self.representation();
         let sliced = r.subtensors[0].layout.slice_as(OP, keys)?;
         if sliced.layout.is_some() {
@@ -109,7 +117,37 @@ impl Tensor {
         s.carrier.with_host(OP, |b| Ok(Indexed::Value(b.get(at))))
     }
 
-    /// The view of a slice of `L_0` (and `S_0`), recorded for autograd.
+    /// The view of a slice of a one-subtensor tensor, its layout and offset written in
+    /// place inside the new handle, recorded for autograd; `None` for another
+    /// representation. A selection reads a subset of the source's carrier indices, so it
+    /// stays inside the carrier (RT004) because the source did: no placement check.
+    fn slice_in_place(&self, op: &'static str, keys: &[Key]) -> Option<Result<Tensor>> {
+        let r = self.representation();
+        if !r.is_single() || !r.adjacent.is_empty() {
+            return None;
+        }
+        let first = &r.subtensors[0];
+        let view = Tensor::single_in_place(r.dtype, first.carrier.clone(), first.offset, |out| {
+            let (delta, _) = first.layout.slice_into(op, keys, &mut out.layout)?;
+            out.offset = offset_plus(op, first.offset, delta)?;
+            Ok(())
+        });
+        Some(view.and_then(|out| {
+            debug_assert!(out.representation().validate(op).is_ok());
+            self.record_slice(op, keys, out)
+        }))
+    }
+
+    /// Records `out`, the slice of `self` by `keys`, for autograd.
+    fn record_slice(&self, op: &'static str, keys: &[Key], out: Tensor) -> Result<Tensor> {
+        crate::autograd::view::record(self, out, op, |c| {
+            let s = c.slice_as(op, keys)?;
+            Ok((s.layout.unwrap_or_else(rank0), s.offset))
+        })
+    }
+
+    /// The view of a slice of `L_0` and `S_0` of a multi-subtensor tensor, recorded for
+    /// autograd.
     fn sliced_view(&self, op: &'static str, keys: &[Key], sliced: Sliced) -> Result<Tensor> {
         let r = self.representation();
         if !r.is_single() && !sliced.at_origin {
@@ -126,24 +164,6 @@ impl Tensor {
             });
         }
         let first = &r.subtensors[0];
-        let record = |out| {
-            crate::autograd::view::record(self, out, op, |c| {
-                let s = c.slice_as(op, keys)?;
-                Ok((s.layout.unwrap_or_else(rank0), s.offset))
-            })
-        };
-        if r.is_single() && r.adjacent.is_empty() {
-            // A selection reads a subset of the source's carrier indices, so it stays inside
-            // the carrier (RT004) because the source did: no placement check.
-            let out = Tensor::single(
-                r.dtype,
-                first.carrier.clone(),
-                offset_plus(op, first.offset, sliced.offset)?,
-                sliced.layout.unwrap_or_else(rank0),
-            );
-            debug_assert!(out.representation().validate(op).is_ok());
-            return record(out);
-        }
         let mut subtensors = smallvec::SmallVec::new();
         subtensors.push(Subtensor {
             carrier: first.carrier.clone(),
@@ -165,13 +185,13 @@ impl Tensor {
             adjacent,
         };
         out.validate(op)?;
-        record(Tensor::from_repr(out))
+        self.record_slice(op, keys, Tensor::from_repr(out))
     }
 }
 
 /// The layout `():()` of one element: what integer keys on every mode leave.
 fn rank0() -> Layout {
-    Layout::compact(&Shape::empty())
+    Layout::unit()
 }
 
 /// `offset + delta`, which must stay a valid (non-negative) offset.

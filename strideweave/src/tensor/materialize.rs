@@ -2,7 +2,9 @@
 //! forms (`to_shape` and `transfer_to` are in `transfer`), and the one path under
 //! `copy_from` and `to_vec`: the copy engine of
 //! [`kernels::copy`](crate::kernels::copy), run straight from the source carrier into the
-//! destination carrier, for every plain dtype.
+//! destination carrier, for every plain dtype. With the default feature `parallel`, copies
+//! of 1 MiB or more are split across rayon's threads (`RAYON_NUM_THREADS=1` or
+//! `--no-default-features` keeps one thread); the result is the same bit for bit.
 
 use crate::autograd::node::{self, Cotangents, Rule};
 use crate::carrier::Carrier;
@@ -17,6 +19,7 @@ impl Tensor {
     /// A new compact (first-mode-fastest) carrier holding this tensor's logical contents,
     /// with the hierarchy of the shape kept. Every plain dtype; a block-scaled tensor gives
     /// its dequantized `f32` values. Recorded for autograd (the gradient passes through).
+    /// Copies of 1 MiB or more use several threads with the default feature `parallel`.
     ///
     /// ```
     /// use strideweave::Tensor;

@@ -20,6 +20,7 @@ mod transfer;
 mod views;
 
 use std::fmt;
+use std::mem::MaybeUninit;
 use std::sync::Arc;
 
 use crate::carrier::{Carrier, CarrierClass};
@@ -105,6 +106,50 @@ impl Tensor {
             }]),
             adjacent: Vec::new(),
         })
+    }
+
+    /// The handle of a one-subtensor representation whose subtensor `write` completes in
+    /// place inside the handle's allocation (it starts as `carrier`, `offset` and the
+    /// placeholder layout `():()`): a view's only heap allocation, with nothing built on the
+    /// stack and then moved into it. Unvalidated, as [`single`](Self::single); an error of
+    /// `write` drops the new handle.
+    #[inline(always)]
+    pub(crate) fn single_in_place(
+        dtype: DType,
+        carrier: Carrier,
+        offset: usize,
+        write: impl FnOnce(&mut Subtensor) -> Result<()>,
+    ) -> Result<Tensor> {
+        // `Arc::new(MaybeUninit::uninit())` rather than `Arc::new_uninit()`: the same
+        // allocation, with its size known at compile time (no out-of-line layout call).
+        let raw = Arc::into_raw(Arc::new(MaybeUninit::<TensorInner>::uninit())).cast_mut();
+        let value = TensorInner {
+            repr: Representation {
+                dtype,
+                subtensors: smallvec::SmallVec::from_buf([Subtensor {
+                    carrier,
+                    offset,
+                    layout: Layout::unit(),
+                }]),
+                adjacent: Vec::new(),
+            },
+            autograd: crate::autograd::Meta::default(),
+        };
+        // SAFETY: `raw` comes from `Arc::into_raw` of an `Arc` created on the line above and
+        // never cloned or downgraded, so it is the only pointer to the allocation: writing
+        // through it is exclusive (as `Arc::get_mut` would allow, without its atomic
+        // uniqueness check), and `MaybeUninit::write` initialises the whole value. The
+        // `&mut` it returns ends before `Arc::from_raw` below takes the allocation back.
+        #[allow(unsafe_code)]
+        let inner = unsafe { (*raw).write(value) };
+        let written = write(&mut inner.repr.subtensors[0]);
+        // SAFETY: `raw` is the pointer `Arc::into_raw` returned above (same type), given
+        // back once; its value was initialised by `write` above and nothing has moved or
+        // dropped it since (the writer reaches the subtensor only through `&mut`; if it
+        // panics, the allocation leaks instead of being read).
+        #[allow(unsafe_code)]
+        let inner = unsafe { Arc::from_raw(raw).assume_init() };
+        written.map(|()| Tensor { inner })
     }
 
     /// A tensor over `data` with the compact (first-mode-fastest) layout of `shape`.
@@ -335,5 +380,39 @@ impl fmt::Debug for Tensor {
             write!(f, ", {} subtensors", r.subtensors.len())?;
         }
         f.write_str(")")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `single_in_place`'s one `unsafe` (`assume_init` after `write`): the written value is
+    /// the one the handle holds, and an error of the writer still drops it (the carrier is
+    /// released, not leaked).
+    #[test]
+    fn single_in_place_holds_the_written_subtensor_and_drops_it_on_error() {
+        let c = Carrier::from_vec(vec![0f32; 12]);
+        let t = Tensor::single_in_place(DType::F32, c.clone(), 2, |s| {
+            s.layout = "(2,5):(5,1)".parse()?;
+            s.offset += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(
+            (t.offset(), t.layout().to_string()),
+            (3, "(2,5):(5,1)".into())
+        );
+        assert!(Carrier::same(t.carrier(), &c));
+        drop(t);
+        let err = Tensor::single_in_place(DType::F32, c.clone(), 0, |s| {
+            s.layout = "(2,5):(5,1)".parse()?;
+            Err(Error::overflow("test", "the writer"))
+        });
+        assert!(err.is_err());
+        assert!(
+            c.is_sole_handle(),
+            "every handle the writers held was dropped"
+        );
     }
 }

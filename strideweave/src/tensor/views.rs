@@ -39,6 +39,36 @@ impl Tensor {
         self.leading_view_with(op, Reach::Kept, f)
     }
 
+    /// [`reach_keeping_view`](Self::reach_keeping_view) for a layout function that writes
+    /// its result over a given layout (`write(source, out)`): a one-subtensor view's layout
+    /// is written in place inside the new handle's allocation, which is the view's only
+    /// heap allocation (nothing is built on the stack and then moved).
+    pub(crate) fn view_in_place(
+        &self,
+        op: &'static str,
+        write: impl Fn(&Layout, &mut Layout) -> Result<()>,
+    ) -> Result<Tensor> {
+        let apply = |l: &Layout| {
+            let mut out = Layout::unit();
+            write(l, &mut out)?;
+            Ok(out)
+        };
+        let r = self.representation();
+        if r.subtensors.len() != 1 || !r.adjacent.is_empty() {
+            return self.leading_view_with(op, Reach::Kept, apply);
+        }
+        let first = &r.subtensors[0];
+        let out = Tensor::single_in_place(r.dtype, first.carrier.clone(), first.offset, |out| {
+            write(&first.layout, &mut out.layout)
+        })?;
+        debug_assert_eq!(
+            out.layout().reach(),
+            first.layout.reach(),
+            "{op} claims to keep the reach"
+        );
+        crate::autograd::view::record(self, out, op, |c| Ok((apply(c)?, 0)))
+    }
+
     fn leading_view_with(
         &self,
         op: &'static str,
@@ -94,7 +124,7 @@ impl Tensor {
     /// assert!(t.permute(&[0, 0, 1]).is_err());
     /// ```
     pub fn permute(&self, order: &[usize]) -> Result<Tensor> {
-        self.reach_keeping_view("permute", |l| l.permute(order))
+        self.view_in_place("permute", |l, out| l.permute_into(order, out))
     }
 
     /// Regroups the same first-mode-fastest sequence as `target`; never copies (a source that
@@ -107,7 +137,7 @@ impl Tensor {
     /// assert_eq!(r.layout().to_string(), "(3,(2)):(2,(6))");
     /// ```
     pub fn reshape(&self, target: &Shape) -> Result<Tensor> {
-        self.reach_keeping_view("reshape", |l| l.reshape(target))
+        self.view_in_place("reshape", |l, out| l.reshape_into(target, out))
     }
 
     /// A view whose coordinate `q` reads source ordinal `B(q)`, with `B = shape:stride`
@@ -163,7 +193,8 @@ impl Tensor {
     /// assert_eq!(b.layout().to_string(), "(2,(4,3)):(1,(0,2))");
     /// ```
     pub fn broadcast_to(&self, target: &Shape) -> Result<Tensor> {
-        self.reach_keeping_view("broadcast_to", |l| l.broadcast_to(target))
+        const OP: &str = "broadcast_to";
+        self.view_in_place(OP, |l, out| l.broadcast_to_into(OP, target, out))
     }
 
     /// Inserts the target modes not named in `dims` as extent-1 modes, then broadcasts.
@@ -205,7 +236,7 @@ impl Tensor {
     /// assert_eq!(t.unsqueeze(-1).unwrap().shape().to_string(), "(2,3,1)");
     /// ```
     pub fn unsqueeze(&self, dim: impl Dim) -> Result<Tensor> {
-        self.reach_keeping_view("unsqueeze", |l| l.unsqueeze(dim))
+        self.view_in_place("unsqueeze", |l, out| l.unsqueeze_into(dim, out))
     }
 
     /// Removes top-level mode `dim` (`0..rank`; a negative `dim` counts back from `rank`),
@@ -258,7 +289,7 @@ impl Tensor {
     pub fn rearrange_tree(&self, output: &Tree, selection: Option<&Tree>) -> Result<Tensor> {
         const OP: &str = "rearrange_tree";
         self.require_single(OP)?;
-        self.reach_keeping_view(OP, |l| l.rearrange_tree(output, selection))
+        self.view_in_place(OP, |l, out| l.rearrange_tree_into(output, selection, out))
     }
 
     /// Rearranges by a pattern: `"b (h w) c -> b c h w"` with keyword

@@ -12,7 +12,7 @@ mod split;
 
 use super::code::{PatternRef, Side, Tok, TokKind};
 use super::msg::{Msg, MsgState};
-use super::plan::Out;
+use super::plan::{ON_LEFT, ON_RIGHT, Out};
 use super::shape::{LEAF, ShapeRef, leaves_in, node_end};
 use output::{new_symbols, omitted, place};
 use split::split;
@@ -86,20 +86,43 @@ struct Compiler<'a, 'o> {
     p: &'a PatternRef<'a>,
     parts: &'a mut [Part],
     nparts: usize,
+    syms: &'a mut [Sym],
     out: &'a mut Out<'o>,
     msg: &'a mut [u8],
     start: MsgState,
 }
 
+/// What the checked path knows of one symbol, gathered once per call so that every look-up
+/// takes constant time (a pattern read at run time may have any number of terms and
+/// keywords): its keyword extent, the sides it is on, and the first part it names.
+#[derive(Clone, Copy, Debug)]
+pub struct Sym {
+    /// The first keyword's extent (0: none; every keyword is at least 1 once checked).
+    keyword: i64,
+    /// [`ON_LEFT`] and [`ON_RIGHT`].
+    sides: u8,
+    /// The index of the first part that names it (`usize::MAX`: none yet).
+    part: usize,
+}
+
+/// A symbol entry to fill the caller's array with.
+pub const NO_SYM: Sym = Sym {
+    keyword: 0,
+    sides: 0,
+    part: usize::MAX,
+};
+
 /// Checks `p` against the source shape `src` and writes the result into `out`; on a mistake
 /// writes its message into `msg` after the front end's prefix (`start`: the state after
 /// writing and marking it) and returns the message's state. `parts` needs one entry per
-/// left-side token plus one per right-side token; `out` as documented on [`Out`]. Never
-/// panics: too small a `parts` or `out` is reported as a mistake of its own.
+/// left-side token plus one per right-side token, `syms` one per symbol (`p.names`); `out` as
+/// documented on [`Out`]. Never panics: too small a `parts`, `syms` or `out` is reported as a
+/// mistake of its own.
 pub const fn explain(
     src: ShapeRef<'_>,
     p: &PatternRef<'_>,
     parts: &mut [Part],
+    syms: &mut [Sym],
     out: &mut Out<'_>,
     msg: &mut [u8],
     start: MsgState,
@@ -110,14 +133,82 @@ pub const fn explain(
         p,
         parts,
         nparts: 0,
+        syms,
         out,
         msg,
         start,
     };
+    tri!(gather_symbols(&mut c));
     tri!(match_left(&mut c));
     tri!(omitted(&mut c));
     tri!(new_symbols(&mut c));
     place(&mut c)
+}
+
+/// Fills [`Compiler::syms`]: each symbol's first keyword and its sides.
+const fn gather_symbols(c: &mut Compiler<'_, '_>) -> Result<(), MsgState> {
+    let p = c.p;
+    let nsym = p.names.len();
+    if nsym > c.syms.len() {
+        let mut m = begin!(c);
+        m.str("the pattern has more than ");
+        m.int(c.syms.len() as i64);
+        m.str(" symbols, more than the macros handle");
+        return Err(finish(m, p, 0, chars(p.text)));
+    }
+    let mut i = 0;
+    while i < nsym {
+        c.syms[i] = NO_SYM;
+        i += 1;
+    }
+    i = 0;
+    while i < p.keywords.len() {
+        let k = p.keywords[i];
+        if k.sym < nsym && c.syms[k.sym].keyword == 0 {
+            c.syms[k.sym].keyword = k.value;
+        }
+        i += 1;
+    }
+    let sides = [(p.left, ON_LEFT), (p.right, ON_RIGHT)];
+    let mut s = 0;
+    while s < 2 {
+        let (toks, bit) = sides[s];
+        i = 0;
+        while i < toks.len() {
+            if matches!(toks.kind(i), TokKind::Symbol) && toks.sym(i) < nsym {
+                c.syms[toks.sym(i)].sides |= bit;
+            }
+            i += 1;
+        }
+        s += 1;
+    }
+    Ok(())
+}
+
+/// The keyword extent given for a symbol.
+const fn keyword_of(c: &Compiler<'_, '_>, sym: usize) -> Option<i64> {
+    keyword_in(c.syms, sym)
+}
+
+/// [`keyword_of`] where the compiler is borrowed (by a message).
+const fn keyword_in(syms: &[Sym], sym: usize) -> Option<i64> {
+    match syms[sym].keyword {
+        0 => None,
+        k => Some(k),
+    }
+}
+
+/// Whether a symbol appears on the side `bit` ([`ON_LEFT`], [`ON_RIGHT`]).
+const fn is_on(c: &Compiler<'_, '_>, sym: usize, bit: u8) -> bool {
+    c.syms[sym].sides & bit != 0
+}
+
+/// The first part that a symbol names.
+const fn part_of(c: &Compiler<'_, '_>, sym: usize) -> Option<Part> {
+    match c.syms[sym].part {
+        usize::MAX => None,
+        i => Some(c.parts[i]),
+    }
 }
 
 /// Ends a message with the pattern quoted and carets under columns `start..end`.
@@ -149,17 +240,6 @@ const fn chars(s: &str) -> u32 {
     n
 }
 
-const fn keyword(p: &PatternRef<'_>, sym: usize) -> Option<i64> {
-    let mut i = 0;
-    while i < p.keywords.len() {
-        if p.keywords[i].sym == sym {
-            return Some(p.keywords[i].value);
-        }
-        i += 1;
-    }
-    None
-}
-
 /// The first occurrence of a symbol: its side name and token (left first).
 const fn find_symbol<'p>(p: &PatternRef<'p>, sym: usize) -> (&'static str, Tok<'p>) {
     let mut i = 0;
@@ -177,17 +257,6 @@ const fn find_symbol<'p>(p: &PatternRef<'p>, sym: usize) -> (&'static str, Tok<'
         i += 1;
     }
     ("right", Tok::close())
-}
-
-const fn on_side(toks: Side<'_>, sym: usize) -> bool {
-    let mut i = 0;
-    while i < toks.len() {
-        if matches!(toks.kind(i), TokKind::Symbol) && toks.sym(i) == sym {
-            return true;
-        }
-        i += 1;
-    }
-    false
 }
 
 /// Keyword values that the macros could not check (constants): each at least 1, in
@@ -319,6 +388,9 @@ const fn push(c: &mut Compiler<'_, '_>, part: Part) -> Result<(), MsgState> {
         m.str(" sublayouts, more than the macros handle");
         return Err(finish(m, p, 0, chars(p.text)));
     }
+    if (part.kind == PART_SYMBOL || part.kind == PART_NEW) && c.syms[part.sym].part == usize::MAX {
+        c.syms[part.sym].part = c.nparts;
+    }
     c.parts[c.nparts] = part;
     c.nparts += 1;
     Ok(())
@@ -407,7 +479,7 @@ const fn match_term(c: &mut Compiler<'_, '_>, i: usize, n: Node) -> Result<(), M
     match t.kind {
         TokKind::Symbol => {
             let size = node_size(src, n);
-            if let Some(k) = keyword(p, t.sym)
+            if let Some(k) = keyword_of(c, t.sym)
                 && k != size
             {
                 let name = p.names[t.sym];

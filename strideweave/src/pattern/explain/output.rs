@@ -2,31 +2,13 @@
 //! and plan, built from the right side.
 
 use super::{
-    Compiler, NO_PART, Node, PART_CAPTURED, PART_NEW, PART_SYMBOL, Part, at, begin, chars, finish,
-    is_leaf, keyword, mode, on_side, push, tri,
+    Compiler, NO_PART, Node, PART_CAPTURED, PART_NEW, Part, at, begin, chars, finish, is_leaf,
+    is_on, keyword_of, mode, part_of, push, tri,
 };
 use crate::pattern::code::{Op, TokKind};
 use crate::pattern::msg::MsgState;
-use crate::pattern::plan::{NO_SOURCE, Out};
+use crate::pattern::plan::{NO_SOURCE, ON_LEFT, ON_RIGHT, Out};
 use crate::pattern::shape::{LEAF, POP, PUSH, ShapeRef};
-
-/// The first part that a symbol names.
-const fn part_of(c: &Compiler<'_, '_>, sym: usize) -> Option<Part> {
-    part_of_in(c.parts, c.nparts, sym)
-}
-
-/// The first of the `n` parts that a symbol names.
-const fn part_of_in(parts: &[Part], n: usize, sym: usize) -> Option<Part> {
-    let mut i = 0;
-    while i < n {
-        let part = parts[i];
-        if (part.kind == PART_SYMBOL || part.kind == PART_NEW) && part.sym == sym {
-            return Some(part);
-        }
-        i += 1;
-    }
-    None
-}
 
 /// Left symbols absent on the right are valid only at extent 1.
 pub(super) const fn omitted(c: &mut Compiler<'_, '_>) -> Result<(), MsgState> {
@@ -35,7 +17,7 @@ pub(super) const fn omitted(c: &mut Compiler<'_, '_>) -> Result<(), MsgState> {
     while i < p.left.len() {
         let t = p.left.get(i);
         if matches!(t.kind, TokKind::Symbol)
-            && !on_side(p.right, t.sym)
+            && !is_on(c, t.sym, ON_RIGHT)
             && let Some(part) = part_of(c, t.sym)
             && part.size > 1
         {
@@ -78,9 +60,9 @@ pub(super) const fn new_symbols(c: &mut Compiler<'_, '_>) -> Result<(), MsgState
     let mut i = 0;
     while i < p.right.len() {
         let t = p.right.get(i);
-        if matches!(t.kind, TokKind::Symbol) && !on_side(p.left, t.sym) {
+        if matches!(t.kind, TokKind::Symbol) && !is_on(c, t.sym, ON_LEFT) {
             // The macro requires a keyword for every new symbol.
-            let extent = match keyword(p, t.sym) {
+            let extent = match keyword_of(c, t.sym) {
                 Some(k) => k,
                 None => 1,
             };
@@ -188,7 +170,9 @@ pub(super) const fn place(c: &mut Compiler<'_, '_>) -> Result<(), MsgState> {
         let t = p.right.get(i);
         match t.kind {
             TokKind::Symbol => {
-                if let Some(part) = part_of_in(c.parts, c.nparts, t.sym) {
+                // `part_of`, with `c.out` borrowed by the writer.
+                if let i @ 0..usize::MAX = c.syms[t.sym].part {
+                    let part = c.parts[i];
                     if part.kind == PART_NEW {
                         out.leaf(part.extent, NO_SOURCE, 0);
                     } else if part.split {

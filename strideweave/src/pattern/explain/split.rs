@@ -1,7 +1,8 @@
 //! Splitting a leaf by a left group: `(h w)` on extent 12 with `h = 4`.
 
 use super::{
-    Compiler, NO_PART, Node, PART_SYMBOL, PART_UNIT, Part, at, begin, keyword, mode, push, tri,
+    Compiler, NO_PART, Node, PART_SYMBOL, PART_UNIT, Part, Sym, at, begin, keyword_in, keyword_of,
+    mode, push, tri,
 };
 use crate::pattern::code::{PatternRef, Tok, TokKind};
 use crate::pattern::msg::{Msg, MsgState};
@@ -29,7 +30,7 @@ pub(super) const fn split(c: &mut Compiler<'_, '_>, gi: usize, n: Node) -> Resul
     let mut j = gi + 1;
     while j < close {
         if matches!(p.left.kind(j), TokKind::Symbol) {
-            match keyword(p, p.left.sym(j)) {
+            match keyword_of(c, p.left.sym(j)) {
                 Some(k) => {
                     ngiven += 1;
                     known = match known {
@@ -49,7 +50,7 @@ pub(super) const fn split(c: &mut Compiler<'_, '_>, gi: usize, n: Node) -> Resul
         };
         if !matches {
             let mut m = begin!(c);
-            write_factors(&mut m, p, gi, ngiven, true);
+            write_factors(&mut m, p, c.syms, gi, ngiven, true);
             match known {
                 Some(_) if ngiven == 1 => m.str(" is not extent "),
                 Some(q) => {
@@ -70,7 +71,7 @@ pub(super) const fn split(c: &mut Compiler<'_, '_>, gi: usize, n: Node) -> Resul
             Some(k) if extent % k == 0 => Some(extent / k),
             _ => {
                 let mut m = begin!(c);
-                write_factors(&mut m, p, gi, ngiven, true);
+                write_factors(&mut m, p, c.syms, gi, ngiven, true);
                 m.str(if ngiven == 1 { " does" } else { " do" });
                 m.str(" not divide extent ");
                 m.int(extent);
@@ -86,7 +87,7 @@ pub(super) const fn split(c: &mut Compiler<'_, '_>, gi: usize, n: Node) -> Resul
         m.str(" of ");
         split_place(&mut m, src, n, &group);
         m.str(": ");
-        write_factors(&mut m, p, gi, nunknown, false);
+        write_factors(&mut m, p, c.syms, gi, nunknown, false);
         m.str(if nunknown == 2 { " both" } else { " all" });
         m.str(" lack an extent; give all but one of them as keywords");
         return Err(at(m, p, &group));
@@ -97,7 +98,7 @@ pub(super) const fn split(c: &mut Compiler<'_, '_>, gi: usize, n: Node) -> Resul
     while j < close {
         let t = p.left.get(j);
         let e = match t.kind {
-            TokKind::Symbol => match keyword(p, t.sym) {
+            TokKind::Symbol => match keyword_of(c, t.sym) {
                 Some(k) => k,
                 None => match inferred {
                     Some(k) => k,
@@ -136,7 +137,14 @@ pub(super) const fn split(c: &mut Compiler<'_, '_>, gi: usize, n: Node) -> Resul
 
 /// The `n` factors of the group at `gi` with a keyword (`given`: "h = 4", "a = 1, b = 2 and
 /// c = 3", or "the group's members" when there are none) or without one ("`h` and `w`").
-const fn write_factors(m: &mut Msg<'_>, p: &PatternRef<'_>, gi: usize, n: usize, given: bool) {
+const fn write_factors(
+    m: &mut Msg<'_>,
+    p: &PatternRef<'_>,
+    syms: &[Sym],
+    gi: usize,
+    n: usize,
+    given: bool,
+) {
     if given && n == 0 {
         m.str("the group's members");
         return;
@@ -147,7 +155,7 @@ const fn write_factors(m: &mut Msg<'_>, p: &PatternRef<'_>, gi: usize, n: usize,
     while j < close {
         if matches!(p.left.kind(j), TokKind::Symbol) {
             let sym = p.left.sym(j);
-            let value = keyword(p, sym);
+            let value = keyword_in(syms, sym);
             if value.is_some() == given {
                 if k > 0 {
                     m.str(if k + 1 == n { " and " } else { ", " });

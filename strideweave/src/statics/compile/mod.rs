@@ -8,8 +8,8 @@ mod tests;
 
 use super::code::{MAX_LEAVES, MAX_TOKENS, ShapeCode};
 use crate::pattern::{
-    LEAF, Msg, MsgState, NO_PART, NO_SOURCE, Op, Out, Part, PatternRef, Scratch, explain, fast,
-    keywords,
+    LEAF, Msg, MsgState, NO_PART, NO_SOURCE, NO_SYM, Op, Out, Part, PatternRef, Scratch, explain,
+    fast, keywords,
 };
 
 /// The most symbols a pattern may have on the static path (one per leaf at most, bar
@@ -115,8 +115,18 @@ pub const fn compile(src: &ShapeCode, p: &PatternRef<'_>) -> Outcome {
     if !ok {
         // The checked path: the same rule with messages (here only its verdict is kept).
         let mut parts = [NO_PART; MAX_SYMBOLS];
+        let mut syms = [NO_SYM; MAX_SYMBOLS];
         let mut msg = [0u8; 0];
-        ok = explain(shape, p, &mut parts, &mut out, &mut msg, MsgState::EMPTY).is_ok();
+        ok = explain(
+            shape,
+            p,
+            &mut parts,
+            &mut syms,
+            &mut out,
+            &mut msg,
+            MsgState::EMPTY,
+        )
+        .is_ok();
     }
     if !ok {
         return Outcome::Err;
@@ -226,7 +236,8 @@ pub const fn message_into(src: Option<&ShapeCode>, p: &PatternRef<'_>, buf: &mut
             let mut room = Room::NEW;
             let (_, mut out) = room.split();
             let mut parts: [Part; MAX_SYMBOLS] = [NO_PART; MAX_SYMBOLS];
-            match explain(src.view(), p, &mut parts, &mut out, buf, start) {
+            let mut syms = [NO_SYM; MAX_SYMBOLS];
+            match explain(src.view(), p, &mut parts, &mut syms, &mut out, buf, start) {
                 Ok(()) => None,
                 Err(st) => {
                     let mut m = Msg::resume(buf, st);

@@ -14,7 +14,7 @@ use strideweave_syntax::{
 use super::{Outcome, Room, compile, message_into};
 use crate::layout::Layout;
 use crate::pattern::{
-    Keyword, MSG_CAP, MsgState, NO_PART, Op, Out, PatternCode, Scratch, Side, explain, fast,
+    Keyword, MSG_CAP, MsgState, NO_PART, NO_SYM, Op, Out, PatternCode, Scratch, Side, explain, fast,
 };
 use crate::statics::ShapeCode;
 
@@ -336,8 +336,19 @@ fn check(seed: u64) -> Option<bool> {
     let mut parts = vec![NO_PART; p.left.len() + src.ntoks as usize + p.right.len()];
     let mut msg = vec![0; MSG_CAP];
     let fast = run(|s, out| fast(src.view(), &p, s, out));
-    let checked =
-        run(|_, out| explain(src.view(), &p, &mut parts, out, &mut msg, MsgState::EMPTY).is_ok());
+    let mut syms = vec![NO_SYM; p.names.len()];
+    let checked = run(|_, out| {
+        explain(
+            src.view(),
+            &p,
+            &mut parts,
+            &mut syms,
+            out,
+            &mut msg,
+            MsgState::EMPTY,
+        )
+        .is_ok()
+    });
     match (fast, checked) {
         (Some(a), Some(b)) => assert!(a == b, "{what}: the fast path differs"),
         (None, None) => {}

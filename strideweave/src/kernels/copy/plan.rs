@@ -1,0 +1,137 @@
+//! The joint plan of two placements' leaves, and the walk over the outer leaves.
+
+use smallvec::SmallVec;
+
+/// One planned leaf: extent, source stride, destination stride.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Mode {
+    pub(super) e: i64,
+    pub(super) s: i64,
+    pub(super) d: i64,
+}
+
+/// The joint plan of the leaves (innermost first), with the offsets moved for the turned
+/// leaves; `None` when the shape has no element.
+pub(super) fn plan(
+    extents: &[i64],
+    ss: &[i64],
+    ds: &[i64],
+    mut so: i64,
+    mut d_o: i64,
+) -> Option<(SmallVec<[Mode; 8]>, i64, i64)> {
+    let mut modes: SmallVec<[Mode; 8]> = SmallVec::new();
+    for ((&e, &s), &d) in extents.iter().zip(ss).zip(ds) {
+        if e == 0 {
+            return None;
+        }
+        if e == 1 {
+            continue;
+        }
+        let m = if d < 0 {
+            // Walk the leaf backwards: same pairs of elements, destination stepping forward.
+            so += (e - 1) * s;
+            d_o += (e - 1) * d;
+            Mode { e, s: -s, d: -d }
+        } else {
+            Mode { e, s, d }
+        };
+        modes.push(m);
+    }
+    modes.sort_by_key(|m| (m.d, m.s.abs()));
+    let mut merged: SmallVec<[Mode; 8]> = SmallVec::new();
+    for m in modes {
+        if let Some(last) = merged.last_mut()
+            && m.d == last.d * last.e
+            && m.s == last.s * last.e
+        {
+            last.e *= m.e;
+            continue;
+        }
+        merged.push(m);
+    }
+    Some((merged, so, d_o))
+}
+
+/// The leaf to tile with the innermost one (unit stride in the destination), when the
+/// source is fastest along it and the innermost leaf's source stride spans a cache line.
+pub(super) fn transposed_partner<T>(modes: &[Mode]) -> Option<usize> {
+    let inner = *modes.first()?;
+    let line = (64 / std::mem::size_of::<T>().max(1)) as i64;
+    if inner.d != 1 || inner.s == 0 || inner.s.abs() < line || inner.e < 8 {
+        return None;
+    }
+    let (k, m) = modes
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, m)| m.s != 0 && m.e >= 8)
+        .min_by_key(|(_, m)| m.s.abs())?;
+    (m.s.abs() < inner.s.abs()).then_some(k)
+}
+
+/// Calls `f(source offset, destination offset)` for every index of the leaves `rest`.
+#[inline]
+pub(super) fn outer(rest: &[Mode], so: i64, d_o: i64, mut f: impl FnMut(i64, i64)) {
+    let n = rest.len();
+    if n == 0 {
+        f(so, d_o);
+        return;
+    }
+    let mut ctr: SmallVec<[i64; 8]> = smallvec::smallvec![0; n];
+    let (mut s, mut d) = (so, d_o);
+    loop {
+        f(s, d);
+        let mut k = 0;
+        loop {
+            if k == n {
+                return;
+            }
+            ctr[k] += 1;
+            s += rest[k].s;
+            d += rest[k].d;
+            if ctr[k] < rest[k].e {
+                break;
+            }
+            s -= rest[k].s * rest[k].e;
+            d -= rest[k].d * rest[k].e;
+            ctr[k] = 0;
+            k += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plan_merges_a_compact_pair_into_one_run() {
+        let (m, so, d_o) = plan(&[2, 3, 4], &[1, 2, 6], &[1, 2, 6], 0, 0).unwrap();
+        assert_eq!((m.len(), m[0].e, so, d_o), (1, 24, 0, 0));
+    }
+
+    #[test]
+    fn plan_turns_a_backward_destination_leaf_and_moves_both_offsets() {
+        let (m, so, d_o) = plan(&[3], &[2], &[-1], 0, 2).unwrap();
+        assert_eq!((m[0].s, m[0].d, so, d_o), (-2, 1, 4, 0));
+    }
+
+    #[test]
+    fn the_tile_partner_is_the_leaf_where_the_source_is_fastest() {
+        let (m, ..) = plan(
+            &[32, 64, 64, 32],
+            &[131072, 2048, 32, 1],
+            &[1, 32, 2048, 65536],
+            0,
+            0,
+        )
+        .unwrap();
+        assert_eq!(transposed_partner::<f32>(&m), Some(3));
+        let (m, ..) = plan(&[64, 64], &[2, 128], &[1, 64], 0, 0).unwrap();
+        assert_eq!(
+            transposed_partner::<f32>(&m),
+            None,
+            "short source stride: strided run"
+        );
+    }
+}

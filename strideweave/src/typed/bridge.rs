@@ -1,0 +1,152 @@
+//! Bridges between [`Tensor`] and typed views: borrowing a one-subtensor tensor's carrier as
+//! a [`TypedTensorView`], and turning a view or an owned [`TypedTensor`] into a tensor.
+
+use super::owned::TypedTensor;
+use super::rank::TensorRank;
+use super::repr::ViewRepresentation;
+use super::view::TypedTensorView;
+use crate::dtype::Element;
+use crate::error::{Error, Result};
+use crate::layout::{IntTuple, Layout, Shape};
+use crate::tensor::Tensor;
+
+impl Tensor {
+    /// Lends this tensor's elements to `f` as a [`TypedTensorView`] over the carrier,
+    /// without copying: the view's offset is the tensor's, and each top-level mode becomes
+    /// one axis whose stride is the mode's single stride once coalesced. The view lives
+    /// only inside `f`, while the carrier's storage is locked for reading (writers wait).
+    ///
+    /// ```
+    /// use strideweave::{Tensor, TypedTensorView};
+    /// let t = Tensor::arange::<i32>(&"(2,3)".parse().unwrap()).reverse(1)?;
+    /// let sum = t.typed_view(|v: TypedTensorView<'_, i32>| {
+    ///     assert_eq!((v.shape(), v.strides(), v.offset()), (&[2, 3][..], &[1, -2][..], 4));
+    ///     v.get(&[1, 0]).copied()
+    /// })?;
+    /// assert_eq!(sum, Some(5));
+    /// // A nested mode flattens when it steps regularly.
+    /// let n = Tensor::arange::<f32>(&"((2,3),4)".parse().unwrap());
+    /// assert_eq!(n.typed_view(|v: TypedTensorView<'_, f32>| v.shape().to_vec())?, [6, 4]);
+    /// # Ok::<(), strideweave::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotImplemented`] for a tensor of several subtensors (block-scaled);
+    /// [`Error::WrongType`] when `T` is not the tensor's dtype; [`Error::NotRepresentable`]
+    /// when a top-level mode does not step regularly (it coalesces to several strides);
+    /// [`Error::Runtime`] for released storage.
+    pub fn typed_view<T: Element, Out>(
+        &self,
+        f: impl FnOnce(TypedTensorView<'_, T>) -> Out,
+    ) -> Result<Out> {
+        const OP: &str = "Tensor::typed_view";
+        let sub = self.require_single(OP)?;
+        if T::DTYPE != self.dtype() {
+            return Err(Error::WrongType {
+                op: OP,
+                expected: format!("the tensor's dtype {}", self.dtype()),
+                found: T::DTYPE.to_string(),
+            });
+        }
+        let (shape, strides) = flatten(OP, &sub.layout)?;
+        let offset =
+            isize::try_from(sub.offset).map_err(|_| Error::overflow(OP, "the view offset"))?;
+        sub.carrier.read_as(OP, |data: &[T]| {
+            TypedTensorView::build(OP, shape, strides, offset, data).map(f)
+        })?
+    }
+}
+
+/// One `(extent, stride)` per top-level mode of `layout`, when each coalesces to one leaf.
+fn flatten(op: &'static str, layout: &Layout) -> Result<(Vec<usize>, Vec<isize>)> {
+    let (mut shape, mut strides) = (vec![], vec![]);
+    for i in 0..layout.rank() {
+        let mode = layout.mode(i)?.coalesce();
+        match (mode.shape().leaves(), mode.stride().leaves()) {
+            ([e], [s]) => {
+                shape.push(*e as usize);
+                strides.push(*s as isize);
+            }
+            _ => {
+                return Err(Error::not_representable(
+                    op,
+                    format!(
+                        "mode {i} ({}) of {layout} does not step regularly (it coalesces to {mode}), so no single stride represents it",
+                        layout.mode(i)?
+                    ),
+                ));
+            }
+        }
+    }
+    Ok((shape, strides))
+}
+
+/// The [`Shape`] of `extents`, reported as `op` when an extent is 0 (a tensor shape has
+/// extents of at least 1).
+fn tensor_shape(op: &'static str, extents: &[usize]) -> Result<Shape> {
+    if let Some(axis) = extents.iter().position(|&e| e == 0) {
+        return Err(Error::not_representable(
+            op,
+            format!("axis {axis} has extent 0, and a Tensor's extents are at least 1"),
+        ));
+    }
+    let leaves: Vec<i64> = extents.iter().map(|&e| e as i64).collect();
+    Shape::new(IntTuple::from(leaves))
+}
+
+/// A tensor over `data` (column-major of `extents`, moved into the carrier).
+pub(crate) fn tensor_from_col_major<T: Element>(
+    op: &'static str,
+    extents: &[usize],
+    data: Vec<T>,
+) -> Result<Tensor> {
+    Tensor::from_vec(data, &tensor_shape(op, extents)?)
+}
+
+impl<T: Element, R: TensorRank, D: ViewRepresentation> TypedTensorView<'_, T, R, D> {
+    /// A [`Tensor`] over a **copy** of this view's elements in a new carrier (compact
+    /// column-major, one top-level mode per axis).
+    ///
+    /// ```
+    /// use strideweave::TypedTensorView;
+    /// let data = [1_i32, 2, 3, 4, 5, 6];
+    /// let view = TypedTensorView::from_slice([2, 3], [3, 1], 0, &data)?;
+    /// let t = view.to_tensor()?;
+    /// assert_eq!(t.layout().to_string(), "(2,3):(1,2)");
+    /// assert_eq!(t.to_vec::<i32>()?, [1, 4, 2, 5, 3, 6]);
+    /// # Ok::<(), strideweave::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotRepresentable`] when an extent is 0 (a tensor's extents are at least 1).
+    pub fn to_tensor(&self) -> Result<Tensor> {
+        const OP: &str = "TypedTensorView::to_tensor";
+        tensor_shape(OP, self.shape())?;
+        tensor_from_col_major(OP, self.shape(), self.to_col_major()?.into_vec())
+    }
+}
+
+impl<T: Element, R: TensorRank> TypedTensor<T, R> {
+    /// Moves this tensor's elements into a [`Tensor`] **without copying** them (the vector
+    /// becomes the carrier).
+    ///
+    /// ```
+    /// use strideweave::typed::TypedTensor;
+    /// let owned = TypedTensor::from_vec(vec![2, 2], vec![1.0_f32, 2.0, 3.0, 4.0])?;
+    /// let t = owned.into_tensor_without_copy()?;
+    /// assert_eq!(t.shape().to_string(), "(2,2)");
+    /// assert_eq!(t.get(&[1i64, 1].into())?.to_f64(), 4.0);
+    /// # Ok::<(), strideweave::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotRepresentable`] when an extent is 0.
+    pub fn into_tensor_without_copy(self) -> Result<Tensor> {
+        const OP: &str = "TypedTensor::into_tensor_without_copy";
+        let shape = self.shape().to_vec();
+        tensor_from_col_major(OP, &shape, self.into_vec())
+    }
+}

@@ -1,0 +1,181 @@
+//! Zero-copy conversions between typed views and `ndarray` (feature `ndarray`).
+//!
+//! A [`TypedTensorView`] becomes an `ndarray::ArrayView` over the same elements, negative
+//! strides included. An `ArrayView` becomes a [`TypedTensorView`] when its elements are
+//! contiguous in memory (any axis order, any stride signs): only then does `ndarray` lend
+//! the slice behind it safely; a view with gaps is an error rather than a copy. An owned
+//! [`TypedTensor`] and a column-major `ArrayD` move into each other without copying.
+
+use super::layout::reach;
+use super::owned::TypedTensor;
+use super::rank::{DynRank, TensorRank};
+use super::repr::{Dynamic, ViewRepresentation};
+use super::view::TypedTensorView;
+use crate::dtype::Element;
+use crate::error::{Error, Result};
+use crate::tensor::Tensor;
+use ndarray::{ArrayD, ArrayView, ArrayViewD, Dimension, IxDyn, ShapeBuilder};
+
+impl<'a, T, R: TensorRank, D: ViewRepresentation> From<TypedTensorView<'a, T, R, D>>
+    for ArrayViewD<'a, T>
+{
+    /// The same elements as an `ndarray` view (no copy), negative strides included.
+    ///
+    /// ```
+    /// use strideweave::TypedTensorView;
+    /// let data = [1_i32, 2, 3, 4, 5, 6];
+    /// let view = TypedTensorView::from_slice([2, 3], [-3, 1], 3, &data).unwrap();
+    /// let nd: ndarray::ArrayViewD<'_, i32> = view.into();
+    /// assert_eq!(nd.strides(), &[-3, 1]);
+    /// assert_eq!(nd, ndarray::arr2(&[[4, 5, 6], [1, 2, 3]]).into_dyn());
+    /// ```
+    fn from(view: TypedTensorView<'a, T, R, D>) -> ArrayViewD<'a, T> {
+        let shape = IxDyn(view.shape());
+        if view.n_elements() == 0 {
+            return ArrayView::from_shape(shape, &[])
+                .expect("an empty shape fits an empty slice in ndarray's default strides");
+        }
+        let (lo, _) = reach(
+            "ArrayViewD::from",
+            view.shape(),
+            view.strides(),
+            view.offset(),
+        )
+        .expect("the reach of a built view was computed without overflow at construction");
+        // ndarray takes custom strides as `usize` bit patterns of `isize` and the slice from
+        // the lowest address the view reaches.
+        let strides: Vec<usize> = view.strides().iter().map(|&s| s as usize).collect();
+        ArrayView::from_shape(shape.strides(IxDyn(&strides)), &view.data[lo as usize..])
+            .expect("every index of a built view is inside its slice, so ndarray accepts it")
+    }
+}
+
+impl<'a, T, Ix: Dimension> TryFrom<ArrayView<'a, T, Ix>>
+    for TypedTensorView<'a, T, DynRank, Dynamic>
+{
+    type Error = Error;
+
+    /// The same elements as a typed view (no copy), when they are contiguous in memory.
+    ///
+    /// ```
+    /// use strideweave::TypedTensorView;
+    /// let a = ndarray::arr2(&[[1_i32, 2, 3], [4, 5, 6]]);
+    /// let flipped = a.slice(ndarray::s![..;-1, ..]);
+    /// let view = TypedTensorView::try_from(flipped).unwrap();
+    /// assert_eq!((view.strides(), view.offset()), (&[-3, 1][..], 3));
+    /// assert_eq!(view.get(&[0, 2]), Some(&6));
+    /// assert!(TypedTensorView::try_from(a.slice(ndarray::s![.., ..;2])).is_err());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotRepresentable`] when the elements are not contiguous in memory (ndarray
+    /// lends no slice covering a view with gaps).
+    fn try_from(a: ArrayView<'a, T, Ix>) -> Result<Self> {
+        const OP: &str = "TypedTensorView::try_from(ArrayView)";
+        let shape = a.shape().to_vec();
+        let strides = a.strides().to_vec();
+        let Some(data) = a.to_slice_memory_order() else {
+            return Err(Error::not_representable(
+                OP,
+                format!(
+                    "the ndarray view (shape {shape:?}, strides {strides:?}) is not contiguous in memory, so no borrowed slice covers it without a copy"
+                ),
+            ));
+        };
+        // The slice starts at the lowest address; the logical origin is above it by the
+        // span of the reversed axes.
+        let offset: isize = shape
+            .iter()
+            .zip(&strides)
+            .filter(|&(&e, &s)| e > 0 && s < 0)
+            .map(|(&e, &s)| (e as isize - 1) * -s)
+            .sum();
+        TypedTensorView::build(OP, shape, strides, offset, data)
+    }
+}
+
+impl<T> From<TypedTensor<T, DynRank>> for ArrayD<T> {
+    /// Moves the elements into a column-major `ArrayD` (no copy).
+    ///
+    /// ```
+    /// use strideweave::typed::TypedTensor;
+    /// let t = TypedTensor::from_vec([2, 2], vec![1, 2, 3, 4]).unwrap();
+    /// let a: ndarray::ArrayD<i32> = t.into();
+    /// assert_eq!(a, ndarray::arr2(&[[1, 3], [2, 4]]).into_dyn());
+    /// ```
+    fn from(t: TypedTensor<T, DynRank>) -> ArrayD<T> {
+        let shape = IxDyn(t.shape()).f();
+        ArrayD::from_shape_vec(shape, t.into_vec())
+            .expect("a typed tensor holds exactly its shape's elements in column-major order")
+    }
+}
+
+impl<T> TryFrom<ArrayD<T>> for TypedTensor<T, DynRank> {
+    type Error = Error;
+
+    /// Moves the elements of a compact column-major `ArrayD` into a typed tensor (no copy).
+    ///
+    /// ```
+    /// use ndarray::ShapeBuilder;
+    /// use strideweave::typed::TypedTensor;
+    /// let a = ndarray::Array::from_shape_vec((2, 2).f(), vec![1, 2, 3, 4]).unwrap().into_dyn();
+    /// let t = TypedTensor::try_from(a).unwrap();
+    /// assert_eq!(t.view().get(&[1, 0]), Some(&2));
+    /// assert!(TypedTensor::try_from(ndarray::arr2(&[[1, 2], [3, 4]]).into_dyn()).is_err());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotRepresentable`] when the array is not compact column-major (moving it
+    /// would need a copy).
+    fn try_from(a: ArrayD<T>) -> Result<Self> {
+        const OP: &str = "TypedTensor::try_from(ArrayD)";
+        let (shape, data) = take_col_major(OP, a)?;
+        TypedTensor::from_vec(shape, data)
+    }
+}
+
+impl<T: Element> TryFrom<ArrayD<T>> for Tensor {
+    type Error = Error;
+
+    /// Moves the elements of a compact column-major `ArrayD` into a [`Tensor`]'s new
+    /// carrier (no copy).
+    ///
+    /// ```
+    /// use ndarray::ShapeBuilder;
+    /// use strideweave::Tensor;
+    /// let a = ndarray::Array::from_shape_vec((2, 3).f(), vec![1, 2, 3, 4, 5, 6]).unwrap().into_dyn();
+    /// let t = Tensor::try_from(a).unwrap();
+    /// assert_eq!(t.layout().to_string(), "(2,3):(1,2)");
+    /// assert!(Tensor::try_from(ndarray::arr2(&[[1, 2], [3, 4]]).into_dyn()).is_err());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotRepresentable`] when the array is not compact column-major or has an
+    /// extent 0 (a tensor's extents are at least 1).
+    fn try_from(a: ArrayD<T>) -> Result<Self> {
+        const OP: &str = "Tensor::try_from(ArrayD)";
+        let (shape, data) = take_col_major(OP, a)?;
+        super::bridge::tensor_from_col_major(OP, &shape, data)
+    }
+}
+
+/// The shape and the buffer of a compact column-major array that covers its whole buffer.
+fn take_col_major<T>(op: &'static str, a: ArrayD<T>) -> Result<(Vec<usize>, Vec<T>)> {
+    let shape = a.shape().to_vec();
+    let compact = super::layout::compact_check(op, &shape, a.strides())?;
+    let (data, offset) = a.into_raw_vec_and_offset();
+    match offset {
+        Some(0) | None if compact && data.len() == shape.iter().product::<usize>() => {
+            Ok((shape, data))
+        }
+        _ => Err(Error::not_representable(
+            op,
+            format!(
+                "the array of shape {shape:?} is not compact column-major over its whole buffer, so it cannot move without a copy"
+            ),
+        )),
+    }
+}

@@ -5,7 +5,9 @@
 //! | --- | --- |
 //! | `int` | [`int::Int`] (the integer element types, wrapping arithmetic), `with_int!` (dtype → type) |
 //! | `num` | [`num::Num`] (the floating and complex element types), [`num::Dense`] (dense ordinal vectors), `with_num!` (dtype → type) |
+//! | `plan` | the joint plan of a destination and its sources (drop, turn, order, merge leaves), shared by `copy` and `zip` |
 //! | `copy` | the copy engine: one strided placement into another (memcpy runs, fills, blocked transposes) |
+//! | `zip` | the elementwise engine: `f` of one or two strided sources straight into a strided destination |
 //! | `strided` | iteration over strided (and stride-zero) layouts without copying |
 //! | `gemm` | `matrixmultiply`'s f32/f64 kernels: the crate's one `unsafe` block |
 //!
@@ -15,4 +17,6 @@ pub(crate) mod copy;
 pub(crate) mod gemm;
 pub(crate) mod int;
 pub(crate) mod num;
+pub(crate) mod plan;
 pub(crate) mod strided;
+pub(crate) mod zip;

@@ -157,13 +157,14 @@ fn blocked<A: Copy, B: Copy, T: Copy>(
 }
 
 /// The `e` elements `x[s], x[s + st], …` of one run of a source, any stride.
-enum Lane<'a, T> {
+pub(crate) enum Lane<'a, T> {
     Forward(StepBy<Iter<'a, T>>),
     Backward(StepBy<Rev<Iter<'a, T>>>),
     Same(Take<Repeat<T>>),
 }
 
-fn lane<T: Copy>(x: &[T], s: i64, st: i64, e: usize) -> Lane<'_, T> {
+/// The [`Lane`] of `e` elements of `x` from index `s` with stride `st` (all inside `x`).
+pub(crate) fn lane<T: Copy>(x: &[T], s: i64, st: i64, e: usize) -> Lane<'_, T> {
     let (s0, k) = (s as usize, st.unsigned_abs() as usize);
     match st {
         0 => Lane::Same(std::iter::repeat(x[s0]).take(e)),

@@ -115,7 +115,7 @@ fn shares(out: &Tensor, t: &Tensor) -> bool {
     Carrier::same(out.carrier(), t.carrier())
 }
 
-/// A source of the engine: elements, offset and leaf strides.
-fn side<'a, T>(x: &'a [T], o: i64, l: &'a Layout) -> (&'a [T], i64, &'a [i64]) {
+/// A source of the engines: elements, offset and leaf strides.
+pub(super) fn side<'a, T>(x: &'a [T], o: i64, l: &'a Layout) -> (&'a [T], i64, &'a [i64]) {
     (x, o, l.stride().leaves())
 }

@@ -10,11 +10,14 @@
 
 use crate::dtype::{DType, Element, Scalar};
 use crate::error::{Error, Result};
+use crate::kernels::fold::fold;
 use crate::kernels::int::{Int, with_int};
-use crate::kernels::strided::{walk1, walk2};
+use crate::kernels::strided::walk1;
 use crate::layout::{Layout, Shape};
 use crate::ops::elementwise::{Binary, ScalarKind};
+use crate::ops::engine::side;
 use crate::ops::engine::{map1, zip2};
+use crate::ops::reduce::total_in;
 use crate::ops::{Dest, deliver};
 use crate::tensor::Tensor;
 use crate::tensor::read::read;
@@ -121,11 +124,7 @@ pub(super) fn scalar(
 /// The wrapping sum of every element of an integer tensor, as a rank-0 tensor of its dtype.
 pub(super) fn total(op: &'static str, t: &Tensor, dest: Dest<'_>) -> Result<Option<Tensor>> {
     with_int!(t.dtype(), T => {
-        let s = read(t, op, |x: &[T], o, l| {
-            let mut acc = T::zero();
-            walk1(l, o, |i| acc = acc.wadd(x[i]));
-            acc
-        })?;
+        let s = read(t, op, |x: &[T], o, l| total_in(x, o, l, |a, p| a.wadd(p)))?;
         deliver(op, dest, vec![s], &Shape::empty())
     }, _ => unreachable!("checked: an integer dtype"))
 }
@@ -142,7 +141,8 @@ pub(super) fn sum_modes(
     with_int!(t.dtype(), T => {
         let values = read(t, op, |x: &[T], o, l| {
             let mut acc = vec![T::zero(); shape.size()];
-            walk2((l, o), (gather, 0), |i, j| acc[j] = acc[j].wadd(x[i]));
+            let into = (&mut acc[..], gather.stride().leaves());
+            fold(l.shape().leaves(), side(x, o, l), into, |a, p| a.wadd(p));
             acc
         })?;
         deliver(op, dest, values, shape)

@@ -97,8 +97,10 @@ fn carrier_bits(t: &Tensor) -> Vec<u64> {
 
 type BinaryOp = fn(&Tensor, &Tensor) -> strideweave::Result<Tensor>;
 type BinaryInto = fn(&Tensor, &Tensor, &Tensor) -> strideweave::Result<()>;
+/// The reference arithmetic of one element.
+type Reference = fn(f64, f64) -> f64;
 
-const BINARY: [(&str, BinaryOp, BinaryInto, fn(f64, f64) -> f64); 4] = [
+const BINARY: [(&str, BinaryOp, BinaryInto, Reference); 4] = [
     ("add", Tensor::add, Tensor::add_into, |x, y| x + y),
     ("sub", Tensor::sub, Tensor::sub_into, |x, y| x - y),
     ("mul", Tensor::mul, Tensor::mul_into, |x, y| x * y),
@@ -129,7 +131,7 @@ proptest! {
     #[test]
     fn scalar_operations_match_the_naive_reference(c in case(), s in 0.25f64..9.0) {
         let (a, _, dst) = build(&c);
-        let cases: [(fn(f64, f64) -> f64, Tensor); 5] = [
+        let cases: [(Reference, Tensor); 5] = [
             (|x, s| x + s, a.add_scalar(s).unwrap()),
             (|x, s| x - s, a.sub_scalar(s).unwrap()),
             (|x, s| x * s, a.mul_scalar(s).unwrap()),

@@ -16,7 +16,7 @@
 //! Each destination index is written once, from the same source elements as a naive walk,
 //! so results are bit-identical to it whatever the order of the visit.
 
-use std::iter::{Repeat, Rev, StepBy, Take};
+use std::iter::{RepeatN, Rev, StepBy};
 use std::slice::Iter;
 
 use super::plan::{Mode, outer, plan, transposed_partner, without};
@@ -160,14 +160,14 @@ fn blocked<A: Copy, B: Copy, T: Copy>(
 pub(crate) enum Lane<'a, T> {
     Forward(StepBy<Iter<'a, T>>),
     Backward(StepBy<Rev<Iter<'a, T>>>),
-    Same(Take<Repeat<T>>),
+    Same(RepeatN<T>),
 }
 
 /// The [`Lane`] of `e` elements of `x` from index `s` with stride `st` (all inside `x`).
 pub(crate) fn lane<T: Copy>(x: &[T], s: i64, st: i64, e: usize) -> Lane<'_, T> {
     let (s0, k) = (s as usize, st.unsigned_abs() as usize);
     match st {
-        0 => Lane::Same(std::iter::repeat(x[s0]).take(e)),
+        0 => Lane::Same(std::iter::repeat_n(x[s0], e)),
         st if st > 0 => Lane::Forward(x[s0..=s0 + (e - 1) * k].iter().step_by(k)),
         _ => Lane::Backward(x[s0 - (e - 1) * k..=s0].iter().rev().step_by(k)),
     }

@@ -163,6 +163,27 @@ proptest! {
         prop_assert_eq!(carrier_bits(&dst), expected);
     }
 
+    /// An operand that is its own destination (`a.sub_into(&b, &a)`, `a.div_into(&b, &b)`)
+    /// is updated in place with the values of the naive walk, nothing else of its carrier
+    /// touched, one version increment.
+    #[test]
+    fn an_operand_as_its_own_destination_is_updated_in_place(c in case()) {
+        let e = c.shape.leaves();
+        let (_, b, _) = build(&c);
+        let a = placed(c.shape.layout(&c.dst.of(&e, false)), c.pads, |k| value(k, 3));
+        let want = naive(&a, &b, |x, y| x - y);
+        let expected = carrier_after(&a, &want);
+        a.sub_into(&b, &a).unwrap();
+        prop_assert_eq!(carrier_bits(&a), expected);
+        prop_assert_eq!(a.carrier().version(), 1);
+        let (x, _, _) = build(&c);
+        let y = placed(c.shape.layout(&c.dst.of(&e, false)), c.pads, |k| value(k, 4));
+        let want = naive(&x, &y, |p, q| p / q);
+        let expected = carrier_after(&y, &want);
+        x.div_into(&y, &y).unwrap();
+        prop_assert_eq!(carrier_bits(&y), expected);
+    }
+
     /// sum adds in first-mode-fastest order, as the naive loop does (same bits); mean divides
     /// that sum by the size.
     #[test]

@@ -12,35 +12,46 @@
 use super::plan::{Mode, Modes, merge, outer};
 use super::zip::lane;
 
-/// Folds the elements of `x` (offset `xo`, leaf strides `xs`) into `acc` through the leaf
-/// strides `gs` (0 on the reduced leaves), in ordinal order per output. Callers guarantee
-/// that every index lies inside its slice.
+/// Folds the elements of `x` (offset `xo`, leaf strides `xs`) into `acc` (offset `ao`)
+/// through the leaf strides `gs` (0 on the reduced leaves), in ordinal order per output.
+/// Callers guarantee that every index lies inside its slice. With injective `gs` this is
+/// an in-place update, `acc[G(i)] = f(acc[G(i)], x[X(i)])` once per element.
 pub(crate) fn fold<T: Copy, A: Copy>(
     extents: &[i64],
     (x, xo, xs): (&[A], i64, &[i64]),
-    (acc, gs): (&mut [T], &[i64]),
+    (acc, ao, gs): (&mut [T], i64, &[i64]),
     f: impl Fn(T, A) -> T,
 ) {
     if extents.contains(&0) {
         return;
     }
-    let modes: Modes<1> = extents
+    let (mut ao, mut xo) = (ao, xo);
+    let mut modes: Modes<1> = Modes::new();
+    for ((&e, &s), &d) in extents
         .iter()
         .zip(xs)
         .zip(gs)
         .filter(|&((&e, _), _)| e != 1)
-        .map(|((&e, &s), &d)| Mode { e, d, s: [s] })
-        .collect();
+    {
+        if d < 0 {
+            // A kept leaf walked backwards: other outputs, so no sum changes order.
+            ao += (e - 1) * d;
+            xo += (e - 1) * s;
+            modes.push(Mode { e, d: -d, s: [-s] });
+        } else {
+            modes.push(Mode { e, d, s: [s] });
+        }
+    }
     let mut modes = merge(modes);
     if let Some(k) = modes.iter().position(|m| m.d == 1 && m.s[0] == 1) {
         let unit = modes.remove(k);
         modes.insert(0, unit);
     }
     let Some(&inner) = modes.first() else {
-        acc[0] = f(acc[0], x[xo as usize]);
+        acc[ao as usize] = f(acc[ao as usize], x[xo as usize]);
         return;
     };
-    outer(&modes[1..], 0, [xo], |d, [s]| run(x, s, acc, d, inner, &f));
+    outer(&modes[1..], ao, [xo], |d, [s]| run(x, s, acc, d, inner, &f));
 }
 
 /// One run of the innermost leaf `m` from source offset `s` into the outputs from `d`.
@@ -92,7 +103,9 @@ mod tests {
         // ordinal order of (2,3):(3,1) reads 0, 3, 1, 4, 2, 5
         let x = [1.0f32, 1e8, -1e8, 1.0, 1.0, 1.0];
         let mut acc = [0.0f32];
-        fold(&[2, 3], (&x, 0, &[3, 1]), (&mut acc, &[0, 0]), |a, p| a + p);
+        fold(&[2, 3], (&x, 0, &[3, 1]), (&mut acc, 0, &[0, 0]), |a, p| {
+            a + p
+        });
         let want = [0usize, 3, 1, 4, 2, 5]
             .iter()
             .fold(0.0f32, |a, &i| a + x[i]);
@@ -104,13 +117,18 @@ mod tests {
         // sum over mode 1 of a compact (3, 4): out[i] = Σ_j x[i + 3j]
         let x: Vec<i64> = (0..12).collect();
         let mut acc = [0i64; 3];
-        fold(&[3, 4], (&x, 0, &[1, 3]), (&mut acc, &[1, 0]), |a, p| a + p);
+        fold(&[3, 4], (&x, 0, &[1, 3]), (&mut acc, 0, &[1, 0]), |a, p| {
+            a + p
+        });
         assert_eq!(acc, [18, 22, 26]);
         // over mode 0, read reversed: out[j] = Σ_i x[11 - i - 3j]
         let mut acc = [0i64; 4];
-        fold(&[3, 4], (&x, 11, &[-1, -3]), (&mut acc, &[0, 1]), |a, p| {
-            a + p
-        });
+        fold(
+            &[3, 4],
+            (&x, 11, &[-1, -3]),
+            (&mut acc, 0, &[0, 1]),
+            |a, p| a + p,
+        );
         assert_eq!(acc, [30, 21, 12, 3]);
     }
 }

@@ -2,15 +2,17 @@
 //! read in place through their layouts, the result written straight into a fresh compact
 //! vector or into the caller's destination — one pass, no intermediate buffer.
 //!
-//! A destination that shares a carrier with an operand (`a.add_into(&b, &a)`) cannot be
-//! written while the operand is read: the result goes into a fresh vector first and is then
-//! copied into the destination by the copy engine, so overlapping reads never see new
-//! values.
+//! A destination that is one of the operands itself (`a.add_into(&b, &a)`: same carrier,
+//! offset and layout) is updated in place, each element read just before it is written. Any
+//! other destination sharing a carrier with an operand cannot be written while the operand
+//! is read: the result goes into a fresh vector first and is then copied into the
+//! destination by the copy engine, so overlapping reads never see new values.
 
 use crate::carrier::Carrier;
 use crate::dtype::Element;
 use crate::error::Result;
 use crate::kernels::copy::copy;
+use crate::kernels::fold::fold;
 use crate::kernels::zip::{map, zip};
 use crate::layout::Layout;
 use crate::ops::Dest;
@@ -36,6 +38,10 @@ pub(crate) fn zip2<T: Element>(
             zip(extents, side(x, xo, xl), side(y, yo, yl), to, f);
             Some(out)
         }),
+        Dest::Into(out) if same_place(out, a) && !shares(out, b) => update(op, out, b, &f),
+        Dest::Into(out) if same_place(out, b) && !shares(out, a) => {
+            update(op, out, a, |z, x| f(x, z))
+        }
         Dest::Into(out) if shares(out, a) || shares(out, b) => {
             staged(op, out, zip2(op, a, b, Dest::Fresh, f)?)
         }
@@ -83,6 +89,30 @@ pub(crate) fn map1<T: Element>(
             Ok(None)
         }
     }
+}
+
+/// `out[i] = f(out[i], t[i])` in place, where `out` is one of the operands (same carrier,
+/// offset and layout) and `t` the other, on another carrier: each element of `out` is read
+/// once, just before it is written, so no staging is needed.
+fn update<T: Element, R>(
+    op: &'static str,
+    out: &Tensor,
+    t: &Tensor,
+    f: impl Fn(T, T) -> T,
+) -> Result<Option<R>> {
+    let (o, l) = (out.offset() as i64, out.layout());
+    read(t, op, |x: &[T], xo, xl| {
+        out.carrier().write_as(op, |z: &mut [T]| {
+            let to = (z, o, l.stride().leaves());
+            fold(l.shape().leaves(), side(x, xo, xl), to, &f);
+        })
+    })??;
+    Ok(None)
+}
+
+/// Whether `out` is `t` itself: the same carrier, offset and layout.
+fn same_place(out: &Tensor, t: &Tensor) -> bool {
+    shares(out, t) && out.offset() == t.offset() && out.layout() == t.layout()
 }
 
 /// Writes `values` (first-mode-fastest over `out`'s shape) into the checked destination

@@ -141,7 +141,7 @@ pub(super) fn sum_modes(
     with_int!(t.dtype(), T => {
         let values = read(t, op, |x: &[T], o, l| {
             let mut acc = vec![T::zero(); shape.size()];
-            let into = (&mut acc[..], gather.stride().leaves());
+            let into = (&mut acc[..], 0, gather.stride().leaves());
             fold(l.shape().leaves(), side(x, o, l), into, |a, p| a.wadd(p));
             acc
         })?;

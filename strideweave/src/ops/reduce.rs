@@ -149,7 +149,7 @@ fn sum_modes(
     let values = with_num!(t.dtype(), T => {
         T::dense(read(t, op, |x: &[T], o, l| {
             let mut acc = vec![T::zero(); out_shape.size()];
-            fold(l.shape().leaves(), side(x, o, l), (&mut acc, gather.stride().leaves()), |a, p| a + p);
+            fold(l.shape().leaves(), side(x, o, l), (&mut acc, 0, gather.stride().leaves()), |a, p| a + p);
             acc
         })?)
     }, _ => unreachable!("checked"));
@@ -204,7 +204,7 @@ fn total(t: &Tensor, op: &'static str, mean: bool, dest: Dest<'_>) -> Result<Opt
 pub(super) fn total_in<T: Element>(x: &[T], o: i64, l: &Layout, f: impl Fn(T, T) -> T) -> T {
     let mut acc = [T::zero()];
     let zeros = vec![0; l.shape().leaves().len()];
-    fold(l.shape().leaves(), side(x, o, l), (&mut acc, &zeros), f);
+    fold(l.shape().leaves(), side(x, o, l), (&mut acc, 0, &zeros), f);
     acc[0]
 }
 

@@ -3,7 +3,9 @@
 //!
 //! Views never touch storage: they read only a carrier's identity, dtype, length and class.
 //! Storage sits behind the [`CarrierStorage`] trait, so further classes (memory-mapped
-//! files, device memory) can be added without changing any view.
+//! files, device memory) can be added without changing any view; a [`StorageRequest`]
+//! names the class that an operation making a new owner
+//! ([`Tensor::transfer_to`](crate::Tensor::transfer_to)) must produce.
 
 use std::any::TypeId;
 use std::fmt;
@@ -12,6 +14,9 @@ use std::sync::{Arc, RwLock};
 
 use crate::dtype::{DType, Element, HostBuffer, HostSlice, HostSliceMut, Scalar};
 use crate::error::{Error, Result};
+
+mod request;
+pub use request::{AllocError, StorageAllocator, StorageRequest};
 
 /// A storage class: where a carrier's elements live. Views never call it.
 ///
@@ -408,6 +413,11 @@ impl Carrier {
     /// elsewhere): then writing through it cannot be seen by anyone else.
     pub(crate) fn is_sole_handle(&self) -> bool {
         Arc::strong_count(&self.shared) == 1 && Arc::weak_count(&self.shared) == 0
+    }
+
+    /// The number of live handles to this carrier (clones, tensors and views over it).
+    pub(crate) fn handle_count(&self) -> usize {
+        Arc::strong_count(&self.shared) + Arc::weak_count(&self.shared)
     }
 
     /// Writes the elements through `&mut [T]` and increments the version.

@@ -30,7 +30,10 @@ mod statics;
 mod tensor;
 
 pub use autograd::{NoGradGuard, is_grad_enabled, no_grad, set_grad_enabled};
-pub use carrier::{Carrier, CarrierClass, CarrierStorage, HostStorage};
+pub use carrier::{
+    AllocError, Carrier, CarrierClass, CarrierStorage, HostStorage, StorageAllocator,
+    StorageRequest,
+};
 pub use dtype::{Complex32, Complex64, DType, Element, HostSlice, HostSliceMut, Scalar};
 pub use error::{Error, ErrorKind, Result};
 pub use layout::{Dim, IntTuple, Key, Layout, ProfileToken, Shape, Sliced, Stride, Tiler, Tree};

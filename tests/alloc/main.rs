@@ -206,3 +206,14 @@ fn each_view_allocates_at_most_once() {
         assert_eq!(v.layout().to_string(), *layout, "{op}");
     }
 }
+
+/// `to_shape` (the Shaped Types document's `ToShape`: "no element copy and no allocation")
+/// allocates only the new handle's `Arc`, whatever the size of the storage it keeps.
+#[test]
+fn to_shape_allocates_only_the_new_handle() {
+    let t = Tensor::arange::<f32>(&"(8,16,32,64)".parse().unwrap());
+    let flat: Shape = "(128,(32,64))".parse().unwrap();
+    let (n, v) = allocations(|| t.to_shape(&flat).unwrap());
+    assert!(n <= 1, "to_shape allocated {n} times");
+    assert_eq!(v.layout().to_string(), "(128,(32,64)):(1,(128,4096))");
+}

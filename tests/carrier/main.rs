@@ -8,24 +8,27 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use strideweave::{
-    Carrier, CarrierStorage, DType, ErrorKind, HostSlice, HostSliceMut, Key, Layout, Tensor,
+    Carrier, CarrierStorage, DType, Element, ErrorKind, HostSlice, HostSliceMut, Key, Layout,
+    Tensor,
 };
 
 fn l(s: &str) -> Layout {
     s.parse().unwrap()
 }
 
-/// A caller's buffer that outlives the carrier (what a memory map gives): lent for reading
-/// and, when `writable`, for writing. `dropped` is set when the carrier frees the storage.
-struct CallerBuffer {
-    data: &'static mut [f32],
+/// A caller's buffer that outlives the carrier (what a memory map gives), of any element
+/// type, under the class name `class`: lent for reading and, when `writable`, for writing.
+/// `dropped` is set when the carrier frees the storage.
+struct CallerBuffer<T: Element> {
+    data: &'static mut [T],
+    class: &'static str,
     writable: bool,
     dropped: Arc<AtomicBool>,
 }
 
-impl CarrierStorage for CallerBuffer {
+impl<T: Element> CarrierStorage for CallerBuffer<T> {
     fn dtype(&self) -> DType {
-        DType::F32
+        T::DTYPE
     }
     fn len(&self) -> usize {
         self.data.len()
@@ -38,25 +41,36 @@ impl CarrierStorage for CallerBuffer {
             .then(|| HostSliceMut::from(&mut self.data[..]))
     }
     fn class_name(&self) -> &'static str {
-        "caller"
+        self.class
     }
 }
 
-impl Drop for CallerBuffer {
+impl<T: Element> Drop for CallerBuffer<T> {
     fn drop(&mut self) {
         self.dropped.store(true, Ordering::Release);
     }
 }
 
-/// A carrier over `values` in a caller's buffer, and the flag its release sets.
-fn caller_carrier(values: Vec<f32>, writable: bool) -> (Carrier, Arc<AtomicBool>) {
+/// A carrier of class `class` over `values` in a caller's buffer, and the flag its release
+/// sets.
+fn buffer_carrier<T: Element>(
+    values: Vec<T>,
+    class: &'static str,
+    writable: bool,
+) -> (Carrier, Arc<AtomicBool>) {
     let dropped = Arc::new(AtomicBool::new(false));
     let storage = CallerBuffer {
         data: Box::leak(values.into_boxed_slice()),
+        class,
         writable,
         dropped: dropped.clone(),
     };
     (Carrier::from_storage(storage), dropped)
+}
+
+/// A carrier of class "caller" over `f32` `values`, and the flag its release sets.
+fn caller_carrier(values: Vec<f32>, writable: bool) -> (Carrier, Arc<AtomicBool>) {
+    buffer_carrier(values, "caller", writable)
 }
 
 #[test]
@@ -167,3 +181,4 @@ fn a_storage_lending_other_elements_than_it_declared_is_a_runtime_error_not_a_pa
     );
     assert_eq!(c.version(), 0);
 }
+mod transfer;

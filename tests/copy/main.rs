@@ -7,6 +7,9 @@
 use proptest::prelude::*;
 use strideweave::{Carrier, Complex64, DType, ErrorKind, Layout, Tensor};
 
+mod dtypes;
+mod owners;
+
 #[path = "../common/layouts.rs"]
 mod layouts;
 use layouts::{Shape, Strides, placed, shape, strides};

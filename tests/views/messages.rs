@@ -140,6 +140,16 @@ fn every_tensor_error_starts_with_the_called_operation_once() {
             "set_requires_grad",
             err(Tensor::zeros::<i32>(&s("2")).set_requires_grad(true)),
         ),
+        ("to_shape", err(t.clone().to_shape(&s("7")))),
+        ("to_shape", err(t.clone().to_shape(&s("6")))),
+        (
+            "transfer_to",
+            err(t.transfer_to(&strideweave::StorageRequest::named("nowhere"))),
+        ),
+        (
+            "transfer_to",
+            err(released.transfer_to(&strideweave::StorageRequest::host())),
+        ),
     ];
     for (op, e) in cases {
         assert_reported_as(op, e);
@@ -155,6 +165,11 @@ fn a_multi_subtensor_rejection_names_the_called_operation_once() {
         ("set_ordinal", err(b.set_ordinal(0, 1.0))),
         ("item", err(b.item::<i8>())),
         ("to_vec", err(b.to_vec::<i8>())),
+        ("to_shape", err(b.clone().to_shape(b.shape()))),
+        (
+            "transfer_to",
+            err(b.transfer_to(&strideweave::StorageRequest::host())),
+        ),
         ("reverse", err(b.reverse(0))),
         ("rearrange", err(b.rearrange("a b -> b a", &[]))),
         ("index", err(b.index(&[0.into(), 0.into()]))),

@@ -4,7 +4,7 @@
 //! One element is addressed either by a coordinate (`get`, `set`) or by a
 //! first-mode-fastest ordinal (`get_ordinal`, `set_ordinal`).
 
-use crate::dtype::{Element, Scalar};
+use crate::dtype::{DType, Element, Scalar};
 use crate::error::{Error, Result};
 use crate::layout::{IntTuple, Layout};
 use crate::tensor::{Tensor, materialize};
@@ -70,12 +70,18 @@ impl Tensor {
         self.read_host(OP, |x: &[T]| x[k as usize])
     }
 
-    /// The elements in first-mode-fastest order, as `T` (the tensor's own element type).
+    /// The elements in first-mode-fastest order, as `T` (the tensor's own element type; a
+    /// block-scaled tensor reads as its dequantized `f32` values, as in
+    /// [`dequantize`](Self::dequantize)). [`to_vec_row_major`](Self::to_vec_row_major) and
+    /// [`iter`](Self::iter) read the same way.
     ///
     /// ```
-    /// let t = strideweave::Tensor::from_vec(vec![1.0f32, 2.0, 3.0, 4.0], &"(2,2)".parse().unwrap()).unwrap();
+    /// use strideweave::Tensor;
+    /// let t = Tensor::from_vec(vec![1.0f32, 2.0, 3.0, 4.0], &"(2,2)".parse().unwrap()).unwrap();
     /// assert_eq!(t.permute(&[1, 0]).unwrap().to_vec::<f32>().unwrap(), [1.0, 3.0, 2.0, 4.0]);
     /// assert!(t.to_vec::<f64>().is_err());
+    /// let q = Tensor::block_scaled(vec![2, -4], vec![0.5], &"2".parse().unwrap(), 0, 2).unwrap();
+    /// assert_eq!(q.to_vec::<f32>().unwrap(), [1.0, -2.0]);
     /// ```
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
         self.to_vec_as("to_vec")
@@ -89,6 +95,19 @@ impl Tensor {
     /// The elements placed by `order` (a compact layout of the shape at offset 0) in a new
     /// `Vec`, written by the copy engine.
     fn to_vec_ordered<T: Element>(&self, op: &'static str, order: &Layout) -> Result<Vec<T>> {
+        if self.dtype() == DType::BlockScaledI8F32 {
+            if T::DTYPE != DType::F32 {
+                // Its codes and scales are not readable one by one (RT008).
+                return Err(Error::NotImplemented {
+                    op,
+                    reason: format!(
+                        "requires a one-subtensor Tensor to read {} elements; a block-scaled tensor reads only as its dequantized f32 values",
+                        T::DTYPE
+                    ),
+                });
+            }
+            return self.dequantize_as(op)?.to_vec_ordered(op, order);
+        }
         let s = self.require_single(op)?;
         self.read_host(op, |x: &[T]| {
             materialize::to_vec_in(x, s.offset as i64, &s.layout, order)

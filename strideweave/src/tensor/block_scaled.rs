@@ -134,11 +134,15 @@ impl Tensor {
     /// assert_eq!(v.to_vec::<f32>().unwrap(), [0.5, -1.0]);
     /// ```
     pub fn dequantize(&self) -> Result<Tensor> {
-        const OP: &str = "dequantize";
+        self.dequantize_as("dequantize")
+    }
+
+    /// [`dequantize`](Self::dequantize) reporting errors as `op`, the operation called.
+    pub(crate) fn dequantize_as(&self, op: &'static str) -> Result<Tensor> {
         let r = self.representation();
         if r.dtype != DType::BlockScaledI8F32 {
             return Err(Error::WrongType {
-                op: OP,
+                op,
                 expected: "a block-scaled tensor".into(),
                 found: format!("a {} tensor", r.dtype),
             });
@@ -146,8 +150,8 @@ impl Tensor {
         let (codes, scales) = (&r.subtensors[0], &r.subtensors[1]);
         let s0 = &r.adjacent[0];
         let n = codes.layout.size();
-        let values = codes.carrier.read_as(OP, |c: &[i8]| {
-            scales.carrier.read_as(OP, |s: &[f32]| {
+        let values = codes.carrier.read_as(op, |c: &[i8]| {
+            scales.carrier.read_as(op, |s: &[f32]| {
                 (0..n as i64)
                     .map(|i| {
                         let code = c[(codes.offset as i64 + codes.layout.eval(i)) as usize];

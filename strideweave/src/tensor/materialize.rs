@@ -1,5 +1,6 @@
 //! Storage-producing copies (contracts C5): `materialize`, `relayout` and their `_into`
-//! forms, and the one path under `copy_from` and `to_vec`: the copy engine of
+//! forms (`to_shape` and `transfer_to` are in `transfer`), and the one path under
+//! `copy_from` and `to_vec`: the copy engine of
 //! [`kernels::copy`](crate::kernels::copy), run straight from the source carrier into the
 //! destination carrier, for every plain dtype.
 
@@ -27,7 +28,7 @@ impl Tensor {
     pub fn materialize(&self) -> Result<Tensor> {
         const OP: &str = "materialize";
         if self.dtype() == DType::BlockScaledI8F32 {
-            return self.dequantize();
+            return self.dequantize_as(OP);
         }
         self.copy_to_fresh(OP, Layout::compact(self.shape()), 0)
     }
@@ -52,8 +53,8 @@ impl Tensor {
 
     /// A new carrier holding this tensor's logical contents in the order of `order`: a
     /// compact injective layout of the same shape, such as [`Layout::compact`]
-    /// (first-mode-fastest) or [`Layout::row_major`] (C1), or any permutation or reversal
-    /// of them. Recorded for autograd like [`materialize`](Self::materialize).
+    /// (first-mode-fastest, i.e. column-major) or [`Layout::row_major`] (C1), or any
+    /// permutation or reversal of them. Recorded for autograd like [`materialize`](Self::materialize).
     ///
     /// ```
     /// use strideweave::{Layout, Tensor};
@@ -68,7 +69,7 @@ impl Tensor {
         const OP: &str = "relayout";
         let offset = check_order(OP, self, order)?;
         if self.dtype() == DType::BlockScaledI8F32 {
-            return self.dequantize()?.relayout(order);
+            return self.dequantize_as(OP)?.relayout(order);
         }
         self.copy_to_fresh(OP, order.clone(), offset)
     }
@@ -98,6 +99,19 @@ impl Tensor {
     fn copy_to_fresh(&self, op: &'static str, layout: Layout, offset: usize) -> Result<Tensor> {
         self.require_single(op)?;
         let carrier = Carrier::zeros_as(op, self.dtype(), layout.size())?;
+        self.copy_to_carrier(op, carrier, offset, layout)
+    }
+
+    /// This tensor's contents written into `carrier` (fresh, of this tensor's dtype, of
+    /// `layout`'s size) placed by `layout` at `offset`; recorded when this tensor takes part
+    /// in autograd.
+    pub(crate) fn copy_to_carrier(
+        &self,
+        op: &'static str,
+        carrier: Carrier,
+        offset: usize,
+        layout: Layout,
+    ) -> Result<Tensor> {
         let out = Tensor::new(carrier, offset, layout)?;
         copy_into(op, self, &out)?;
         if !node::wants(&[self]) {
@@ -183,7 +197,7 @@ pub(crate) fn write_into(op: &'static str, src: &Tensor, dst: &Tensor) -> Result
         });
     }
     if src.dtype() == DType::BlockScaledI8F32 {
-        return copy_into(op, &src.dequantize()?, dst);
+        return copy_into(op, &src.dequantize_as(op)?, dst);
     }
     copy_into(op, src, dst)
 }

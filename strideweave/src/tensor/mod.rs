@@ -5,14 +5,18 @@
 //! | `mod` | the handle, constructors, accessors |
 //! | `access` | element reads and writes, `to_vec`, iteration |
 //! | `materialize` | materialize, relayout and their `_into` forms; the copy path of `copy_from` and `to_vec` |
+//! | `transfer` | `to_shape` (keep the storage, change the shape) and `transfer_to` (a new owner of a requested class) |
 //! | `index` | slice indexing (`index(&[Key])`) |
 //! | `views` | permute, reshape, as_strided, broadcasts, squeeze/unsqueeze, reversal, rearrange |
 
 mod access;
 mod block_scaled;
+#[cfg(all(test, feature = "half"))]
+mod half_tests;
 mod index;
 pub(crate) mod materialize;
 pub(crate) mod read;
+mod transfer;
 mod views;
 
 use std::fmt;

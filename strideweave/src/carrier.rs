@@ -15,6 +15,7 @@ use std::sync::{Arc, RwLock};
 use crate::dtype::{DType, Element, HostBuffer, HostSlice, HostSliceMut, Scalar};
 use crate::error::{Error, Result};
 
+mod lock;
 mod request;
 pub use request::{AllocError, StorageAllocator, StorageRequest};
 
@@ -521,21 +522,8 @@ impl Carrier {
         op: &'static str,
         f: impl FnOnce(HostSlice<'_>) -> Result<R>,
     ) -> Result<R> {
-        let guard = self
-            .shared
-            .storage
-            .read()
-            .unwrap_or_else(|p| p.into_inner());
-        let storage = guard.as_ref().ok_or_else(|| self.released_error(op))?;
-        let host = storage.host().ok_or_else(|| Error::NotImplemented {
-            op,
-            reason: format!(
-                "the {} carrier class is not readable from the host",
-                self.class()
-            ),
-        })?;
-        self.check_lent(op, host.dtype(), host.len())?;
-        f(host)
+        let lock = self.read_lock(op)?;
+        f(lock.host(op)?)
     }
 
     /// Runs `f` on the host elements and increments the version if `f` succeeds.
@@ -544,20 +532,9 @@ impl Carrier {
         op: &'static str,
         f: impl FnOnce(HostSliceMut<'_>) -> Result<R>,
     ) -> Result<R> {
-        let mut guard = self
-            .shared
-            .storage
-            .write()
-            .unwrap_or_else(|p| p.into_inner());
-        let class = self.class();
-        let storage = guard.as_mut().ok_or_else(|| self.released_error(op))?;
-        let host = storage.host_mut().ok_or_else(|| Error::NotImplemented {
-            op,
-            reason: format!("the {class} carrier class is not writable from the host"),
-        })?;
-        self.check_lent(op, host.dtype(), host.len())?;
-        let out = f(host)?;
-        self.shared.version.fetch_add(1, Ordering::AcqRel);
+        let mut lock = self.write_lock(op)?;
+        let out = f(lock.host_mut(op)?)?;
+        lock.finish();
         Ok(out)
     }
 

@@ -20,7 +20,7 @@ pub(crate) mod fold;
 pub(crate) mod gemm;
 pub(crate) mod int;
 pub(crate) mod num;
-pub(crate) mod scatter;
 pub(crate) mod plan;
+pub(crate) mod scatter;
 pub(crate) mod strided;
 pub(crate) mod zip;

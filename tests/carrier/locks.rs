@@ -151,7 +151,8 @@ fn opposite_order_binary_ops_with_queued_writers_make_progress() {
             .into_iter()
             .map(|job| thread::spawn(move || (0..ROUNDS).for_each(job)))
             .collect();
-        workers.into_iter().map(|w| w.join().is_ok()).all(|ok| ok)
+        let joined: Vec<bool> = workers.into_iter().map(|w| w.join().is_ok()).collect();
+        !joined.contains(&false)
     });
     assert!(done, "a worker panicked");
 }

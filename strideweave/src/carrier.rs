@@ -10,7 +10,7 @@
 use std::any::TypeId;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, RwLock, RwLockReadGuard};
 
 use crate::dtype::{DType, Element, HostBuffer, HostSlice, HostSliceMut, Scalar};
 use crate::error::{Error, Result};
@@ -201,6 +201,9 @@ impl fmt::Display for CarrierClass {
         f.write_str(self.name)
     }
 }
+
+/// A carrier's storage, locked for reading.
+pub(crate) type StorageRead<'c> = RwLockReadGuard<'c, Option<Box<dyn CarrierStorage>>>;
 
 struct Shared {
     class: CarrierClass,
@@ -521,11 +524,26 @@ impl Carrier {
         op: &'static str,
         f: impl FnOnce(HostSlice<'_>) -> Result<R>,
     ) -> Result<R> {
-        let guard = self
-            .shared
+        let guard = self.storage_read();
+        f(self.host_of(op, &guard)?)
+    }
+
+    /// The storage, locked for reading until the guard drops (writers wait), for borrows
+    /// that outlive one call ([`Tensor::typed_view`](crate::Tensor::typed_view)).
+    pub(crate) fn storage_read(&self) -> StorageRead<'_> {
+        self.shared
             .storage
             .read()
-            .unwrap_or_else(|p| p.into_inner());
+            .unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The host elements of `guard` (a [`storage_read`](Self::storage_read) of this
+    /// carrier), checked as [`with_host`](Self::with_host) checks them.
+    pub(crate) fn host_of<'g>(
+        &self,
+        op: &'static str,
+        guard: &'g StorageRead<'_>,
+    ) -> Result<HostSlice<'g>> {
         let storage = guard.as_ref().ok_or_else(|| self.released_error(op))?;
         let host = storage.host().ok_or_else(|| Error::NotImplemented {
             op,
@@ -535,7 +553,7 @@ impl Carrier {
             ),
         })?;
         self.check_lent(op, host.dtype(), host.len())?;
-        f(host)
+        Ok(host)
     }
 
     /// Runs `f` on the host elements and increments the version if `f` succeeds.

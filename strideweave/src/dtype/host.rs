@@ -136,6 +136,14 @@ impl HostBuffer {
         each_variant!(HostBuffer, self, v => HostSliceMut::from(&mut v[..]))
     }
 
+    /// Moves the elements out when they are `T`s (leaving this buffer empty); `None` otherwise.
+    #[cfg(feature = "ndarray")]
+    pub(crate) fn take_vec<T: Element>(&mut self) -> Option<Vec<T>> {
+        each_variant!(HostBuffer, self, v => (v as &mut dyn std::any::Any)
+            .downcast_mut::<Vec<T>>()
+            .map(std::mem::take))
+    }
+
     /// `len` zeros of a plain dtype.
     pub(crate) fn zeros(dtype: DType, len: usize) -> Option<HostBuffer> {
         Some(match dtype {

@@ -74,7 +74,7 @@ impl Tensor {
     }
 
     /// The carrier and the flat view geometry of a one-subtensor tensor of dtype `T`.
-    fn typed_parts<T: Element>(
+    pub(crate) fn typed_parts<T: Element>(
         &self,
         op: &'static str,
     ) -> Result<(&Carrier, Vec<usize>, Vec<isize>, isize)> {

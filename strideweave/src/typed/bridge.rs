@@ -159,7 +159,7 @@ impl<T: Element, R: TensorRank, D: ViewRepresentation> TypedTensorView<'_, T, R,
     pub fn to_tensor(&self) -> Result<Tensor> {
         const OP: &str = "TypedTensorView::to_tensor";
         tensor_shape(OP, self.shape())?;
-        tensor_from_col_major(OP, self.shape(), self.to_col_major()?.into_vec())
+        tensor_from_col_major(OP, self.shape(), self.to_col_major_engine(OP)?.into_vec())
     }
 }
 

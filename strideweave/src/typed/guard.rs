@@ -212,7 +212,8 @@ impl<'t, T: Element> TypedViewGuard<'t, T> {
     ///
     /// Those of [`TypedTensorView::to_col_major`].
     pub fn to_col_major(&self) -> Result<TypedTensor<T>> {
-        self.view().to_col_major()
+        self.view()
+            .to_col_major_engine("TypedViewGuard::to_col_major")
     }
 
     /// Calls `f` on each logical element in column-major order (first axis fastest).

@@ -271,7 +271,7 @@ impl Tensor {
         const OP: &str = "Tensor::to_array_copied";
         let (carrier, shape, strides, offset) = self.typed_parts::<T>(OP)?;
         let owned = carrier.read_as(OP, |data: &[T]| {
-            TypedTensorView::<T>::build(OP, shape, strides, offset, data)?.to_col_major()
+            TypedTensorView::<T>::build(OP, shape, strides, offset, data)?.to_col_major_engine(OP)
         })??;
         Ok(owned.into())
     }

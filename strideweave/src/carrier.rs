@@ -7,10 +7,10 @@
 //! names the class that an operation making a new owner
 //! ([`Tensor::transfer_to`](crate::Tensor::transfer_to)) must produce.
 
-use std::any::TypeId;
+use std::any::{Any, TypeId};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, RwLock, RwLockReadGuard};
 
 use crate::dtype::{DType, Element, HostBuffer, HostSlice, HostSliceMut, Scalar};
 use crate::error::{Error, Result};
@@ -42,7 +42,7 @@ pub use request::{AllocError, StorageAllocator, StorageRequest};
 /// assert_eq!(t.to_vec::<f64>().unwrap(), [1.0, 3.0, 2.0, 4.0]);
 /// assert!(t.set_ordinal(0, 9.0f64).is_err()); // not writable from the host
 /// ```
-pub trait CarrierStorage: Send + Sync + 'static {
+pub trait CarrierStorage: Any + Send + Sync + 'static {
     /// The storage dtype of the elements.
     ///
     /// ```
@@ -201,6 +201,9 @@ impl fmt::Display for CarrierClass {
         f.write_str(self.name)
     }
 }
+
+/// A carrier's storage, locked for reading.
+pub(crate) type StorageRead<'c> = RwLockReadGuard<'c, Option<Box<dyn CarrierStorage>>>;
 
 struct Shared {
     class: CarrierClass,
@@ -415,6 +418,25 @@ impl Carrier {
         Arc::strong_count(&self.shared) == 1 && Arc::weak_count(&self.shared) == 0
     }
 
+    /// Moves the elements out as a `Vec<T>` and releases the carrier, when this is the only
+    /// handle and the storage is the host class holding `T`s; otherwise `None`, untouched.
+    #[cfg(feature = "ndarray")]
+    pub(crate) fn take_host_vec<T: Element>(&self) -> Option<Vec<T>> {
+        if !self.is_sole_handle() {
+            return None;
+        }
+        let mut guard = self
+            .shared
+            .storage
+            .write()
+            .unwrap_or_else(|p| p.into_inner());
+        let storage: &mut dyn Any = guard.as_deref_mut()?;
+        let data = storage.downcast_mut::<HostStorage>()?.0.take_vec::<T>()?;
+        *guard = None;
+        self.shared.released.store(true, Ordering::Release);
+        Some(data)
+    }
+
     /// The number of live handles to this carrier (clones, tensors and views over it).
     pub(crate) fn handle_count(&self) -> usize {
         Arc::strong_count(&self.shared) + Arc::weak_count(&self.shared)
@@ -521,11 +543,26 @@ impl Carrier {
         op: &'static str,
         f: impl FnOnce(HostSlice<'_>) -> Result<R>,
     ) -> Result<R> {
-        let guard = self
-            .shared
+        let guard = self.storage_read();
+        f(self.host_of(op, &guard)?)
+    }
+
+    /// The storage, locked for reading until the guard drops (writers wait), for borrows
+    /// that outlive one call ([`Tensor::typed_view`](crate::Tensor::typed_view)).
+    pub(crate) fn storage_read(&self) -> StorageRead<'_> {
+        self.shared
             .storage
             .read()
-            .unwrap_or_else(|p| p.into_inner());
+            .unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The host elements of `guard` (a [`storage_read`](Self::storage_read) of this
+    /// carrier), checked as [`with_host`](Self::with_host) checks them.
+    pub(crate) fn host_of<'g>(
+        &self,
+        op: &'static str,
+        guard: &'g StorageRead<'_>,
+    ) -> Result<HostSlice<'g>> {
         let storage = guard.as_ref().ok_or_else(|| self.released_error(op))?;
         let host = storage.host().ok_or_else(|| Error::NotImplemented {
             op,
@@ -535,7 +572,7 @@ impl Carrier {
             ),
         })?;
         self.check_lent(op, host.dtype(), host.len())?;
-        f(host)
+        Ok(host)
     }
 
     /// Runs `f` on the host elements and increments the version if `f` succeeds.

@@ -259,7 +259,7 @@ impl Carrier {
 
     /// [`Carrier::zeros`] reporting errors as `op`, the operation called.
     pub(crate) fn zeros_as(op: &'static str, dtype: DType, len: usize) -> Result<Carrier> {
-        let buf = HostBuffer::zeros(dtype, len).ok_or_else(|| Error::WrongType {
+        let buf = HostBuffer::zeros(op, dtype, len)?.ok_or_else(|| Error::WrongType {
             op,
             expected: "a plain dtype".into(),
             found: dtype.to_string(),

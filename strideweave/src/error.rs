@@ -157,6 +157,15 @@ pub enum Error {
         /// The quantity being computed.
         what: &'static str,
     },
+    /// A question whose exact answer would take more work or memory than one call may spend
+    /// (an exact check over a huge domain, an allocation that cannot be made).
+    #[error("{op}: {detail}")]
+    TooLarge {
+        /// The operation.
+        op: &'static str,
+        /// What was too large, with its size and the limit.
+        detail: String,
+    },
     /// A permutation, selection or axis list that is not valid.
     #[error("{op}: {detail}")]
     InvalidAxes {

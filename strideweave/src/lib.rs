@@ -18,6 +18,7 @@
 #![deny(unsafe_code)] // audited exceptions: the matrixmultiply call in kernels/gemm.rs, the in-place handle construction of Tensor::single_in_place (tensor/mod.rs) and the Complex<->real slice casts in typed/complex.rs
 
 pub mod autograd;
+mod budget;
 pub mod carrier;
 mod dtype;
 mod error;

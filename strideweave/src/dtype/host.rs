@@ -3,6 +3,8 @@
 //! and writers).
 
 use super::{DType, Element, Scalar};
+use crate::budget::filled_vec;
+use crate::error::Result;
 use num_complex::{Complex32, Complex64};
 
 /// Host memory of one plain dtype, owned.
@@ -136,24 +138,29 @@ impl HostBuffer {
         each_variant!(HostBuffer, self, v => HostSliceMut::from(&mut v[..]))
     }
 
-    /// `len` zeros of a plain dtype.
-    pub(crate) fn zeros(dtype: DType, len: usize) -> Option<HostBuffer> {
-        Some(match dtype {
-            DType::F32 => HostBuffer::F32(vec![0.0; len]),
-            DType::F64 => HostBuffer::F64(vec![0.0; len]),
-            DType::I32 => HostBuffer::I32(vec![0; len]),
-            DType::I64 => HostBuffer::I64(vec![0; len]),
-            DType::U8 => HostBuffer::U8(vec![0; len]),
-            DType::I8 => HostBuffer::I8(vec![0; len]),
-            DType::Bool => HostBuffer::Bool(vec![false; len]),
-            DType::ComplexF32 => HostBuffer::ComplexF32(vec![Complex32::new(0.0, 0.0); len]),
-            DType::ComplexF64 => HostBuffer::ComplexF64(vec![Complex64::new(0.0, 0.0); len]),
+    /// `len` zeros of a plain dtype; `Ok(None)` for a dtype that is not plain, an error naming
+    /// `op` when `len` elements cannot be allocated.
+    pub(crate) fn zeros(op: &'static str, dtype: DType, len: usize) -> Result<Option<HostBuffer>> {
+        Ok(Some(match dtype {
+            DType::F32 => HostBuffer::F32(filled_vec(op, 0.0, len)?),
+            DType::F64 => HostBuffer::F64(filled_vec(op, 0.0, len)?),
+            DType::I32 => HostBuffer::I32(filled_vec(op, 0, len)?),
+            DType::I64 => HostBuffer::I64(filled_vec(op, 0, len)?),
+            DType::U8 => HostBuffer::U8(filled_vec(op, 0, len)?),
+            DType::I8 => HostBuffer::I8(filled_vec(op, 0, len)?),
+            DType::Bool => HostBuffer::Bool(filled_vec(op, false, len)?),
+            DType::ComplexF32 => {
+                HostBuffer::ComplexF32(filled_vec(op, Complex32::new(0.0, 0.0), len)?)
+            }
+            DType::ComplexF64 => {
+                HostBuffer::ComplexF64(filled_vec(op, Complex64::new(0.0, 0.0), len)?)
+            }
             #[cfg(feature = "half")]
-            DType::F16 => HostBuffer::F16(vec![half::f16::ZERO; len]),
+            DType::F16 => HostBuffer::F16(filled_vec(op, half::f16::ZERO, len)?),
             #[cfg(feature = "half")]
-            DType::BF16 => HostBuffer::BF16(vec![half::bf16::ZERO; len]),
-            DType::BlockScaledI8F32 => return None,
-        })
+            DType::BF16 => HostBuffer::BF16(filled_vec(op, half::bf16::ZERO, len)?),
+            DType::BlockScaledI8F32 => return Ok(None),
+        }))
     }
 }
 

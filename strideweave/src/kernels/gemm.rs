@@ -1,5 +1,7 @@
 //! The crate's one `unsafe` block: `matrixmultiply`'s packed f32/f64 kernels, called with
-//! signed (and zero) row and column strides straight from the operands' slices.
+//! signed (and zero) row and column strides straight from the operands' slices, writing
+//! straight into the output slice at its own offset and strides (it packs what it needs
+//! itself, so nothing is copied before or after the call).
 
 use crate::kernels::num::Num;
 
@@ -9,10 +11,9 @@ pub(crate) fn gemm_real<T: Num>(
     (m, k, n): (usize, usize, usize),
     (a, oa, rsa, csa): (&[T], i64, i64, i64),
     (b, ob, rsb, csb): (&[T], i64, i64, i64),
-    c: &mut [T],
+    (c, oc, rsc, csc): (&mut [T], i64, i64, i64),
 ) {
     use std::any::TypeId;
-    assert_eq!(c.len(), m * n, "C is compact m × n");
     // Every index the kernel reads, `o + i·rs + j·cs` for i < rows, j < cols, lies inside
     // the slice: check the extreme corners (the index is affine in i and j).
     let inside = |len: usize, o: i64, rows: usize, cols: usize, rs: i64, cs: i64| {
@@ -23,12 +24,14 @@ pub(crate) fn gemm_real<T: Num>(
     };
     assert!(inside(a.len(), oa, m, k, rsa, csa), "A inside its carrier");
     assert!(inside(b.len(), ob, k, n, rsb, csb), "B inside its carrier");
+    assert!(inside(c.len(), oc, m, n, rsc, csc), "C inside its carrier");
     let (rsa, csa, rsb, csb) = (rsa as isize, csa as isize, rsb as isize, csb as isize);
-    let (rsc, csc) = (1isize, m as isize);
+    let (rsc, csc) = (rsc as isize, csc as isize);
     // SAFETY: the asserts above prove that every element the kernel reads from `a` and `b`
-    // lies inside those slices; `c` is exactly m·n elements with the injective strides
-    // (1, m), and is exclusively borrowed. The pointers keep the provenance of the whole
-    // slices (`wrapping_offset` from `as_ptr`), so negative strides stay in bounds.
+    // and writes in `c` lies inside those slices; `c` is exclusively borrowed (callers pass
+    // injective strides, so each element is written once; the kernel runs on this thread).
+    // The pointers keep the provenance of the whole slices (`wrapping_offset` from
+    // `as_ptr`), so negative strides stay in bounds.
     // beta = 0: `c` is not read. The TypeId checks make the casts identities.
     unsafe {
         if TypeId::of::<T>() == TypeId::of::<f32>() {
@@ -44,7 +47,7 @@ pub(crate) fn gemm_real<T: Num>(
                 rsb,
                 csb,
                 0.0,
-                c.as_mut_ptr() as *mut f32,
+                (c.as_mut_ptr() as *mut f32).wrapping_offset(oc as isize),
                 rsc,
                 csc,
             );
@@ -61,7 +64,7 @@ pub(crate) fn gemm_real<T: Num>(
                 rsb,
                 csb,
                 0.0,
-                c.as_mut_ptr() as *mut f64,
+                (c.as_mut_ptr() as *mut f64).wrapping_offset(oc as isize),
                 rsc,
                 csc,
             );

@@ -5,16 +5,22 @@
 //! | --- | --- |
 //! | `int` | [`int::Int`] (the integer element types, wrapping arithmetic), `with_int!` (dtype → type) |
 //! | `num` | [`num::Num`] (the floating and complex element types), [`num::Dense`] (dense ordinal vectors), `with_num!` (dtype → type) |
+//! | `plan` | the joint plan of a destination and its sources (drop, turn, order, merge leaves), shared by `copy` and `zip` |
 //! | `copy` | the copy engine: one strided placement into another (memcpy runs, fills, blocked transposes) |
 //! | `scatter` | the scatter-add kernel: one strided placement added into another (gradients of views) |
+//! | `fold` | reductions read in place through a planned walk, ordinal order per output kept |
+//! | `zip` | the elementwise engine: `f` of one or two strided sources straight into a strided destination |
 //! | `strided` | iteration over strided (and stride-zero) layouts without copying |
 //! | `gemm` | `matrixmultiply`'s f32/f64 kernels: the crate's one `unsafe` block |
 //!
 //! Nothing here knows a `Tensor`: kernels see slices, offsets and layouts.
 
 pub(crate) mod copy;
+pub(crate) mod fold;
 pub(crate) mod gemm;
 pub(crate) mod int;
 pub(crate) mod num;
+pub(crate) mod plan;
 pub(crate) mod scatter;
 pub(crate) mod strided;
+pub(crate) mod zip;

@@ -34,6 +34,8 @@ pub(crate) trait Num:
 {
     /// Whether [`conj`](Num::conj) is not the identity.
     const COMPLEX: bool = false;
+    /// Whether [`gemm`](Num::gemm) has a kernel for this type.
+    const GEMM: bool = false;
     /// `v` as this type (the real part of a complex type).
     fn from_f64(v: f64) -> Self;
     /// One.
@@ -61,15 +63,15 @@ pub(crate) trait Num:
             d => Self::undense_ref(d).map(|v| (v, false)),
         }
     }
-    /// `C ← A·B` with `C` compact (`m × n`, strides `(1, m)`) through a BLAS-style kernel, when
-    /// this type has one. `a`/`b` are `(slice, offset, row stride, column stride)`; every
-    /// index they reach has been checked to lie inside the slice. `false`: no kernel.
+    /// `C ← A·B` through a BLAS-style kernel, when this type has one. `a`, `b` and `c` are
+    /// `(slice, offset, row stride, column stride)`; every index they reach lies inside its
+    /// slice, and `c`'s strides are injective. `false`: no kernel (`c` untouched).
     #[allow(clippy::type_complexity)]
     fn gemm(
         _dims: (usize, usize, usize),
         _a: (&[Self], i64, i64, i64),
         _b: (&[Self], i64, i64, i64),
-        _c: &mut [Self],
+        _c: (&mut [Self], i64, i64, i64),
     ) -> bool {
         false
     }
@@ -101,6 +103,7 @@ macro_rules! dense_conversions {
 macro_rules! num_real {
     ($t:ty, $variant:ident) => {
         impl Num for $t {
+            const GEMM: bool = true;
             fn from_f64(v: f64) -> Self {
                 v as $t
             }
@@ -112,7 +115,7 @@ macro_rules! num_real {
                 dims: (usize, usize, usize),
                 a: (&[Self], i64, i64, i64),
                 b: (&[Self], i64, i64, i64),
-                c: &mut [Self],
+                c: (&mut [Self], i64, i64, i64),
             ) -> bool {
                 crate::kernels::gemm::gemm_real(dims, a, b, c);
                 true

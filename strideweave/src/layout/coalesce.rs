@@ -88,16 +88,6 @@ impl Layout {
         );
         flat_result(&modes)
     }
-
-    /// Whether the layout is injective once its stride-0 (broadcast) modes are ignored, i.e.
-    /// whether [`filter`](Self::filter) of it is injective.
-    pub(crate) fn is_injective_ignoring_broadcast(&self) -> bool {
-        if self.stride.0.vals.contains(&0) {
-            self.filter().is_injective()
-        } else {
-            self.is_injective()
-        }
-    }
 }
 
 /// A flat mode list as a layout: `1:0` when empty, integral when single; checked.

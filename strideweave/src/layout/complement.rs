@@ -47,7 +47,7 @@ impl Layout {
                 pairs.push((d, s));
             }
         }
-        if !self.is_injective_ignoring_broadcast() {
+        if !self.injective_ignoring_broadcast_in(op)? {
             return Err(Error::NotInjective {
                 op,
                 layout: self.without_broadcast_note(),

@@ -5,6 +5,7 @@
 //! mode of A but the last (a result is rejected, never truncated), plus CuTe's `coalesce_x`
 //! so that B may reach beyond A's domain through A's last mode, as in CuTe.
 
+use crate::budget::{EXACT_STEPS, too_large};
 use crate::error::{Error, Result};
 use crate::layout::coalesce::{Modes, coalesce_modes};
 use crate::layout::core::Layout;
@@ -53,9 +54,21 @@ impl Layout {
         // Composition distributes over B's modes only when their images add without carrying
         // across A's modes. An injective B guarantees that under the divisibility conditions
         // above, and so does a B that is injective once its stride-0 modes are ignored (they
-        // add 0 on both sides: a stride-0 leaf composes to a stride-0 leaf). Otherwise the
-        // result is verified over B's domain.
-        if !b.is_injective_ignoring_broadcast() {
+        // add 0 on both sides: a stride-0 leaf composes to a stride-0 leaf), and so does an A
+        // that is linear (one coalesced mode). Otherwise the result is verified over B's
+        // domain, within the work budget.
+        let linear = a.len() <= 1;
+        if !linear && !b.injective_ignoring_broadcast_in(op).unwrap_or(false) {
+            let size = b.size() as u128;
+            if size > EXACT_STEPS {
+                return Err(too_large(
+                    op,
+                    format_args!(
+                        "whether {self} ∘ {b} distributes over the modes of the non-injective right operand"
+                    ),
+                    size,
+                ));
+            }
             for i in 0..b.size() as i64 {
                 if r.eval(i) != self.eval_extended(b.eval(i)) {
                     return Err(Error::not_representable(

@@ -465,33 +465,6 @@ impl Layout {
         acc
     }
 
-    /// Every index in ordinal order (test and fallback helper).
-    pub(crate) fn indices(&self) -> impl Iterator<Item = i64> + '_ {
-        (0..self.size() as i64).map(move |i| self.eval(i))
-    }
-
-    /// Whether distinct coordinates reach distinct indices (contracts L6). Decided by the
-    /// sorted-stride test in O(leaves · log); when that test cannot decide, by an exact
-    /// method bounded by the size.
-    ///
-    /// ```
-    /// let inj = |s: &str| s.parse::<strideweave::Layout>().unwrap().is_injective();
-    /// assert!(inj("(2,3):(1,4)"));
-    /// assert!(!inj("(4,2):(0,1)"));
-    /// assert!(!inj("(4,2):(1,1)"));
-    /// assert!(inj("(3,2):(2,3)")); // decided by the exact fallback
-    /// ```
-    pub fn is_injective(&self) -> bool {
-        match sorted_stride_test(self) {
-            Some(answer) => answer,
-            None => {
-                let mut all: Vec<i64> = self.indices().collect();
-                all.sort_unstable();
-                all.windows(2).all(|w| w[0] != w[1])
-            }
-        }
-    }
-
     /// The `k` such that the layout maps onto `[0, target.size())` reaching every index
     /// exactly `k` times, proven from the strides without enumerating (contracts L7).
     ///
@@ -528,45 +501,6 @@ impl Layout {
         }
         (expect == target.size() as i64).then_some(k)
     }
-}
-
-/// The sorted-stride test: `Some(true)` when sorted non-trivial strides each exceed the span
-/// of the ones before, `Some(false)` on a stride-zero or equal-stride collision, `None` when
-/// undecided.
-fn sorted_stride_test(l: &Layout) -> Option<bool> {
-    // i128: absolute strides and spans of mixed-sign layouts may exceed i64.
-    let mut live: SmallVec<[(i128, i128); 8]> = SmallVec::new();
-    for (&s, &d) in l.leaves() {
-        if s == 1 {
-            continue;
-        }
-        if d == 0 {
-            return Some(false);
-        }
-        live.push((i128::from(d).abs(), i128::from(s)));
-    }
-    live.sort_unstable();
-    let mut span = 0i128; // largest index reached by the modes so far (as non-negative strides)
-    let mut decided = true;
-    for w in 0..live.len() {
-        let (d, s) = live[w];
-        if w > 0 && live[w - 1].0 == d {
-            return Some(false); // equal strides: (1,0,…) and (0,1,…) collide
-        }
-        if d <= span {
-            decided = false;
-        }
-        span += (s - 1) * d;
-    }
-    if decided {
-        return Some(true);
-    }
-    // The reach must hold `size` distinct indices.
-    let (lo, hi) = l.reach();
-    if i128::from(hi) - i128::from(lo) + 1 < l.size() as i128 {
-        return Some(false);
-    }
-    None
 }
 
 /// The index contribution of coordinate node `c` against shape node `s`, stride node `d`.

@@ -50,7 +50,7 @@ impl Layout {
     pub fn left_inverse(&self) -> Result<Layout> {
         const OP: &str = "left_inverse";
         self.require_non_negative(OP)?;
-        if !self.is_injective() {
+        if !self.injective_in(OP)? {
             return Err(Error::NotInjective {
                 op: OP,
                 layout: self.to_string(),

@@ -4,7 +4,8 @@
 //! | --- | --- |
 //! | `int_tuple` | [`IntTuple`], the flat inline encoding and its node views |
 //! | `shape` | [`Shape`], [`Stride`] |
-//! | `core` | [`Layout`]: construction, size, reach, indexing, injectivity |
+//! | `core` | [`Layout`]: construction, size, reach, indexing |
+//! | `injective` | injectivity decided from the strides, within a work budget |
 //! | `notation` | `Display`/`Debug`/`FromStr` of layouts |
 //! | `structure` | sub-layouts, concat, append, permute, broadcast, flatten |
 //! | `tree` | [`Tree`] and tree rearrangement (L12): `rearrange_tree` |
@@ -24,6 +25,7 @@ mod compose;
 mod core;
 mod dim;
 mod divide;
+mod injective;
 mod inline_vec;
 pub(crate) mod int_tuple;
 mod inverse;

@@ -96,23 +96,30 @@ impl Layout {
     /// ```
     pub fn modes(&self, range: impl RangeBounds<usize>) -> Result<Layout> {
         let rank = self.rank();
+        let outside = |range: String| Error::InvalidAxes {
+            op: "modes",
+            detail: format!("range {range} does not lie within the {rank} top-level modes"),
+        };
+        // Checked: a bound at usize::MAX has no successor (`0..=usize::MAX` is an error).
         let start = match range.start_bound() {
-            Bound::Included(&s) => s,
-            Bound::Excluded(&s) => s + 1,
-            Bound::Unbounded => 0,
+            Bound::Included(&s) => Some(s),
+            Bound::Excluded(&s) => s.checked_add(1),
+            Bound::Unbounded => Some(0),
         };
         let end = match range.end_bound() {
-            Bound::Included(&e) => e + 1,
-            Bound::Excluded(&e) => e,
-            Bound::Unbounded => rank,
+            Bound::Included(&e) => e.checked_add(1),
+            Bound::Excluded(&e) => Some(e),
+            Bound::Unbounded => Some(rank),
+        };
+        let (Some(start), Some(end)) = (start, end) else {
+            return Err(outside(format!(
+                "{:?}..{:?}",
+                range.start_bound(),
+                range.end_bound()
+            )));
         };
         if start > end || end > rank {
-            return Err(Error::InvalidAxes {
-                op: "modes",
-                detail: format!(
-                    "range {start}..{end} does not lie within the {rank} top-level modes"
-                ),
-            });
+            return Err(outside(format!("{start}..{end}")));
         }
         let mut b = LayoutBuilder::default();
         for (s, d) in self.top().skip(start).take(end - start) {

@@ -6,6 +6,7 @@ use crate::error::{Error, Result};
 use crate::kernels::num::{Dense, Num, with_num};
 use crate::kernels::strided::{walk1, walk2};
 use crate::layout::Layout;
+use crate::ops::engine::{map1, zip2};
 use crate::ops::{
     Accepts, Dest, check_dest, check_operand_for, check_pair_for, exact, finish, fresh,
 };
@@ -44,15 +45,6 @@ impl Binary {
         match self {
             Binary::Add | Binary::Mul => Accepts::IntBool,
             Binary::Sub | Binary::Div => Accepts::Int,
-        }
-    }
-
-    fn apply<T: Num>(self, x: T, y: T) -> T {
-        match self {
-            Binary::Add => x + y,
-            Binary::Sub => x - y,
-            Binary::Mul => x * y,
-            Binary::Div => x / y,
         }
     }
 }
@@ -382,24 +374,29 @@ fn binary(kind: Binary, a: &Tensor, b: &Tensor, dest: Dest<'_>) -> Result<Option
     if !a.dtype().is_differentiable() {
         return exact::binary(op, kind, a, b, dest);
     }
-    let values = with_num!(a.dtype(), T => T::dense(binary_kernel::<T>(op, kind, a, b)?),
-        _ => unreachable!("checked"));
+    let values = with_num!(a.dtype(), T => match binary_kernel::<T>(op, kind, a, b, dest)? {
+        Some(v) => T::dense(v),
+        None => return Ok(None),
+    }, _ => unreachable!("checked"));
     finish(op, dest, &[a, b], values, a.shape(), || {
         Box::new(BinaryRule(kind))
     })
 }
 
-fn binary_kernel<T: Num>(op: &'static str, kind: Binary, a: &Tensor, b: &Tensor) -> Result<Vec<T>> {
-    read2(
-        a,
-        b,
-        op,
-        |(x, ox, lx): (&[T], i64, &Layout), (y, oy, ly)| {
-            let mut out = Vec::with_capacity(lx.size());
-            walk2((lx, ox), (ly, oy), |i, j| out.push(kind.apply(x[i], y[j])));
-            out
-        },
-    )
+/// The engine on `a kind b`, one monomorphic loop per operation (so each vectorises).
+fn binary_kernel<T: Num>(
+    op: &'static str,
+    kind: Binary,
+    a: &Tensor,
+    b: &Tensor,
+    dest: Dest<'_>,
+) -> Result<Option<Vec<T>>> {
+    match kind {
+        Binary::Add => zip2(op, a, b, dest, |x: T, y| x + y),
+        Binary::Sub => zip2(op, a, b, dest, |x: T, y| x - y),
+        Binary::Mul => zip2(op, a, b, dest, |x: T, y| x * y),
+        Binary::Div => zip2(op, a, b, dest, |x: T, y| x / y),
+    }
 }
 
 struct BinaryRule(Binary);
@@ -507,32 +504,31 @@ fn scalar(
             // Unreachable: this path runs for differentiable (float/complex) dtypes only.
             .expect("zero casts to every float dtype")
     });
-    let values = with_num!(t.dtype(), T => T::dense(scalar_kernel::<T>(op, t, kind, s)?),
-        _ => unreachable!("checked"));
+    let values = with_num!(t.dtype(), T => match scalar_kernel::<T>(op, t, kind, s, dest)? {
+        Some(v) => T::dense(v),
+        None => return Ok(None),
+    }, _ => unreachable!("checked"));
     finish(op, dest, &[t], values, t.shape(), || {
         Box::new(ScalarRule { kind, value: s })
     })
 }
 
+/// The engine on `t kind s`, one monomorphic loop per operation.
 fn scalar_kernel<T: Num>(
     op: &'static str,
     t: &Tensor,
     kind: ScalarKind,
     s: Scalar,
-) -> Result<Vec<T>> {
+    dest: Dest<'_>,
+) -> Result<Option<Vec<T>>> {
     let s = T::from_scalar(s).expect("cast to the tensor's dtype");
-    let f = move |x: T| match kind {
-        ScalarKind::Neg => -x,
-        ScalarKind::Add => x + s,
-        ScalarKind::Sub => x - s,
-        ScalarKind::Mul => x * s,
-        ScalarKind::Div => x / s,
-    };
-    read(t, op, |x: &[T], o, l| {
-        let mut out = Vec::with_capacity(l.size());
-        walk1(l, o, |i| out.push(f(x[i])));
-        out
-    })
+    match kind {
+        ScalarKind::Neg => map1(op, t, dest, |x: T| -x),
+        ScalarKind::Add => map1(op, t, dest, |x: T| x + s),
+        ScalarKind::Sub => map1(op, t, dest, |x: T| x - s),
+        ScalarKind::Mul => map1(op, t, dest, |x: T| x * s),
+        ScalarKind::Div => map1(op, t, dest, |x: T| x / s),
+    }
 }
 
 struct ScalarRule {

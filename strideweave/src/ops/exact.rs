@@ -10,13 +10,17 @@
 
 use crate::dtype::{DType, Element, Scalar};
 use crate::error::{Error, Result};
+use crate::kernels::fold::fold;
 use crate::kernels::int::{Int, with_int};
-use crate::kernels::strided::{walk1, walk2};
+use crate::kernels::strided::walk1;
 use crate::layout::{Layout, Shape};
 use crate::ops::elementwise::{Binary, ScalarKind};
+use crate::ops::engine::side;
+use crate::ops::engine::{map1, zip2};
+use crate::ops::reduce::total_in;
 use crate::ops::{Dest, deliver};
 use crate::tensor::Tensor;
-use crate::tensor::read::{read, read2};
+use crate::tensor::read::read;
 
 /// `a kind b` for integer or bool operands of one dtype and shape.
 pub(super) fn binary(
@@ -27,59 +31,52 @@ pub(super) fn binary(
     dest: Dest<'_>,
 ) -> Result<Option<Tensor>> {
     if a.dtype() == DType::Bool {
-        let f = bool_op(kind);
-        return deliver(op, dest, zip(op, a, b, |x, y| Some(f(x, y)))?, a.shape());
+        let values = match kind {
+            Binary::Add => zip2(op, a, b, dest, |x: bool, y| x | y)?,
+            Binary::Mul => zip2(op, a, b, dest, |x: bool, y| x & y)?,
+            Binary::Sub | Binary::Div => unreachable!("checked: bool has add and mul only"),
+        };
+        return fresh_values(values, a.shape());
     }
     with_int!(a.dtype(), T => {
-        let values = zip::<T>(op, a, b, |x, y| match kind {
-            Binary::Add => Some(x.wadd(y)),
-            Binary::Sub => Some(x.wsub(y)),
-            Binary::Mul => Some(x.wmul(y)),
-            Binary::Div => x.wdiv(y),
-        })?;
-        deliver(op, dest, values, a.shape())
+        let values = match kind {
+            Binary::Add => zip2(op, a, b, dest, |x: T, y| x.wadd(y))?,
+            Binary::Sub => zip2(op, a, b, dest, |x: T, y| x.wsub(y))?,
+            Binary::Mul => zip2(op, a, b, dest, |x: T, y| x.wmul(y))?,
+            Binary::Div => {
+                first_zero::<T>(op, b)?;
+                // No zero divisor: `wdiv` answers every pair.
+                zip2(op, a, b, dest, |x: T, y| x.wdiv(y).unwrap_or(T::zero()))?
+            }
+        };
+        fresh_values(values, a.shape())
     }, _ => unreachable!("checked: an integer or bool dtype"))
 }
 
-/// Logical or for `add`, logical and for `mul`: the only bool arithmetic.
-fn bool_op(kind: Binary) -> fn(bool, bool) -> bool {
-    match kind {
-        Binary::Add => |x, y| x | y,
-        Binary::Mul => |x, y| x & y,
-        Binary::Sub | Binary::Div => unreachable!("checked: bool has add and mul only"),
-    }
+/// The fresh tensor of the engine's values, or nothing once they were written into the
+/// destination.
+fn fresh_values<T: Element>(values: Option<Vec<T>>, shape: &Shape) -> Result<Option<Tensor>> {
+    values.map(|v| Tensor::from_vec(v, shape)).transpose()
 }
 
-/// `f(a[k], b[k])` for every ordinal `k`; `None` from `f` marks a zero divisor, reported at
-/// the first ordinal where it happens.
-fn zip<T: Element>(
-    op: &'static str,
-    a: &Tensor,
-    b: &Tensor,
-    f: impl Fn(T, T) -> Option<T>,
-) -> Result<Vec<T>> {
-    let (values, zero) = read2(
-        a,
-        b,
-        op,
-        |(x, ox, lx): (&[T], i64, &Layout), (y, oy, ly)| {
-            let mut out = Vec::with_capacity(lx.size());
-            let mut zero = None;
-            walk2((lx, ox), (ly, oy), |i, j| match f(x[i], y[j]) {
-                Some(v) => out.push(v),
-                None => {
-                    zero.get_or_insert(out.len());
-                    out.push(T::zero());
-                }
-            });
-            (out, zero)
-        },
-    )?;
+/// A [`DivisionByZero`](Error::DivisionByZero) at the first zero of `b` (first-mode-fastest),
+/// found before anything is written.
+fn first_zero<T: Int>(op: &'static str, b: &Tensor) -> Result<()> {
+    let zero = read(b, op, |y: &[T], o, l| {
+        let (mut k, mut first) = (0usize, None);
+        walk1(l, o, |i| {
+            if first.is_none() && y[i] == T::zero() {
+                first = Some(k);
+            }
+            k += 1;
+        });
+        first
+    })?;
     match zero {
-        None => Ok(values),
+        None => Ok(()),
         Some(k) => Err(Error::DivisionByZero {
             op,
-            at: format!("coordinate {} (ordinal {k})", a.shape().coordinate(k)?),
+            at: format!("coordinate {} (ordinal {k})", b.shape().coordinate(k)?),
         }),
     }
 }
@@ -98,12 +95,12 @@ pub(super) fn scalar(
             // Unreachable: check_operand_for admits bool for add/mul only, which always carry
             // a value, and cast_for already refused one that is not a bool.
             .expect("checked: a bool operand");
-        let f = bool_op(match kind {
-            ScalarKind::Add => Binary::Add,
-            ScalarKind::Mul => Binary::Mul,
+        let values = match kind {
+            ScalarKind::Add => map1(op, t, dest, |x: bool| x | s)?,
+            ScalarKind::Mul => map1(op, t, dest, |x: bool| x & s)?,
             _ => unreachable!("checked: bool has add and mul only"),
-        });
-        return deliver(op, dest, map(op, t, |x| f(x, s))?, t.shape());
+        };
+        return fresh_values(values, t.shape());
     }
     with_int!(t.dtype(), T => {
         // Unreachable: the caller ran Scalar::cast_for(t.dtype()), which refuses a value
@@ -112,35 +109,22 @@ pub(super) fn scalar(
         if matches!(kind, ScalarKind::Div) && s == T::zero() {
             return Err(Error::DivisionByZero { op, at: "the scalar operand".into() });
         }
-        let values = map::<T>(op, t, |x| match kind {
-            ScalarKind::Neg => x.wneg(),
-            ScalarKind::Add => x.wadd(s),
-            ScalarKind::Sub => x.wsub(s),
-            ScalarKind::Mul => x.wmul(s),
-            // Unreachable: a zero divisor returned DivisionByZero above.
-            ScalarKind::Div => x.wdiv(s).expect("a nonzero divisor"),
-        })?;
-        deliver(op, dest, values, t.shape())
+        let values = match kind {
+            ScalarKind::Neg => map1(op, t, dest, |x: T| x.wneg())?,
+            ScalarKind::Add => map1(op, t, dest, |x: T| x.wadd(s))?,
+            ScalarKind::Sub => map1(op, t, dest, |x: T| x.wsub(s))?,
+            ScalarKind::Mul => map1(op, t, dest, |x: T| x.wmul(s))?,
+            // A nonzero divisor (checked above): `wdiv` answers every element.
+            ScalarKind::Div => map1(op, t, dest, |x: T| x.wdiv(s).unwrap_or(T::zero()))?,
+        };
+        fresh_values(values, t.shape())
     }, _ => unreachable!("checked: an integer or bool dtype"))
-}
-
-/// `f(t[k])` for every ordinal `k`.
-fn map<T: Element>(op: &'static str, t: &Tensor, f: impl Fn(T) -> T) -> Result<Vec<T>> {
-    read(t, op, |x: &[T], o, l| {
-        let mut out = Vec::with_capacity(l.size());
-        walk1(l, o, |i| out.push(f(x[i])));
-        out
-    })
 }
 
 /// The wrapping sum of every element of an integer tensor, as a rank-0 tensor of its dtype.
 pub(super) fn total(op: &'static str, t: &Tensor, dest: Dest<'_>) -> Result<Option<Tensor>> {
     with_int!(t.dtype(), T => {
-        let s = read(t, op, |x: &[T], o, l| {
-            let mut acc = T::zero();
-            walk1(l, o, |i| acc = acc.wadd(x[i]));
-            acc
-        })?;
+        let s = read(t, op, |x: &[T], o, l| total_in(x, o, l, |a, p| a.wadd(p)))?;
         deliver(op, dest, vec![s], &Shape::empty())
     }, _ => unreachable!("checked: an integer dtype"))
 }
@@ -157,7 +141,8 @@ pub(super) fn sum_modes(
     with_int!(t.dtype(), T => {
         let values = read(t, op, |x: &[T], o, l| {
             let mut acc = vec![T::zero(); shape.size()];
-            walk2((l, o), (gather, 0), |i, j| acc[j] = acc[j].wadd(x[i]));
+            let into = (&mut acc[..], 0, gather.stride().leaves());
+            fold(l.shape().leaves(), side(x, o, l), into, |a, p| a.wadd(p));
             acc
         })?;
         deliver(op, dest, values, shape)

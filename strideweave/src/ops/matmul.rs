@@ -3,8 +3,10 @@
 //! A rank-2 tensor is a matrix whose row and column coordinates are its two top-level modes
 //! (each may be nested). When each mode coalesces to one stride — any sign, zero included —
 //! f32 and f64 products run in `matrixmultiply`'s packed kernels straight from the operands'
-//! carriers; otherwise, and for the other dtypes, a plain loop over precomputed row and
-//! column offsets does. Either way nothing is copied before the product.
+//! carriers, writing straight into the result (a fresh compact vector, or the `_into`
+//! destination at its own strides when its two modes coalesce too and it shares no carrier
+//! with an operand); otherwise, and for the other dtypes, a plain loop over precomputed row
+//! and column offsets does. Either way nothing is copied before the product.
 
 use crate::autograd::node::{Cotangents, Rule};
 use crate::error::{Error, Result};
@@ -82,6 +84,11 @@ fn matmul(a: &Tensor, b: &Tensor, op: &'static str, dest: Dest<'_>) -> Result<Op
     ]))?;
     check_dest(op, dest, &[a, b], a.dtype(), &shape)?;
     let values = with_num!(a.dtype(), T => {
+        if let Dest::Into(out) = dest
+            && gemm_into::<T>(op, (a, &a0, &a1), (b, &b0, &b1), out)?
+        {
+            return Ok(None);
+        }
         T::dense(read2(a, b, op, |(x, ox, _), (y, oy, _)| {
             product::<T>(
                 Operand { data: x, offset: ox, rows: Axis::of(&a0), cols: Axis::of(&a1) },
@@ -90,6 +97,49 @@ fn matmul(a: &Tensor, b: &Tensor, op: &'static str, dest: Dest<'_>) -> Result<Op
         })?)
     }, _ => unreachable!("checked"));
     finish(op, dest, &[a, b], values, &shape, || Box::new(MatmulRule))
+}
+
+/// `out ← A·B` straight into the destination by the gemm kernel, when `T` has one, every
+/// mode of the operands and of `out` coalesces to one stride, and `out` shares no carrier
+/// with an operand (checked destination); `false` (nothing written) otherwise.
+fn gemm_into<T: Num>(
+    op: &'static str,
+    (a, a0, a1): (&Tensor, &Layout, &Layout),
+    (b, b0, b1): (&Tensor, &Layout, &Layout),
+    out: &Tensor,
+) -> Result<bool> {
+    use crate::carrier::Carrier;
+    if !T::GEMM
+        || Carrier::same(out.carrier(), a.carrier())
+        || Carrier::same(out.carrier(), b.carrier())
+    {
+        return Ok(false);
+    }
+    let (c0, c1) = modes(out)?;
+    let axes = [a0, a1, b0, b1, &c0, &c1].map(|m| Axis::of(m).stride());
+    let [
+        Some(rsa),
+        Some(csa),
+        Some(rsb),
+        Some(csb),
+        Some(rsc),
+        Some(csc),
+    ] = axes
+    else {
+        return Ok(false);
+    };
+    let (m, k, n) = (a0.size(), a1.size(), b1.size());
+    let oc = out.offset() as i64;
+    read2(a, b, op, |(x, ox, _): (&[T], i64, _), (y, oy, _)| {
+        out.carrier().write_as(op, |z: &mut [T]| {
+            T::gemm(
+                (m, k, n),
+                (x, ox, rsa, csa),
+                (y, oy, rsb, csb),
+                (z, oc, rsc, csc),
+            )
+        })
+    })?
 }
 
 /// The two top-level modes of a rank-2 tensor's layout.
@@ -172,7 +222,7 @@ fn product<T: Num>(a: Operand<'_, T>, b: Operand<'_, T>) -> Vec<T> {
         (m, k, n),
         (a.data, a.offset, rsa, csa),
         (b.data, b.offset, rsb, csb),
-        &mut c,
+        (&mut c, 0, 1, m as i64),
     ) {
         return c;
     }

@@ -3,6 +3,7 @@
 //! | module | what it holds |
 //! | --- | --- |
 //! | `elementwise` | add, sub, mul, div, neg, the scalar forms, `copy_from` |
+//! | `engine` | the elementwise engine run on tensors: operands in place, results straight into a fresh vector or the destination |
 //! | `exact` | the integer and bool kernels of `elementwise` and `reduce` (wrapping, checked division) |
 //! | `reduce` | `sum`, `sum_modes`, `mean` |
 //! | `matmul` | the product of two rank-2 tensors |
@@ -19,13 +20,14 @@
 //! Nothing broadcasts implicitly: elementwise operands have equal shapes (C3).
 
 mod elementwise;
+mod engine;
 mod exact;
 mod matmul;
 mod reduce;
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::kernels::{self, num, strided};
+use crate::kernels::{self, num};
 use crate::tensor::Tensor;
 
 /// The dtypes an operation takes besides the floating and complex ones, which every
@@ -197,14 +199,7 @@ pub(crate) fn deliver<T: crate::dtype::Element>(
     match dest {
         Dest::Fresh => Ok(Some(Tensor::from_vec(values, shape)?)),
         Dest::Into(out) => {
-            let (o, l) = (out.offset() as i64, out.layout());
-            out.carrier().write_as(op, |x: &mut [T]| {
-                let mut k = 0;
-                strided::walk1(l, o, |i| {
-                    x[i] = values[k];
-                    k += 1;
-                });
-            })?;
+            engine::write_values(op, out, &values)?;
             Ok(None)
         }
     }

@@ -4,9 +4,10 @@ use crate::autograd::node::{Cotangents, Rule};
 use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::kernels::copy::copy;
+use crate::kernels::fold::fold;
 use crate::kernels::num::{Dense, Num, with_num};
-use crate::kernels::strided::{walk1, walk2};
 use crate::layout::{Layout, Shape};
+use crate::ops::engine::side;
 use crate::ops::{Accepts, Dest, check_dest, check_operand_for, exact, finish, fresh};
 use crate::tensor::Tensor;
 use crate::tensor::read::read;
@@ -148,7 +149,7 @@ fn sum_modes(
     let values = with_num!(t.dtype(), T => {
         T::dense(read(t, op, |x: &[T], o, l| {
             let mut acc = vec![T::zero(); out_shape.size()];
-            walk2((l, o), (&gather, 0), |i, j| acc[j] += x[i]);
+            fold(l.shape().leaves(), side(x, o, l), (&mut acc, 0, gather.stride().leaves()), |a, p| a + p);
             acc
         })?)
     }, _ => unreachable!("checked"));
@@ -191,16 +192,20 @@ fn total(t: &Tensor, op: &'static str, mean: bool, dest: Dest<'_>) -> Result<Opt
     }
     let n = t.size();
     let values = with_num!(t.dtype(), T => {
-        let s = read(t, op, |x: &[T], o, l| {
-            let mut acc = T::zero();
-            walk1(l, o, |i| acc += x[i]);
-            acc
-        })?;
+        let s = read(t, op, |x: &[T], o, l| total_in(x, o, l, |a, p| a + p))?;
         T::dense(vec![if mean { s / T::from_f64(n as f64) } else { s }])
     }, _ => unreachable!("checked"));
     finish(op, dest, &[t], values, &shape, || {
         Box::new(Total { n, mean })
     })
+}
+
+/// `f`-fold of every element of `x` placed by `l` at `o`, from zero, in ordinal order.
+pub(super) fn total_in<T: Element>(x: &[T], o: i64, l: &Layout, f: impl Fn(T, T) -> T) -> T {
+    let mut acc = [T::zero()];
+    let zeros = vec![0; l.shape().leaves().len()];
+    fold(l.shape().leaves(), side(x, o, l), (&mut acc, 0, &zeros), f);
+    acc[0]
 }
 
 /// Backward of `sum`/`mean`: the one cotangent value (over `n` for a mean) everywhere —

@@ -110,8 +110,8 @@ impl Tensor {
         }
         let s = self.require_single(op)?;
         self.read_host(op, |x: &[T]| {
-            materialize::to_vec_in(x, s.offset as i64, &s.layout, order)
-        })
+            materialize::to_vec_in(x, s.offset as i64, &s.layout, order, op)
+        })?
     }
 
     /// The elements in row-major order: the last leaf (depth-first) varies fastest.
@@ -134,10 +134,10 @@ impl Tensor {
         const OP: &str = "to_scalars";
         let s = self.require_single(OP)?;
         let (o, l) = (s.offset as i64, &s.layout);
+        let mut out = crate::budget::reserved_vec(OP, l.size())?;
         s.carrier.with_host(OP, |b| {
-            Ok((0..l.size() as i64)
-                .map(|i| b.get((o + l.eval(i)) as usize))
-                .collect())
+            out.extend((0..l.size() as i64).map(|i| b.get((o + l.eval(i)) as usize)));
+            Ok(out)
         })
     }
 

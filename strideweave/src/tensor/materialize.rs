@@ -286,12 +286,13 @@ pub(crate) fn to_vec_in<T: crate::dtype::Element>(
     offset: i64,
     layout: &Layout,
     order: &Layout,
-) -> Vec<T> {
-    let mut out = vec![T::zero(); layout.size()];
+    op: &'static str,
+) -> crate::error::Result<Vec<T>> {
+    let mut out = crate::budget::filled_vec(op, T::zero(), layout.size())?;
     copy(
         layout.shape().leaves(),
         (x, offset, layout.stride().leaves()),
         (&mut out, 0, order.stride().leaves()),
     );
-    out
+    Ok(out)
 }

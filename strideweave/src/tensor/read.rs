@@ -44,6 +44,6 @@ pub(crate) fn read2<T: Element, R>(
 /// into the new `Vec`.
 pub(crate) fn gather<T: Element>(t: &Tensor, op: &'static str) -> Result<Vec<T>> {
     read(t, op, |x: &[T], o, l| {
-        crate::tensor::materialize::to_vec_in(x, o, l, &Layout::compact(l.shape()))
-    })
+        crate::tensor::materialize::to_vec_in(x, o, l, &Layout::compact(l.shape()), op)
+    })?
 }

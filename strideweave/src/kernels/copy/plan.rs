@@ -10,46 +10,23 @@ pub(super) struct Mode {
     pub(super) d: i64,
 }
 
-/// The joint plan of the leaves (innermost first), with the offsets moved for the turned
-/// leaves; `None` when the shape has no element.
+/// The joint plan of the leaves ([`crate::kernels::plan`], shared with the elementwise
+/// engine), innermost first, with the offsets moved for the turned leaves; `None` when the
+/// shape has no element.
 pub(super) fn plan(
     extents: &[i64],
     ss: &[i64],
     ds: &[i64],
-    mut so: i64,
-    mut d_o: i64,
+    so: i64,
+    d_o: i64,
 ) -> Option<(SmallVec<[Mode; 8]>, i64, i64)> {
-    let mut modes: SmallVec<[Mode; 8]> = SmallVec::new();
-    for ((&e, &s), &d) in extents.iter().zip(ss).zip(ds) {
-        if e == 0 {
-            return None;
-        }
-        if e == 1 {
-            continue;
-        }
-        let m = if d < 0 {
-            // Walk the leaf backwards: same pairs of elements, destination stepping forward.
-            so += (e - 1) * s;
-            d_o += (e - 1) * d;
-            Mode { e, s: -s, d: -d }
-        } else {
-            Mode { e, s, d }
-        };
-        modes.push(m);
-    }
-    modes.sort_by_key(|m| (m.d, m.s.abs()));
-    let mut merged: SmallVec<[Mode; 8]> = SmallVec::new();
-    for m in modes {
-        if let Some(last) = merged.last_mut()
-            && m.d == last.d * last.e
-            && m.s == last.s * last.e
-        {
-            last.e *= m.e;
-            continue;
-        }
-        merged.push(m);
-    }
-    Some((merged, so, d_o))
+    let (modes, d_o, [so]) = crate::kernels::plan::plan(extents, (d_o, ds), [(so, ss)])?;
+    let modes = modes.iter().map(|m| Mode {
+        e: m.e,
+        s: m.s[0],
+        d: m.d,
+    });
+    Some((modes.collect(), so, d_o))
 }
 
 /// The leaf to tile with the innermost one (unit stride in the destination), when the

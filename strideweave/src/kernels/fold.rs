@@ -1,0 +1,134 @@
+//! Reductions read in place: `acc[G(i)] = f(acc[G(i)], x[X(i)])` for every index `i` of one
+//! shape, where `G` has stride 0 on the reduced leaves — no gather of the operand into a
+//! fresh vector, no bounds check per element on the runs.
+//!
+//! Each output element receives its terms in first-mode-fastest (ordinal) order of the
+//! reduced leaves, exactly as a naive walk adds them, so floating sums keep their bits. The
+//! plan therefore keeps the leaves in ordinal order (extent-1 leaves dropped, regular
+//! neighbours merged, which keeps the order) and moves only a kept leaf, unit-stride on both
+//! sides, innermost: its run updates consecutive outputs from consecutive inputs, a loop the
+//! compiler vectorises without reassociating any sum.
+
+use super::plan::{Mode, Modes, merge, outer};
+use super::zip::lane;
+
+/// Folds the elements of `x` (offset `xo`, leaf strides `xs`) into `acc` (offset `ao`)
+/// through the leaf strides `gs` (0 on the reduced leaves), in ordinal order per output.
+/// Callers guarantee that every index lies inside its slice. With injective `gs` this is
+/// an in-place update, `acc[G(i)] = f(acc[G(i)], x[X(i)])` once per element.
+pub(crate) fn fold<T: Copy, A: Copy>(
+    extents: &[i64],
+    (x, xo, xs): (&[A], i64, &[i64]),
+    (acc, ao, gs): (&mut [T], i64, &[i64]),
+    f: impl Fn(T, A) -> T,
+) {
+    if extents.contains(&0) {
+        return;
+    }
+    let (mut ao, mut xo) = (ao, xo);
+    let mut modes: Modes<1> = Modes::new();
+    for ((&e, &s), &d) in extents
+        .iter()
+        .zip(xs)
+        .zip(gs)
+        .filter(|&((&e, _), _)| e != 1)
+    {
+        if d < 0 {
+            // A kept leaf walked backwards: other outputs, so no sum changes order.
+            ao += (e - 1) * d;
+            xo += (e - 1) * s;
+            modes.push(Mode { e, d: -d, s: [-s] });
+        } else {
+            modes.push(Mode { e, d, s: [s] });
+        }
+    }
+    let mut modes = merge(modes);
+    if let Some(k) = modes.iter().position(|m| m.d == 1 && m.s[0] == 1) {
+        let unit = modes.remove(k);
+        modes.insert(0, unit);
+    }
+    let Some(&inner) = modes.first() else {
+        acc[ao as usize] = f(acc[ao as usize], x[xo as usize]);
+        return;
+    };
+    outer(&modes[1..], ao, [xo], |d, [s]| run(x, s, acc, d, inner, &f));
+}
+
+/// One run of the innermost leaf `m` from source offset `s` into the outputs from `d`.
+#[inline(always)]
+fn run<T: Copy, A: Copy>(
+    x: &[A],
+    s: i64,
+    acc: &mut [T],
+    d: i64,
+    m: Mode<1>,
+    f: &impl Fn(T, A) -> T,
+) {
+    let (e, s0, d0) = (m.e as usize, s as usize, d as usize);
+    match (m.d, m.s[0]) {
+        (0, 1) => {
+            let mut v = acc[d0];
+            for &p in &x[s0..s0 + e] {
+                v = f(v, p);
+            }
+            acc[d0] = v;
+        }
+        (0, st) => {
+            let mut v = acc[d0];
+            for p in lane(x, s, st, e) {
+                v = f(v, p);
+            }
+            acc[d0] = v;
+        }
+        (1, 1) => {
+            for (z, &p) in acc[d0..d0 + e].iter_mut().zip(&x[s0..s0 + e]) {
+                *z = f(*z, p);
+            }
+        }
+        (g, st) => {
+            let out = acc[d0..].iter_mut().step_by(g as usize).take(e);
+            for (z, p) in out.zip(lane(x, s, st, e)) {
+                *z = f(*z, p);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_sum_adds_in_ordinal_order() {
+        // ordinal order of (2,3):(3,1) reads 0, 3, 1, 4, 2, 5
+        let x = [1.0f32, 1e8, -1e8, 1.0, 1.0, 1.0];
+        let mut acc = [0.0f32];
+        fold(&[2, 3], (&x, 0, &[3, 1]), (&mut acc, 0, &[0, 0]), |a, p| {
+            a + p
+        });
+        let want = [0usize, 3, 1, 4, 2, 5]
+            .iter()
+            .fold(0.0f32, |a, &i| a + x[i]);
+        assert_eq!(acc[0].to_bits(), want.to_bits());
+    }
+
+    #[test]
+    fn a_kept_unit_leaf_runs_innermost_and_each_output_gets_its_own_terms() {
+        // sum over mode 1 of a compact (3, 4): out[i] = Σ_j x[i + 3j]
+        let x: Vec<i64> = (0..12).collect();
+        let mut acc = [0i64; 3];
+        fold(&[3, 4], (&x, 0, &[1, 3]), (&mut acc, 0, &[1, 0]), |a, p| {
+            a + p
+        });
+        assert_eq!(acc, [18, 22, 26]);
+        // over mode 0, read reversed: out[j] = Σ_i x[11 - i - 3j]
+        let mut acc = [0i64; 4];
+        fold(
+            &[3, 4],
+            (&x, 11, &[-1, -3]),
+            (&mut acc, 0, &[0, 1]),
+            |a, p| a + p,
+        );
+        assert_eq!(acc, [30, 21, 12, 3]);
+    }
+}

@@ -1,0 +1,186 @@
+//! The joint plan of a destination and `N` sources of one shape, shared by the copy engine
+//! ([`copy`](super::copy)) and the elementwise engine ([`zip`](super::zip)).
+//!
+//! Extent-1 leaves are dropped, each leaf is turned so that the destination steps forward
+//! (the offsets move to the leaf's last element), the leaves are ordered by destination
+//! stride (then by the sources' absolute strides), and neighbours are merged where the
+//! destination and every source step regularly across them. Turning and reordering leaves
+//! changes only which element pairs are visited when, never which pairs: every kernel on a
+//! plan writes each destination index from the same source indices as the naive walk.
+
+use smallvec::SmallVec;
+
+/// One planned leaf: extent, destination stride, source strides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Mode<const N: usize> {
+    pub(crate) e: i64,
+    pub(crate) d: i64,
+    pub(crate) s: [i64; N],
+}
+
+/// The planned leaves, innermost first.
+pub(crate) type Modes<const N: usize> = SmallVec<[Mode<N>; 8]>;
+
+/// One side of a plan: an offset and the depth-first leaf strides.
+pub(crate) type Side<'a> = (i64, &'a [i64]);
+
+/// The joint plan of the leaves `extents` for the destination `dst` and the sources
+/// `srcs`, with the offsets moved for the turned leaves; `None` when the shape has no
+/// element.
+pub(crate) fn plan<const N: usize>(
+    extents: &[i64],
+    dst: Side<'_>,
+    srcs: [Side<'_>; N],
+) -> Option<(Modes<N>, i64, [i64; N])> {
+    let (mut d_o, ds) = dst;
+    let mut so = srcs.map(|s| s.0);
+    let mut modes: Modes<N> = SmallVec::new();
+    for (j, &e) in extents.iter().enumerate() {
+        if e == 0 {
+            return None;
+        }
+        if e == 1 {
+            continue;
+        }
+        let (d, s) = (ds[j], std::array::from_fn(|k| srcs[k].1[j]));
+        let m = if d < 0 {
+            // Walk the leaf backwards: same pairs of elements, destination stepping forward.
+            d_o += (e - 1) * d;
+            for k in 0..N {
+                so[k] += (e - 1) * s[k];
+            }
+            Mode {
+                e,
+                d: -d,
+                s: s.map(|x: i64| -x),
+            }
+        } else {
+            Mode { e, d, s }
+        };
+        modes.push(m);
+    }
+    modes.sort_by_key(|m| (m.d, m.s.map(i64::abs)));
+    Some((merge(modes), d_o, so))
+}
+
+/// Merges neighbours (in the given order) where every side steps regularly across them.
+pub(crate) fn merge<const N: usize>(modes: Modes<N>) -> Modes<N> {
+    let mut merged: Modes<N> = SmallVec::new();
+    for m in modes {
+        if let Some(last) = merged.last_mut()
+            && m.d == last.d * last.e
+            && (0..N).all(|k| m.s[k] == last.s[k] * last.e)
+        {
+            last.e *= m.e;
+            continue;
+        }
+        merged.push(m);
+    }
+    merged
+}
+
+/// Calls `f(destination offset, source offsets)` for every index of the leaves `rest`
+/// (first leaf fastest).
+#[inline]
+pub(crate) fn outer<const N: usize>(
+    rest: &[Mode<N>],
+    d_o: i64,
+    so: [i64; N],
+    mut f: impl FnMut(i64, [i64; N]),
+) {
+    let n = rest.len();
+    if n == 0 {
+        f(d_o, so);
+        return;
+    }
+    let mut ctr: SmallVec<[i64; 8]> = smallvec::smallvec![0; n];
+    let (mut d, mut s) = (d_o, so);
+    loop {
+        f(d, s);
+        let mut k = 0;
+        loop {
+            if k == n {
+                return;
+            }
+            ctr[k] += 1;
+            d += rest[k].d;
+            for (x, st) in s.iter_mut().zip(rest[k].s) {
+                *x += st;
+            }
+            if ctr[k] < rest[k].e {
+                break;
+            }
+            d -= rest[k].d * rest[k].e;
+            for (x, st) in s.iter_mut().zip(rest[k].s) {
+                *x -= st * rest[k].e;
+            }
+            ctr[k] = 0;
+            k += 1;
+        }
+    }
+}
+
+/// The leaf to tile with the innermost one (unit-stride in the destination), and the source
+/// that asks for it: the first source whose stride along the innermost leaf spans a cache
+/// line while another leaf of at least 8 elements is faster for it.
+pub(crate) fn transposed_partner<T, const N: usize>(modes: &[Mode<N>]) -> Option<usize> {
+    let inner = modes.first()?;
+    if inner.d != 1 || inner.e < 8 {
+        return None;
+    }
+    let line = (64 / std::mem::size_of::<T>().max(1)) as i64;
+    (0..N).find_map(|k| {
+        if inner.s[k].abs() < line {
+            return None;
+        }
+        let (j, m) = modes
+            .iter()
+            .enumerate()
+            .skip(1)
+            .filter(|(_, m)| m.s[k] != 0 && m.e >= 8)
+            .min_by_key(|(_, m)| m.s[k].abs())?;
+        (m.s[k].abs() < inner.s[k].abs()).then_some(j)
+    })
+}
+
+/// The leaves of `modes` without the innermost one and the one at `k`.
+pub(crate) fn without<const N: usize>(modes: &[Mode<N>], k: usize) -> Modes<N> {
+    modes
+        .iter()
+        .enumerate()
+        .filter(|&(j, _)| j != 0 && j != k)
+        .map(|(_, m)| *m)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plan_merges_three_compact_sides_into_one_leaf() {
+        let s: &[i64] = &[1, 2, 6];
+        let (m, d_o, so) = plan(&[2, 3, 4], (0, s), [(0, s), (5, s)]).unwrap();
+        assert_eq!((m.len(), m[0].e, d_o, so), (1, 24, 0, [0, 5]));
+    }
+
+    #[test]
+    fn plan_turns_a_backward_destination_leaf_and_moves_every_offset() {
+        let (m, d_o, so) = plan(&[3], (2, &[-1]), [(0, &[2]), (0, &[0])]).unwrap();
+        assert_eq!((m[0].d, m[0].s, d_o, so), (1, [-2, 0], 0, [4, 0]));
+    }
+
+    #[test]
+    fn plan_keeps_leaves_apart_where_one_source_steps_irregularly() {
+        let (m, ..) = plan(&[4, 4], (0, &[1, 4]), [(0, &[1, 4]), (0, &[4, 1])]).unwrap();
+        assert_eq!(m.len(), 2);
+        assert_eq!(transposed_partner::<f32, 2>(&m), None); // a stride of 4 is not a line
+        let (m, ..) = plan(&[64, 64], (0, &[1, 64]), [(0, &[1, 64]), (0, &[64, 1])]).unwrap();
+        assert_eq!(transposed_partner::<f32, 2>(&m), Some(1));
+    }
+
+    #[test]
+    fn an_empty_shape_has_no_plan() {
+        assert!(plan(&[3, 0], (0, &[1, 3]), [(0, &[1, 3])]).is_none());
+    }
+}

@@ -1,0 +1,151 @@
+//! The elementwise engine ([`kernels::zip`](crate::kernels::zip)) run on tensors: operands
+//! read in place through their layouts, the result written straight into a fresh compact
+//! vector or into the caller's destination — one pass, no intermediate buffer.
+//!
+//! A destination that is one of the operands itself (`a.add_into(&b, &a)`: same carrier,
+//! offset and layout) is updated in place, each element read just before it is written. Any
+//! other destination sharing a carrier with an operand cannot be written while the operand
+//! is read: the result goes into a fresh vector first and is then copied into the
+//! destination by the copy engine, so overlapping reads never see new values.
+
+use crate::carrier::Carrier;
+use crate::dtype::Element;
+use crate::error::Result;
+use crate::kernels::copy::copy;
+use crate::kernels::fold::fold;
+use crate::kernels::zip::{map, zip};
+use crate::layout::Layout;
+use crate::ops::Dest;
+use crate::tensor::Tensor;
+use crate::tensor::read::{read, read2};
+
+/// `f(a, b)` elementwise (checked: one subtensor each, dtype `T`, equal shapes, a checked
+/// destination): `Some` compact first-mode-fastest values for [`Dest::Fresh`], `None` once
+/// written into the destination.
+pub(crate) fn zip2<T: Element>(
+    op: &'static str,
+    a: &Tensor,
+    b: &Tensor,
+    dest: Dest<'_>,
+    f: impl Fn(T, T) -> T,
+) -> Result<Option<Vec<T>>> {
+    let extents = a.shape().leaves();
+    match dest {
+        Dest::Fresh => read2(a, b, op, |(x, xo, xl), (y, yo, yl)| {
+            let order = Layout::compact(xl.shape());
+            let mut out = vec![T::zero(); xl.size()];
+            let to = (&mut out[..], 0, order.stride().leaves());
+            zip(extents, side(x, xo, xl), side(y, yo, yl), to, f);
+            Some(out)
+        }),
+        Dest::Into(out) if same_place(out, a) && !shares(out, b) => update(op, out, b, &f),
+        Dest::Into(out) if same_place(out, b) && !shares(out, a) => {
+            update(op, out, a, |z, x| f(x, z))
+        }
+        Dest::Into(out) if shares(out, a) || shares(out, b) => {
+            staged(op, out, zip2(op, a, b, Dest::Fresh, f)?)
+        }
+        Dest::Into(out) => {
+            let (o, l) = (out.offset() as i64, out.layout());
+            read2(a, b, op, |(x, xo, xl): (&[T], _, _), (y, yo, yl)| {
+                out.carrier().write_as(op, |z: &mut [T]| {
+                    let to = (z, o, l.stride().leaves());
+                    zip(extents, side(x, xo, xl), side(y, yo, yl), to, f);
+                })
+            })??;
+            Ok(None)
+        }
+    }
+}
+
+/// `f(t)` elementwise (see [`zip2`]).
+pub(crate) fn map1<T: Element>(
+    op: &'static str,
+    t: &Tensor,
+    dest: Dest<'_>,
+    f: impl Fn(T) -> T,
+) -> Result<Option<Vec<T>>> {
+    let extents = t.shape().leaves();
+    match dest {
+        Dest::Fresh => read(t, op, |x: &[T], xo, xl| {
+            let order = Layout::compact(xl.shape());
+            let mut out = vec![T::zero(); xl.size()];
+            map(
+                extents,
+                side(x, xo, xl),
+                (&mut out, 0, order.stride().leaves()),
+                f,
+            );
+            Some(out)
+        }),
+        Dest::Into(out) if shares(out, t) => staged(op, out, map1(op, t, Dest::Fresh, f)?),
+        Dest::Into(out) => {
+            let (o, l) = (out.offset() as i64, out.layout());
+            read(t, op, |x: &[T], xo, xl| {
+                out.carrier().write_as(op, |z: &mut [T]| {
+                    map(extents, side(x, xo, xl), (z, o, l.stride().leaves()), f);
+                })
+            })??;
+            Ok(None)
+        }
+    }
+}
+
+/// `out[i] = f(out[i], t[i])` in place, where `out` is one of the operands (same carrier,
+/// offset and layout) and `t` the other, on another carrier: each element of `out` is read
+/// once, just before it is written, so no staging is needed.
+fn update<T: Element, R>(
+    op: &'static str,
+    out: &Tensor,
+    t: &Tensor,
+    f: impl Fn(T, T) -> T,
+) -> Result<Option<R>> {
+    let (o, l) = (out.offset() as i64, out.layout());
+    read(t, op, |x: &[T], xo, xl| {
+        out.carrier().write_as(op, |z: &mut [T]| {
+            let to = (z, o, l.stride().leaves());
+            fold(l.shape().leaves(), side(x, xo, xl), to, &f);
+        })
+    })??;
+    Ok(None)
+}
+
+/// Whether `out` is `t` itself: the same carrier, offset and layout.
+fn same_place(out: &Tensor, t: &Tensor) -> bool {
+    shares(out, t) && out.offset() == t.offset() && out.layout() == t.layout()
+}
+
+/// Writes `values` (first-mode-fastest over `out`'s shape) into the checked destination
+/// `out` with the copy engine (one version increment).
+pub(crate) fn write_values<T: Element>(op: &'static str, out: &Tensor, values: &[T]) -> Result<()> {
+    let (o, l) = (out.offset() as i64, out.layout());
+    let order = Layout::compact(l.shape());
+    out.carrier().write_as(op, |z: &mut [T]| {
+        copy(
+            l.shape().leaves(),
+            (values, 0, order.stride().leaves()),
+            (z, o, l.stride().leaves()),
+        );
+    })
+}
+
+/// The result computed into a fresh vector, then copied into `out`.
+fn staged<T: Element>(
+    op: &'static str,
+    out: &Tensor,
+    values: Option<Vec<T>>,
+) -> Result<Option<Vec<T>>> {
+    let values = values.expect("the fresh form returns its values");
+    write_values(op, out, &values)?;
+    Ok(None)
+}
+
+/// Whether `out` and `t` share a carrier (checked: one subtensor each).
+fn shares(out: &Tensor, t: &Tensor) -> bool {
+    Carrier::same(out.carrier(), t.carrier())
+}
+
+/// A source of the engines: elements, offset and leaf strides.
+pub(super) fn side<'a, T>(x: &'a [T], o: i64, l: &'a Layout) -> (&'a [T], i64, &'a [i64]) {
+    (x, o, l.stride().leaves())
+}

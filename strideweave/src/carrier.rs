@@ -7,7 +7,7 @@
 //! names the class that an operation making a new owner
 //! ([`Tensor::transfer_to`](crate::Tensor::transfer_to)) must produce.
 
-use std::any::TypeId;
+use std::any::{Any, TypeId};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
@@ -16,6 +16,7 @@ use crate::dtype::{DType, Element, HostBuffer, HostSlice, HostSliceMut, Scalar};
 use crate::error::{Error, Result};
 
 mod lock;
+pub(crate) use lock::ReadLock;
 mod request;
 pub use request::{AllocError, StorageAllocator, StorageRequest};
 
@@ -43,7 +44,7 @@ pub use request::{AllocError, StorageAllocator, StorageRequest};
 /// assert_eq!(t.to_vec::<f64>().unwrap(), [1.0, 3.0, 2.0, 4.0]);
 /// assert!(t.set_ordinal(0, 9.0f64).is_err()); // not writable from the host
 /// ```
-pub trait CarrierStorage: Send + Sync + 'static {
+pub trait CarrierStorage: Any + Send + Sync + 'static {
     /// The storage dtype of the elements.
     ///
     /// ```
@@ -414,6 +415,25 @@ impl Carrier {
     /// elsewhere): then writing through it cannot be seen by anyone else.
     pub(crate) fn is_sole_handle(&self) -> bool {
         Arc::strong_count(&self.shared) == 1 && Arc::weak_count(&self.shared) == 0
+    }
+
+    /// Moves the elements out as a `Vec<T>` and releases the carrier, when this is the only
+    /// handle and the storage is the host class holding `T`s; otherwise `None`, untouched.
+    #[cfg(feature = "ndarray")]
+    pub(crate) fn take_host_vec<T: Element>(&self) -> Option<Vec<T>> {
+        if !self.is_sole_handle() {
+            return None;
+        }
+        let mut guard = self
+            .shared
+            .storage
+            .write()
+            .unwrap_or_else(|p| p.into_inner());
+        let storage: &mut dyn Any = guard.as_deref_mut()?;
+        let data = storage.downcast_mut::<HostStorage>()?.0.take_vec::<T>()?;
+        *guard = None;
+        self.shared.released.store(true, Ordering::Release);
+        Some(data)
     }
 
     /// The number of live handles to this carrier (clones, tensors and views over it).

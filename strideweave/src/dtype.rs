@@ -2,6 +2,7 @@
 //! trait of Rust types that carriers hold, [`Scalar`], one value of any dtype, and host
 //! memory of one plain dtype ([`HostSlice`], [`HostSliceMut`]).
 
+mod cast;
 mod host;
 
 use std::fmt;
@@ -249,42 +250,67 @@ impl Scalar {
 }
 
 impl Scalar {
-    /// This value as `dtype`, when that loses nothing: integers and floats convert when the
-    /// value is exactly representable, reals become complex, a bool stays a bool.
+    /// This value as `dtype`, under the one casting rule of StrideWeave (used by
+    /// [`Tensor::set`](crate::Tensor::set), [`set_ordinal`](crate::Tensor::set_ordinal),
+    /// [`fill`](crate::Tensor::fill) and the scalar arithmetic such as
+    /// [`add_scalar`](crate::Tensor::add_scalar), which report `None` as
+    /// [`Error::NotCastable`](crate::Error::NotCastable) naming the value and the dtype).
+    /// A value converts when it is representable in `dtype`:
+    ///
+    /// - **integer → integer**: when in range (exactly, never through `f64`);
+    /// - **float → integer**: when finite, integral and in range (`2.5`, `2^63` for `i64`,
+    ///   `inf` and `nan` are refused);
+    /// - **integer → float**: only when exactly representable: `16777217` is refused for `f32`
+    ///   (it would round to `16777216`), `2^53 + 1` for `f64`, `2049` for `f16`;
+    /// - **float → float**: a wider float is exact; a narrower one rounds to nearest but never
+    ///   overflows: a finite value beyond the target's range (`1e300` for `f32`) is refused,
+    ///   while `inf`, `-inf` and `nan` stay themselves;
+    /// - **real → complex**: the real part by the rules above, imaginary part zero;
+    ///   **complex → complex**: each part by the float rule; **complex → real**: only when the
+    ///   imaginary part is zero, then the real part by the rules above;
+    /// - **bool**: a bool converts only to `bool`, and only a bool converts to `bool` (no
+    ///   number is silently a truth value, nor a truth value a number);
+    /// - the same dtype is always itself; nothing converts to the block-scaled dtype.
     ///
     /// ```
     /// use strideweave::{DType, Scalar};
     /// assert_eq!(Scalar::F64(3.0).cast(DType::I8), Some(Scalar::I8(3)));
     /// assert_eq!(Scalar::F64(3.5).cast(DType::I8), None);
     /// assert_eq!(Scalar::I64(300).cast(DType::U8), None);
-    /// assert_eq!(Scalar::F64(0.5).cast(DType::F32), Some(Scalar::F32(0.5)));
+    /// assert_eq!(Scalar::F64(0.1).cast(DType::F32), Some(Scalar::F32(0.1)));
+    /// assert_eq!(Scalar::F64(1e300).cast(DType::F32), None);
+    /// assert_eq!(Scalar::I64(16_777_217).cast(DType::F32), None);
+    /// assert_eq!(Scalar::F64(9_223_372_036_854_775_808.0).cast(DType::I64), None);
+    /// assert_eq!(Scalar::Bool(true).cast(DType::I32), None);
     /// ```
     pub fn cast(self, dtype: DType) -> Option<Scalar> {
         if self.dtype() == dtype {
             return Some(self);
         }
-        let real = match self {
-            Scalar::Bool(_) | Scalar::ComplexF32(_) | Scalar::ComplexF64(_) => return None,
-            s => s.to_f64(),
+        let (re, im) = match cast::Value::of(self)? {
+            cast::Value::Complex(re, im) => (cast::Value::Float(re), im),
+            real => (real, 0.0),
         };
-        let int =
-            |lo: f64, hi: f64| (real.fract() == 0.0 && real >= lo && real <= hi).then_some(real);
-        Some(match dtype {
-            DType::F32 => Scalar::F32(real as f32),
-            DType::F64 => Scalar::F64(real),
-            DType::I32 => Scalar::I32(int(i32::MIN as f64, i32::MAX as f64)? as i32),
-            // i64::MAX as f64 rounds up to 2^63, which does not fit: the bound is the float below
-            DType::I64 => Scalar::I64(int(i64::MIN as f64, 9_223_372_036_854_774_784.0)? as i64),
-            DType::U8 => Scalar::U8(int(0.0, 255.0)? as u8),
-            DType::I8 => Scalar::I8(int(-128.0, 127.0)? as i8),
-            DType::ComplexF32 => Scalar::ComplexF32(Complex32::new(real as f32, 0.0)),
-            DType::ComplexF64 => Scalar::ComplexF64(Complex64::new(real, 0.0)),
+        match dtype {
+            DType::ComplexF32 => Some(Scalar::ComplexF32(Complex32::new(
+                re.to_float(cast::f32_of)?,
+                cast::f32_of(im)?,
+            ))),
+            DType::ComplexF64 => Some(Scalar::ComplexF64(Complex64::new(re.to_float(Some)?, im))),
+            // a nan imaginary part is not zero either
+            _ if im != 0.0 => None,
+            DType::F32 => re.to_float(cast::f32_of).map(Scalar::F32),
+            DType::F64 => re.to_float(Some).map(Scalar::F64),
             #[cfg(feature = "half")]
-            DType::F16 => Scalar::F16(half::f16::from_f64(real)),
+            DType::F16 => re.to_float(cast::f16_of).map(Scalar::F16),
             #[cfg(feature = "half")]
-            DType::BF16 => Scalar::BF16(half::bf16::from_f64(real)),
-            DType::Bool | DType::BlockScaledI8F32 => return None,
-        })
+            DType::BF16 => re.to_float(cast::bf16_of).map(Scalar::BF16),
+            DType::I32 => re.to_int().and_then(|i| i.try_into().ok()).map(Scalar::I32),
+            DType::I64 => re.to_int().and_then(|i| i.try_into().ok()).map(Scalar::I64),
+            DType::U8 => re.to_int().and_then(|i| i.try_into().ok()).map(Scalar::U8),
+            DType::I8 => re.to_int().and_then(|i| i.try_into().ok()).map(Scalar::I8),
+            DType::Bool | DType::BlockScaledI8F32 => None,
+        }
     }
 
     /// [`cast`](Self::cast) for an operation that needs the value as `dtype`: a value that
@@ -294,9 +320,20 @@ impl Scalar {
         self.cast(dtype)
             .ok_or_else(|| crate::error::Error::NotCastable {
                 op,
-                value: format!("{self} ({})", self.dtype()),
+                value: format!("{} ({})", self.short(), self.dtype()),
                 dtype: dtype.to_string(),
             })
+    }
+}
+
+impl Scalar {
+    /// The value for a message: floats in their shortest form (`1e300`, not 301 digits).
+    fn short(self) -> String {
+        match self {
+            Scalar::F32(v) => format!("{v:?}"),
+            Scalar::F64(v) => format!("{v:?}"),
+            s => s.to_string(),
+        }
     }
 }
 
@@ -472,5 +509,34 @@ mod half_tests {
             Scalar::BF16(half::bf16::from_f64(1.5))
         );
         assert!(DType::BF16.is_differentiable());
+    }
+
+    #[test]
+    fn half_casts_refuse_overflow_and_inexact_integers() {
+        use half::{bf16, f16};
+        assert_eq!(Scalar::F64(1e6).cast(DType::F16), None);
+        assert_eq!(Scalar::F64(1e300).cast(DType::BF16), None);
+        assert_eq!(
+            Scalar::F64(0.1).cast(DType::F16),
+            Some(Scalar::F16(f16::from_f64(0.1)))
+        );
+        assert_eq!(
+            Scalar::F32(f32::INFINITY).cast(DType::BF16),
+            Some(Scalar::BF16(bf16::INFINITY))
+        );
+        assert_eq!(Scalar::I64(2049).cast(DType::F16), None);
+        assert_eq!(
+            Scalar::I64(2048).cast(DType::F16),
+            Some(Scalar::F16(f16::from_f64(2048.0)))
+        );
+        assert_eq!(Scalar::I32(257).cast(DType::BF16), None);
+        assert_eq!(
+            Scalar::F16(f16::from_f64(3.0)).cast(DType::I8),
+            Some(Scalar::I8(3))
+        );
+        assert_eq!(
+            Scalar::F16(f16::from_f64(0.5)).cast(DType::F64),
+            Some(Scalar::F64(0.5))
+        );
     }
 }

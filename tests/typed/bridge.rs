@@ -1,4 +1,5 @@
-//! Bridges between `Tensor` and typed views: `Tensor::typed_view` (borrowed, no copy),
+//! Bridges between `Tensor` and typed views: `Tensor::typed_view` and
+//! `Tensor::with_typed_view` (borrowed, no copy),
 //! `TypedTensorView::to_tensor` (copied), `TypedTensor::into_tensor_without_copy` (moved).
 
 use proptest::prelude::*;
@@ -12,7 +13,7 @@ fn typed_view_borrows_the_carrier_with_the_tensors_offset_and_strides() {
         .unwrap();
     let ptr = t.carrier().read(|x: &[i64]| x.as_ptr() as usize).unwrap();
     let (shape, strides, same) = t
-        .typed_view(|v: TypedTensorView<'_, i64>| {
+        .with_typed_view(|v: TypedTensorView<'_, i64>| {
             (
                 v.shape().to_vec(),
                 v.strides().to_vec(),
@@ -33,7 +34,7 @@ fn typed_view_reads_what_the_tensor_reads() {
         .unwrap();
     let want = t.to_vec::<f64>().unwrap();
     let got = t
-        .typed_view(|v: TypedTensorView<'_, f64>| v.to_col_major().unwrap().into_vec())
+        .with_typed_view(|v: TypedTensorView<'_, f64>| v.to_col_major().unwrap().into_vec())
         .unwrap();
     assert_eq!(got, want);
 }
@@ -42,18 +43,14 @@ fn typed_view_reads_what_the_tensor_reads() {
 fn typed_view_rejects_irregular_modes_other_dtypes_and_block_scaled_tensors() {
     let c = Carrier::from_vec(vec![0_i32; 32]);
     let irregular = Tensor::new(c, 0, "((2,2),3):((1,8),2)".parse::<Layout>().unwrap()).unwrap();
-    let err = irregular
-        .typed_view(|_: TypedTensorView<'_, i32>| ())
-        .unwrap_err();
+    let err = irregular.typed_view::<i32>().unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Value);
     assert!(
         err.to_string()
             .starts_with("Tensor::typed_view: mode 0 ((2,2):(1,8))"),
         "{err}"
     );
-    let err = irregular
-        .typed_view(|_: TypedTensorView<'_, f32>| ())
-        .unwrap_err();
+    let err = irregular.typed_view::<f32>().unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Type);
     assert!(
         err.to_string()
@@ -69,7 +66,7 @@ fn typed_view_rejects_irregular_modes_other_dtypes_and_block_scaled_tensors() {
         2,
     )
     .unwrap();
-    let err = q.typed_view(|_: TypedTensorView<'_, i8>| ()).unwrap_err();
+    let err = q.typed_view::<i8>().unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NotImplemented);
 }
 
@@ -77,7 +74,7 @@ fn typed_view_rejects_irregular_modes_other_dtypes_and_block_scaled_tensors() {
 fn typed_view_of_released_storage_is_a_runtime_error() {
     let t = Tensor::arange::<i32>(&"(2)".parse().unwrap());
     t.carrier().release();
-    let err = t.typed_view(|_: TypedTensorView<'_, i32>| ()).unwrap_err();
+    let err = t.typed_view::<i32>().unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Runtime);
     assert!(err.to_string().starts_with("Tensor::typed_view: "), "{err}");
 }
@@ -141,8 +138,68 @@ proptest! {
         let layout: Layout = format!("({}):({})", text(&shape), text(&strides)).parse().unwrap();
         let t = Tensor::new(Carrier::from_vec(data), (-lo) as usize, layout).unwrap();
         let want = t.to_vec::<i32>().unwrap();
-        let got = t.typed_view(|v: TypedTensorView<'_, i32>| (v.to_col_major().unwrap().into_vec(), v.to_tensor().unwrap())).unwrap();
+        let got = t.with_typed_view(|v: TypedTensorView<'_, i32>| (v.to_col_major().unwrap().into_vec(), v.to_tensor().unwrap())).unwrap();
         prop_assert_eq!(&got.0, &want);
         prop_assert_eq!(got.1.to_vec::<i32>().unwrap(), want);
     }
+}
+
+#[test]
+fn typed_view_returns_a_guard_that_reads_without_a_closure() {
+    let t = Tensor::arange::<f32>(&"(3,2)".parse().unwrap())
+        .reverse(0)
+        .unwrap();
+    let v = t.typed_view::<f32>().unwrap();
+    assert_eq!(v.get(&[1, 0]), Some(&1.0));
+    assert_eq!(v.get(&[0, 1]), Some(&5.0));
+    assert_eq!(v.get(&[3, 0]), None);
+    assert_eq!(v.get(&[0]), None);
+    assert_eq!(
+        (v.shape(), v.strides(), v.offset(), v.rank(), v.n_elements()),
+        (&[3, 2][..], &[-1, 3][..], 2, 2, 6)
+    );
+    assert_eq!(
+        v.to_col_major().unwrap().into_vec(),
+        t.to_vec::<f32>().unwrap()
+    );
+    let mut seen = vec![];
+    v.for_each(|&x| seen.push(x));
+    assert_eq!(seen, t.to_vec::<f32>().unwrap());
+    let err = v.as_slice().unwrap_err();
+    assert!(
+        err.to_string().starts_with("TypedTensorView::as_slice: "),
+        "{err}"
+    );
+    let ptr = v.view().host_storage().unwrap().as_ptr() as usize;
+    drop(v);
+    assert_eq!(
+        t.carrier().read(|x: &[f32]| x.as_ptr() as usize).unwrap(),
+        ptr
+    );
+    let compact = Tensor::arange::<i32>(&"(2,2)".parse().unwrap());
+    assert_eq!(
+        compact.typed_view::<i32>().unwrap().as_slice().unwrap(),
+        &[0, 1, 2, 3]
+    );
+}
+
+#[test]
+fn typed_view_guard_blocks_writers_on_other_threads_until_it_drops() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let t = Tensor::arange::<i32>(&"(4)".parse().unwrap());
+    let wrote = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let v = t.typed_view::<i32>().unwrap();
+        let writer = s.spawn(|| {
+            t.carrier().write(|x: &mut [i32]| x[0] = 7).unwrap();
+            wrote.store(true, Ordering::SeqCst);
+        });
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(!wrote.load(Ordering::SeqCst));
+        assert_eq!(v.get(&[0]), Some(&0));
+        drop(v);
+        writer.join().unwrap();
+    });
+    assert!(wrote.load(Ordering::SeqCst));
+    assert_eq!(t.to_vec::<i32>().unwrap()[0], 7);
 }

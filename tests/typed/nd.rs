@@ -105,3 +105,89 @@ fn column_major_arrays_move_into_tensors() {
         "{err}"
     );
 }
+
+#[test]
+fn sole_compact_host_tensors_move_into_arrays_without_a_copy() {
+    use strideweave::Tensor;
+    let t = Tensor::from_vec(
+        vec![1.0_f64, 2.0, 3.0, 4.0, 5.0, 6.0],
+        &"(3,2)".parse().unwrap(),
+    )
+    .unwrap();
+    let ptr = t.carrier().read(|x: &[f64]| x.as_ptr() as usize).unwrap();
+    let a = ArrayD::<f64>::try_from(t).unwrap();
+    assert_eq!(a.as_ptr() as usize, ptr);
+    assert_eq!(a.shape(), &[3, 2]);
+    assert_eq!(a[[2, 1]], 6.0);
+    assert_eq!(a.strides(), &[1, 3]);
+}
+
+#[test]
+fn tensors_that_cannot_move_are_refused_with_the_reason() {
+    use strideweave::{Carrier, Tensor};
+    let message = |t: Tensor| ArrayD::<i32>::try_from(t).unwrap_err().to_string();
+    let t = Tensor::arange::<i32>(&"(2,3)".parse().unwrap());
+    let keep = t.clone();
+    let err = message(t);
+    assert!(
+        err.starts_with("ArrayD::try_from(Tensor): the tensor's carrier is shared"),
+        "{err}"
+    );
+    assert_eq!(keep.to_vec::<i32>().unwrap(), (0..6).collect::<Vec<_>>());
+    let view = keep.reverse(0).unwrap();
+    drop(keep);
+    let err = message(view);
+    assert!(
+        err.contains(
+            "does not view its carrier of 6 elements compactly in column-major order from offset 0"
+        ),
+        "{err}"
+    );
+    let part = Tensor::new(
+        Carrier::from_vec(vec![0_i32; 8]),
+        0,
+        "(4):(1)".parse().unwrap(),
+    )
+    .unwrap();
+    assert!(message(part).contains("compactly"));
+    let err = ArrayD::<f32>::try_from(Tensor::arange::<i32>(&"(2)".parse().unwrap())).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Type);
+}
+
+#[test]
+fn foreign_storage_tensors_are_refused_and_copied_on_request() {
+    use strideweave::{Carrier, CarrierStorage, DType, HostSlice, HostSliceMut, Tensor};
+    struct Frozen(Box<[i32]>);
+    impl CarrierStorage for Frozen {
+        fn dtype(&self) -> DType {
+            DType::I32
+        }
+        fn len(&self) -> usize {
+            self.0.len()
+        }
+        fn host(&self) -> Option<HostSlice<'_>> {
+            Some(HostSlice::from(&self.0[..]))
+        }
+        fn host_mut(&mut self) -> Option<HostSliceMut<'_>> {
+            None
+        }
+        fn class_name(&self) -> &'static str {
+            "frozen"
+        }
+    }
+    let make = || {
+        let c = Carrier::from_storage(Frozen(vec![1, 2, 3, 4].into()));
+        Tensor::new(c, 0, "(2,2):(1,2)".parse().unwrap()).unwrap()
+    };
+    let err = ArrayD::<i32>::try_from(make()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "ArrayD::try_from(Tensor): the frozen carrier does not keep its elements in a host Vec, so they cannot move without a copy (use to_array_copied)"
+    );
+    let a = make()
+        .permute(&[1, 0])
+        .unwrap()
+        .to_array_copied::<i32>()
+        .unwrap();
+    assert_eq!(a, ndarray::arr2(&[[1, 2], [3, 4]]).into_dyn());
+}

@@ -59,7 +59,7 @@ impl Drop for Hold {
 }
 
 /// A read lock on one carrier (fields drop in order: the lock, then the record).
-pub(super) struct ReadLock<'a> {
+pub(crate) struct ReadLock<'a> {
     carrier: &'a Carrier,
     guard: RwLockReadGuard<'a, Slot>,
     _hold: Hold,
@@ -78,7 +78,7 @@ impl Carrier {
         std::sync::Arc::as_ptr(&self.shared) as usize
     }
 
-    pub(super) fn read_lock(&self, op: &'static str) -> Result<ReadLock<'_>> {
+    pub(crate) fn read_lock(&self, op: &'static str) -> Result<ReadLock<'_>> {
         let hold = Hold::take(self, op)?;
         let guard = self
             .shared
@@ -179,7 +179,7 @@ impl Carrier {
 
 impl ReadLock<'_> {
     /// The lent elements (checked: not released, host-readable, as declared).
-    pub(super) fn host(&self, op: &'static str) -> Result<HostSlice<'_>> {
+    pub(crate) fn host(&self, op: &'static str) -> Result<HostSlice<'_>> {
         let c = self.carrier;
         let storage = self.guard.as_ref().ok_or_else(|| c.released_error(op))?;
         let host = storage.host().ok_or_else(|| Error::NotImplemented {

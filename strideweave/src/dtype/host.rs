@@ -138,6 +138,14 @@ impl HostBuffer {
         each_variant!(HostBuffer, self, v => HostSliceMut::from(&mut v[..]))
     }
 
+    /// Moves the elements out when they are `T`s (leaving this buffer empty); `None` otherwise.
+    #[cfg(feature = "ndarray")]
+    pub(crate) fn take_vec<T: Element>(&mut self) -> Option<Vec<T>> {
+        each_variant!(HostBuffer, self, v => (v as &mut dyn std::any::Any)
+            .downcast_mut::<Vec<T>>()
+            .map(std::mem::take))
+    }
+
     /// `len` zeros of a plain dtype; `Ok(None)` for a dtype that is not plain, an error naming
     /// `op` when `len` elements cannot be allocated.
     pub(crate) fn zeros(op: &'static str, dtype: DType, len: usize) -> Result<Option<HostBuffer>> {

@@ -152,7 +152,9 @@ impl Tensor {
     }
 
     /// Sets the element at a coordinate; increments the carrier's version. The value
-    /// converts to the tensor's dtype when nothing is lost.
+    /// converts to the tensor's dtype by the casting rule of [`Scalar::cast`] (a
+    /// `NotCastable` error otherwise); a view that reaches one element by several
+    /// coordinates (a broadcast) is `NotInjective`.
     ///
     /// ```
     /// let t = strideweave::Tensor::zeros::<i64>(&"(2,3)".parse().unwrap());
@@ -163,13 +165,15 @@ impl Tensor {
     pub fn set(&self, coord: &IntTuple, value: impl Into<Scalar>) -> Result<()> {
         const OP: &str = "set";
         let s = self.require_single(OP)?;
+        self.require_injective(OP)?;
         let value = value.into().cast_for(OP, self.dtype())?;
         let k = s.layout.index_as(OP, coord)?;
         self.write_at(OP, k, value)
     }
 
     /// Sets the element at a first-mode-fastest ordinal; increments the carrier's version.
-    /// The value converts to the tensor's dtype when nothing is lost.
+    /// The value converts by the casting rule of [`Scalar::cast`]; a non-injective view
+    /// (a broadcast) is `NotInjective`.
     ///
     /// ```
     /// let t = strideweave::Tensor::zeros::<f32>(&"(2,2)".parse().unwrap());
@@ -180,12 +184,16 @@ impl Tensor {
     pub fn set_ordinal(&self, ordinal: usize, value: impl Into<Scalar>) -> Result<()> {
         const OP: &str = "set_ordinal";
         let s = self.require_single(OP)?;
+        self.require_injective(OP)?;
         let value = value.into().cast_for(OP, self.dtype())?;
         let k = s.layout.index_of_as(OP, ordinal)?;
         self.write_at(OP, k, value)
     }
 
-    /// Sets every element to `value`; increments the carrier's version once.
+    /// Sets every element to `value`; increments the carrier's version once. The value
+    /// converts by the casting rule of [`Scalar::cast`] (`1e300` into `f32` is an error, not
+    /// `inf`); a view that reaches one element by several coordinates (a broadcast) is a
+    /// `NotInjective` error, returned before any element is written.
     ///
     /// ```
     /// use strideweave::{Tensor, s};
@@ -196,8 +204,23 @@ impl Tensor {
     pub fn fill(&self, value: impl Into<Scalar>) -> Result<()> {
         const OP: &str = "fill";
         self.require_single(OP)?;
+        self.require_injective(OP)?;
         let value = value.into().cast_for(OP, self.dtype())?;
         materialize::fill(OP, self, value)
+    }
+
+    /// Refuses a layout that reaches one element by several coordinates (a broadcast view,
+    /// an overlapping `as_strided`): decided from the strides before any element is touched,
+    /// as for the destination of `copy_from`.
+    fn require_injective(&self, op: &'static str) -> Result<()> {
+        let layout = self.layout();
+        if layout.is_injective() {
+            return Ok(());
+        }
+        Err(Error::NotInjective {
+            op,
+            layout: format!("{layout} (a written view must not alias)"),
+        })
     }
 
     /// The element at layout index `k` of subtensor zero (inside the carrier: validated).

@@ -1,60 +1,95 @@
 //! Bridges between [`Tensor`] and typed views: borrowing a one-subtensor tensor's carrier as
-//! a [`TypedTensorView`], and turning a view or an owned [`TypedTensor`] into a tensor.
+//! a [`TypedTensorView`] ([`TypedViewGuard`]), and turning a view or an owned [`TypedTensor`] into a tensor.
 
+use super::guard::TypedViewGuard;
 use super::owned::TypedTensor;
 use super::rank::TensorRank;
 use super::repr::ViewRepresentation;
 use super::view::TypedTensorView;
+use crate::carrier::Carrier;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::layout::{IntTuple, Layout, Shape};
 use crate::tensor::Tensor;
 
 impl Tensor {
-    /// Lends this tensor's elements to `f` as a [`TypedTensorView`] over the carrier,
-    /// without copying: the view's offset is the tensor's, and each top-level mode becomes
-    /// one axis whose stride is the mode's single stride once coalesced. The view lives
-    /// only inside `f`, while the carrier's storage is locked for reading (writers wait).
+    /// Borrows this tensor's elements as a typed view over the carrier, without copying:
+    /// the view's offset is the tensor's, and each top-level mode becomes one axis whose
+    /// stride is the mode's single stride once coalesced. The returned [`TypedViewGuard`]
+    /// holds the carrier's storage locked for reading; read through it directly
+    /// ([`get`](TypedViewGuard::get), [`shape`](TypedViewGuard::shape), ...) or take its
+    /// [`view`](TypedViewGuard::view).
+    ///
+    /// While the guard lives, writers to the carrier block. Writing to the same carrier on
+    /// the thread holding the guard does not return today (a deadlock): drop the guard
+    /// first, or use [`with_typed_view`](Self::with_typed_view), which unlocks on return.
     ///
     /// ```
-    /// use strideweave::{Tensor, TypedTensorView};
+    /// use strideweave::Tensor;
     /// let t = Tensor::arange::<i32>(&"(2,3)".parse().unwrap()).reverse(1)?;
-    /// let sum = t.typed_view(|v: TypedTensorView<'_, i32>| {
-    ///     assert_eq!((v.shape(), v.strides(), v.offset()), (&[2, 3][..], &[1, -2][..], 4));
-    ///     v.get(&[1, 0]).copied()
-    /// })?;
-    /// assert_eq!(sum, Some(5));
+    /// let v = t.typed_view::<i32>()?;
+    /// assert_eq!((v.shape(), v.strides(), v.offset()), (&[2, 3][..], &[1, -2][..], 4));
+    /// assert_eq!(v.get(&[1, 0]), Some(&5));
     /// // A nested mode flattens when it steps regularly.
     /// let n = Tensor::arange::<f32>(&"((2,3),4)".parse().unwrap());
-    /// assert_eq!(n.typed_view(|v: TypedTensorView<'_, f32>| v.shape().to_vec())?, [6, 4]);
+    /// assert_eq!(n.typed_view::<f32>()?.shape(), [6, 4]);
     /// # Ok::<(), strideweave::Error>(())
     /// ```
     ///
     /// # Errors
     ///
-    /// [`Error::NotImplemented`] for a tensor of several subtensors (block-scaled);
-    /// [`Error::WrongType`] when `T` is not the tensor's dtype; [`Error::NotRepresentable`]
-    /// when a top-level mode does not step regularly (it coalesces to several strides);
-    /// [`Error::Runtime`] for released storage.
-    pub fn typed_view<T: Element, Out>(
+    /// [`Error::NotImplemented`] for a tensor of several subtensors (block-scaled) or a
+    /// carrier not readable from the host; [`Error::WrongType`] when `T` is not the
+    /// tensor's dtype; [`Error::NotRepresentable`] when a top-level mode does not step
+    /// regularly (it coalesces to several strides); [`Error::Runtime`] for released storage.
+    pub fn typed_view<T: Element>(&self) -> Result<TypedViewGuard<'_, T>> {
+        let (carrier, shape, strides, offset) = self.typed_parts::<T>("Tensor::typed_view")?;
+        TypedViewGuard::new(carrier, shape, strides, offset)
+    }
+
+    /// Lends this tensor's elements to `f` as a [`TypedTensorView`] over the carrier, without
+    /// copying (as [`typed_view`](Self::typed_view)); the carrier's storage is locked for
+    /// reading only during `f` (writers wait).
+    ///
+    /// ```
+    /// use strideweave::{Tensor, TypedTensorView};
+    /// let t = Tensor::arange::<i32>(&"(2,3)".parse().unwrap()).reverse(1)?;
+    /// let x = t.with_typed_view(|v: TypedTensorView<'_, i32>| v.get(&[1, 0]).copied())?;
+    /// assert_eq!(x, Some(5));
+    /// # Ok::<(), strideweave::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Those of [`typed_view`](Self::typed_view), reported as `Tensor::with_typed_view`.
+    pub fn with_typed_view<T: Element, Out>(
         &self,
         f: impl FnOnce(TypedTensorView<'_, T>) -> Out,
     ) -> Result<Out> {
-        const OP: &str = "Tensor::typed_view";
-        let sub = self.require_single(OP)?;
+        const OP: &str = "Tensor::with_typed_view";
+        let (carrier, shape, strides, offset) = self.typed_parts::<T>(OP)?;
+        carrier.read_as(OP, |data: &[T]| {
+            TypedTensorView::build(OP, shape, strides, offset, data).map(f)
+        })?
+    }
+
+    /// The carrier and the flat view geometry of a one-subtensor tensor of dtype `T`.
+    pub(crate) fn typed_parts<T: Element>(
+        &self,
+        op: &'static str,
+    ) -> Result<(&Carrier, Vec<usize>, Vec<isize>, isize)> {
+        let sub = self.require_single(op)?;
         if T::DTYPE != self.dtype() {
             return Err(Error::WrongType {
-                op: OP,
+                op,
                 expected: format!("the tensor's dtype {}", self.dtype()),
                 found: T::DTYPE.to_string(),
             });
         }
-        let (shape, strides) = flatten(OP, &sub.layout)?;
+        let (shape, strides) = flatten(op, &sub.layout)?;
         let offset =
-            isize::try_from(sub.offset).map_err(|_| Error::overflow(OP, "the view offset"))?;
-        sub.carrier.read_as(OP, |data: &[T]| {
-            TypedTensorView::build(OP, shape, strides, offset, data).map(f)
-        })?
+            isize::try_from(sub.offset).map_err(|_| Error::overflow(op, "the view offset"))?;
+        Ok((&sub.carrier, shape, strides, offset))
     }
 }
 
@@ -124,7 +159,7 @@ impl<T: Element, R: TensorRank, D: ViewRepresentation> TypedTensorView<'_, T, R,
     pub fn to_tensor(&self) -> Result<Tensor> {
         const OP: &str = "TypedTensorView::to_tensor";
         tensor_shape(OP, self.shape())?;
-        tensor_from_col_major(OP, self.shape(), self.to_col_major()?.into_vec())
+        tensor_from_col_major(OP, self.shape(), self.to_col_major_engine(OP)?.into_vec())
     }
 }
 

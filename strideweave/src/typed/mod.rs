@@ -19,6 +19,7 @@
 
 mod bridge;
 mod complex;
+mod guard;
 mod layout;
 mod mutable;
 #[cfg(feature = "ndarray")]
@@ -42,6 +43,7 @@ mod views;
 /// ```
 pub use crate::dtype::Element as TensorScalar;
 pub use crate::validation::{ShapeMismatch, ValidationError, ValidationKind};
+pub use guard::TypedViewGuard;
 pub use layout::TensorLayout;
 pub use mutable::TypedTensorViewMut;
 pub use owned::{ColMajorView, TypedTensor};

@@ -4,7 +4,9 @@
 //! strides included. An `ArrayView` becomes a [`TypedTensorView`] when its elements are
 //! contiguous in memory (any axis order, any stride signs): only then does `ndarray` lend
 //! the slice behind it safely; a view with gaps is an error rather than a copy. An owned
-//! [`TypedTensor`] and a column-major `ArrayD` move into each other without copying.
+//! [`TypedTensor`] and a column-major `ArrayD` move into each other without copying; a
+//! [`Tensor`] moves into an `ArrayD` when it is the sole owner of a compact column-major
+//! host carrier, and [`Tensor::to_array_copied`] copies any one-subtensor tensor.
 
 use super::layout::reach;
 use super::owned::TypedTensor;
@@ -177,5 +179,100 @@ fn take_col_major<T>(op: &'static str, a: ArrayD<T>) -> Result<(Vec<usize>, Vec<
                 "the array of shape {shape:?} is not compact column-major over its whole buffer, so it cannot move without a copy"
             ),
         )),
+    }
+}
+
+impl<T: Element> TryFrom<Tensor> for ArrayD<T> {
+    type Error = Error;
+
+    /// Moves the elements of a [`Tensor`] into a column-major `ArrayD` **without copying**:
+    /// the tensor must be the only handle to its carrier (no clone of the tensor, of the
+    /// carrier, or view over it), view it compactly in column-major order from offset 0
+    /// over the whole carrier, and the carrier must be the host class (a `Vec`). Otherwise
+    /// use [`Tensor::to_array_copied`].
+    ///
+    /// ```
+    /// use strideweave::Tensor;
+    /// let t = Tensor::from_vec(vec![1_i32, 2, 3, 4, 5, 6], &"(2,3)".parse().unwrap())?;
+    /// let a = ndarray::ArrayD::<i32>::try_from(t)?;
+    /// assert_eq!(a, ndarray::arr2(&[[1, 3, 5], [2, 4, 6]]).into_dyn());
+    /// let t = Tensor::arange::<i32>(&"(2,3)".parse().unwrap());
+    /// let _shared = t.clone();
+    /// assert!(ndarray::ArrayD::<i32>::try_from(t).is_err()); // another handle exists
+    /// # Ok::<(), strideweave::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotRepresentable`] saying why the data cannot move: the tensor or its
+    /// carrier is shared, the layout is not compact column-major from offset 0 over the
+    /// whole carrier, or the carrier is not the host `Vec` class; plus the errors of
+    /// [`Tensor::typed_view`] (several subtensors, another dtype, irregular modes).
+    fn try_from(t: Tensor) -> Result<ArrayD<T>> {
+        const OP: &str = "ArrayD::try_from(Tensor)";
+        let (carrier, shape, strides, offset) = t.typed_parts::<T>(OP)?;
+        let compact = super::layout::compact_check(OP, &shape, &strides)?;
+        let n: usize = shape.iter().product();
+        if !compact || offset != 0 || n != carrier.len() {
+            return Err(Error::not_representable(
+                OP,
+                format!(
+                    "the tensor (shape {shape:?}, strides {strides:?}, offset {offset}) does not view its carrier of {} elements compactly in column-major order from offset 0, so its data cannot move without a copy (use to_array_copied)",
+                    carrier.len()
+                ),
+            ));
+        }
+        let shared = std::sync::Arc::strong_count(&t.inner) > 1
+            || std::sync::Arc::weak_count(&t.inner) > 0
+            || carrier.handle_count() > 1;
+        if shared {
+            return Err(Error::not_representable(
+                OP,
+                format!(
+                    "the tensor's carrier is shared ({} handles to the carrier, {} to the tensor), so its data cannot move without a copy (use to_array_copied)",
+                    carrier.handle_count(),
+                    std::sync::Arc::strong_count(&t.inner) + std::sync::Arc::weak_count(&t.inner)
+                ),
+            ));
+        }
+        let Some(data) = carrier.take_host_vec::<T>() else {
+            return Err(Error::not_representable(
+                OP,
+                format!(
+                    "the {} carrier does not keep its elements in a host Vec, so they cannot move without a copy (use to_array_copied)",
+                    carrier.class()
+                ),
+            ));
+        };
+        Ok(ArrayD::from_shape_vec(IxDyn(&shape).f(), data).expect(
+            "a compact column-major tensor over its whole carrier has its shape's elements",
+        ))
+    }
+}
+
+impl Tensor {
+    /// A column-major `ArrayD` holding a **copy** of this one-subtensor tensor's elements
+    /// (any layout, shared or not; the tensor is untouched). To move the elements instead,
+    /// use `ArrayD::try_from(tensor)`.
+    ///
+    /// ```
+    /// use strideweave::Tensor;
+    /// let t = Tensor::arange::<i32>(&"(2,3)".parse().unwrap()).reverse(1)?;
+    /// let a = t.to_array_copied::<i32>()?;
+    /// assert_eq!(a, ndarray::arr2(&[[4, 2, 0], [5, 3, 1]]).into_dyn());
+    /// # Ok::<(), strideweave::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Tensor::typed_view`] (several subtensors, another dtype, irregular modes,
+    /// released storage), reported as `Tensor::to_array_copied`.
+    pub fn to_array_copied<T: Element>(&self) -> Result<ArrayD<T>> {
+        const OP: &str = "Tensor::to_array_copied";
+        let (carrier, shape, strides, offset) = self.typed_parts::<T>(OP)?;
+        let owned = carrier.read_as(OP, |data: &[T]| {
+            TypedTensorView::<T>::build(OP, shape, strides, offset, data)?.to_col_major_engine(OP)
+        })??;
+        Ok(owned.into())
     }
 }

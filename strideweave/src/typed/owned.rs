@@ -298,6 +298,30 @@ impl<'a, T: Clone, R: TensorRank, D: ViewRepresentation> TypedTensorView<'a, T, 
     }
 }
 
+impl<T: crate::dtype::Element, R: TensorRank, D: ViewRepresentation> TypedTensorView<'_, T, R, D> {
+    /// [`to_col_major`](Self::to_col_major) through the crate's copy engine (blocked,
+    /// parallel for large copies), for the crate's element types; reported as `op`.
+    pub(crate) fn to_col_major_engine(&self, op: &'static str) -> Result<TypedTensor<T, R>> {
+        self.require_host(op)?;
+        let n = self.n_elements();
+        let mut data = vec![T::zero(); n];
+        if n > 0 {
+            let extents: Vec<i64> = self.shape().iter().map(|&e| e as i64).collect();
+            let src: Vec<i64> = self.strides().iter().map(|&s| s as i64).collect();
+            let dst: Vec<i64> = col_major_strides(op, self.shape())?
+                .iter()
+                .map(|&s| s as i64)
+                .collect();
+            crate::kernels::copy::copy(
+                &extents,
+                (self.data, self.offset() as i64, &src),
+                (&mut data, 0, &dst),
+            );
+        }
+        self.owned(op, data)
+    }
+}
+
 /// The rank of a shape copied from a view of rank `R` is `R`; this is the error for a
 /// static-rank shape that cannot be reconstructed.
 fn rank_lost(op: &'static str) -> Error {

@@ -10,11 +10,13 @@
 use std::any::{Any, TypeId};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, RwLock, RwLockReadGuard};
+use std::sync::{Arc, RwLock};
 
 use crate::dtype::{DType, Element, HostBuffer, HostSlice, HostSliceMut, Scalar};
 use crate::error::{Error, Result};
 
+mod lock;
+pub(crate) use lock::ReadLock;
 mod request;
 pub use request::{AllocError, StorageAllocator, StorageRequest};
 
@@ -201,9 +203,6 @@ impl fmt::Display for CarrierClass {
         f.write_str(self.name)
     }
 }
-
-/// A carrier's storage, locked for reading.
-pub(crate) type StorageRead<'c> = RwLockReadGuard<'c, Option<Box<dyn CarrierStorage>>>;
 
 struct Shared {
     class: CarrierClass,
@@ -543,36 +542,8 @@ impl Carrier {
         op: &'static str,
         f: impl FnOnce(HostSlice<'_>) -> Result<R>,
     ) -> Result<R> {
-        let guard = self.storage_read();
-        f(self.host_of(op, &guard)?)
-    }
-
-    /// The storage, locked for reading until the guard drops (writers wait), for borrows
-    /// that outlive one call ([`Tensor::typed_view`](crate::Tensor::typed_view)).
-    pub(crate) fn storage_read(&self) -> StorageRead<'_> {
-        self.shared
-            .storage
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// The host elements of `guard` (a [`storage_read`](Self::storage_read) of this
-    /// carrier), checked as [`with_host`](Self::with_host) checks them.
-    pub(crate) fn host_of<'g>(
-        &self,
-        op: &'static str,
-        guard: &'g StorageRead<'_>,
-    ) -> Result<HostSlice<'g>> {
-        let storage = guard.as_ref().ok_or_else(|| self.released_error(op))?;
-        let host = storage.host().ok_or_else(|| Error::NotImplemented {
-            op,
-            reason: format!(
-                "the {} carrier class is not readable from the host",
-                self.class()
-            ),
-        })?;
-        self.check_lent(op, host.dtype(), host.len())?;
-        Ok(host)
+        let lock = self.read_lock(op)?;
+        f(lock.host(op)?)
     }
 
     /// Runs `f` on the host elements and increments the version if `f` succeeds.
@@ -581,20 +552,9 @@ impl Carrier {
         op: &'static str,
         f: impl FnOnce(HostSliceMut<'_>) -> Result<R>,
     ) -> Result<R> {
-        let mut guard = self
-            .shared
-            .storage
-            .write()
-            .unwrap_or_else(|p| p.into_inner());
-        let class = self.class();
-        let storage = guard.as_mut().ok_or_else(|| self.released_error(op))?;
-        let host = storage.host_mut().ok_or_else(|| Error::NotImplemented {
-            op,
-            reason: format!("the {class} carrier class is not writable from the host"),
-        })?;
-        self.check_lent(op, host.dtype(), host.len())?;
-        let out = f(host)?;
-        self.shared.version.fetch_add(1, Ordering::AcqRel);
+        let mut lock = self.write_lock(op)?;
+        let out = f(lock.host_mut(op)?)?;
+        lock.finish();
         Ok(out)
     }
 

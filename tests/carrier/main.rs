@@ -181,4 +181,5 @@ fn a_storage_lending_other_elements_than_it_declared_is_a_runtime_error_not_a_pa
     );
     assert_eq!(c.version(), 0);
 }
+mod locks;
 mod transfer;

@@ -17,7 +17,7 @@ use crate::kernels::zip::{map, zip};
 use crate::layout::Layout;
 use crate::ops::Dest;
 use crate::tensor::Tensor;
-use crate::tensor::read::{read, read2};
+use crate::tensor::read::{read, read_write, read2, read2_write};
 
 /// `f(a, b)` elementwise (checked: one subtensor each, dtype `T`, equal shapes, a checked
 /// destination): `Some` compact first-mode-fastest values for [`Dest::Fresh`], `None` once
@@ -47,12 +47,16 @@ pub(crate) fn zip2<T: Element>(
         }
         Dest::Into(out) => {
             let (o, l) = (out.offset() as i64, out.layout());
-            read2(a, b, op, |(x, xo, xl): (&[T], _, _), (y, yo, yl)| {
-                out.carrier().write_as(op, |z: &mut [T]| {
+            read2_write(
+                a,
+                b,
+                out,
+                op,
+                |(x, xo, xl): (&[T], _, _), (y, yo, yl), z| {
                     let to = (z, o, l.stride().leaves());
                     zip(extents, side(x, xo, xl), side(y, yo, yl), to, f);
-                })
-            })??;
+                },
+            )?;
             Ok(None)
         }
     }
@@ -81,11 +85,9 @@ pub(crate) fn map1<T: Element>(
         Dest::Into(out) if shares(out, t) => staged(op, out, map1(op, t, Dest::Fresh, f)?),
         Dest::Into(out) => {
             let (o, l) = (out.offset() as i64, out.layout());
-            read(t, op, |x: &[T], xo, xl| {
-                out.carrier().write_as(op, |z: &mut [T]| {
-                    map(extents, side(x, xo, xl), (z, o, l.stride().leaves()), f);
-                })
-            })??;
+            read_write(t, out, op, |(x, xo, xl): (&[T], _, _), z| {
+                map(extents, side(x, xo, xl), (z, o, l.stride().leaves()), f);
+            })?;
             Ok(None)
         }
     }
@@ -101,12 +103,10 @@ fn update<T: Element, R>(
     f: impl Fn(T, T) -> T,
 ) -> Result<Option<R>> {
     let (o, l) = (out.offset() as i64, out.layout());
-    read(t, op, |x: &[T], xo, xl| {
-        out.carrier().write_as(op, |z: &mut [T]| {
-            let to = (z, o, l.stride().leaves());
-            fold(l.shape().leaves(), side(x, xo, xl), to, &f);
-        })
-    })??;
+    read_write(t, out, op, |(x, xo, xl): (&[T], _, _), z| {
+        let to = (z, o, l.stride().leaves());
+        fold(l.shape().leaves(), side(x, xo, xl), to, &f);
+    })?;
     Ok(None)
 }
 

@@ -15,7 +15,7 @@ use crate::kernels::strided::walk1;
 use crate::layout::{IntTuple, Layout, Shape};
 use crate::ops::{Dest, check_dest, check_pair, finish, fresh};
 use crate::tensor::Tensor;
-use crate::tensor::read::{read, read2};
+use crate::tensor::read::{read, read2, read2_write};
 
 const OP: &str = "matmul";
 
@@ -130,16 +130,20 @@ fn gemm_into<T: Num>(
     };
     let (m, k, n) = (a0.size(), a1.size(), b1.size());
     let oc = out.offset() as i64;
-    read2(a, b, op, |(x, ox, _): (&[T], i64, _), (y, oy, _)| {
-        out.carrier().write_as(op, |z: &mut [T]| {
+    read2_write(
+        a,
+        b,
+        out,
+        op,
+        |(x, ox, _): (&[T], i64, _), (y, oy, _), z| {
             T::gemm(
                 (m, k, n),
                 (x, ox, rsa, csa),
                 (y, oy, rsb, csb),
                 (z, oc, rsc, csc),
             )
-        })
-    })?
+        },
+    )
 }
 
 /// The two top-level modes of a rank-2 tensor's layout.

@@ -4,7 +4,7 @@
 //! `repr`.
 
 use crate::carrier::Carrier;
-use crate::dtype::DType;
+use crate::dtype::{DType, HostSlice};
 use crate::error::{Error, Result};
 use crate::layout::{IntTuple, Layout, Shape, Stride};
 use crate::repr::{Representation, Subtensor};
@@ -150,18 +150,23 @@ impl Tensor {
         let (codes, scales) = (&r.subtensors[0], &r.subtensors[1]);
         let s0 = &r.adjacent[0];
         let n = codes.layout.size();
-        let values = codes.carrier.read_as(op, |c: &[i8]| {
-            scales.carrier.read_as(op, |s: &[f32]| {
-                (0..n as i64)
-                    .map(|i| {
-                        let code = c[(codes.offset as i64 + codes.layout.eval(i)) as usize];
-                        let scale =
-                            s[(scales.offset as i64 + scales.layout.eval(s0.eval(i))) as usize];
-                        f32::from(code) * scale
-                    })
-                    .collect::<Vec<f32>>()
-            })
-        })??;
+        let carriers = [&codes.carrier, &scales.carrier];
+        let values = Carrier::with_hosts(op, &carriers, None, |hosts, _| {
+            let (HostSlice::I8(c), HostSlice::F32(s)) = (hosts[0], hosts[1]) else {
+                return Err(Error::Runtime {
+                    op,
+                    detail: "a block-scaled tensor's carriers are not i8 codes and f32 scales"
+                        .into(),
+                });
+            };
+            Ok((0..n as i64)
+                .map(|i| {
+                    let code = c[(codes.offset as i64 + codes.layout.eval(i)) as usize];
+                    let scale = s[(scales.offset as i64 + scales.layout.eval(s0.eval(i))) as usize];
+                    f32::from(code) * scale
+                })
+                .collect::<Vec<f32>>())
+        })?;
         Tensor::from_vec(values, codes.layout.shape())
     }
 }

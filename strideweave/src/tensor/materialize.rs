@@ -217,9 +217,9 @@ fn copy_into(op: &'static str, src: &Tensor, dst: &Tensor) -> Result<()> {
     let extents = s.layout.shape().leaves();
     let from = (s.offset as i64, s.layout.stride().leaves());
     let to = (d.offset as i64, d.layout.stride().leaves());
-    s.carrier.with_host(op, |x| {
-        d.carrier
-            .with_host_mut(op, |y| copy_host(op, extents, (x, from), (y, to)))
+    Carrier::with_hosts(op, &[&s.carrier], Some(&d.carrier), |x, y| {
+        let y = y.expect("the written carrier");
+        copy_host(op, extents, (x[0], from), (y, to))
     })
 }
 
@@ -235,9 +235,9 @@ pub(crate) fn fill(op: &'static str, t: &Tensor, value: crate::dtype::Scalar) ->
     let extents = d.layout.shape().leaves();
     let zeros = vec![0; extents.len()];
     let to = (d.offset as i64, d.layout.stride().leaves());
-    one.with_host(op, |x| {
-        d.carrier
-            .with_host_mut(op, |y| copy_host(op, extents, (x, (0, &zeros)), (y, to)))
+    Carrier::with_hosts(op, &[&one], Some(&d.carrier), |x, y| {
+        let y = y.expect("the written carrier");
+        copy_host(op, extents, (x[0], (0, &zeros)), (y, to))
     })
 }
 

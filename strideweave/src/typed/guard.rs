@@ -6,7 +6,7 @@ use super::owned::TypedTensor;
 use super::rank::DynRank;
 use super::repr::Placement;
 use super::view::TypedTensorView;
-use crate::carrier::{Carrier, StorageRead};
+use crate::carrier::{Carrier, ReadLock};
 use crate::dtype::Element;
 use crate::error::Result;
 use std::fmt;
@@ -18,8 +18,8 @@ use std::marker::PhantomData;
 /// most used read methods are here too.
 ///
 /// While the guard lives, writers to the carrier (through any tensor or handle sharing it)
-/// block until it drops. Writing to the same carrier **on the thread that holds the guard**
-/// therefore never returns today (a deadlock): drop the guard, or use
+/// block until it drops. Writing to the same carrier on the thread that holds the guard is
+/// an error (re-entrant access), not a deadlock: drop the guard, or use
 /// [`Tensor::with_typed_view`](crate::Tensor::with_typed_view), before writing.
 ///
 /// ```
@@ -30,13 +30,13 @@ use std::marker::PhantomData;
 /// assert_eq!((v.shape(), v.strides(), v.offset()), (&[2, 3][..], &[1, 2][..], 0));
 /// let col = v.view().slice_axis_view(1, strideweave::StridedSliceSpec::new(Some(2), None, 1))?;
 /// assert_eq!(col.as_slice()?, &[4.0, 5.0]);
+/// assert!(t.carrier().write(|x: &mut [f32]| x[0] = 9.0).is_err()); // held by `v`
 /// drop(v); // release the read lock before writing
 /// t.carrier().write(|x: &mut [f32]| x[0] = 9.0)?;
 /// # Ok::<(), strideweave::Error>(())
 /// ```
 pub struct TypedViewGuard<'t, T> {
-    carrier: &'t Carrier,
-    storage: StorageRead<'t>,
+    storage: ReadLock<'t>,
     layout: TensorLayout<DynRank>,
     element: PhantomData<fn() -> T>,
 }
@@ -51,8 +51,8 @@ impl<'t, T: Element> TypedViewGuard<'t, T> {
         strides: Vec<isize>,
         offset: isize,
     ) -> Result<Self> {
-        let storage = carrier.storage_read();
-        let host = carrier.host_of(OP, &storage)?;
+        let storage = carrier.read_lock(OP)?;
+        let host = storage.host(OP)?;
         let data: &[T] = T::slice(host).ok_or_else(|| crate::error::Error::WrongType {
             op: OP,
             expected: format!("the carrier's dtype {}", carrier.dtype()),
@@ -60,7 +60,6 @@ impl<'t, T: Element> TypedViewGuard<'t, T> {
         })?;
         let layout = TensorLayout::checked(OP, shape, strides, offset, data.len())?;
         Ok(TypedViewGuard {
-            carrier,
             storage,
             layout,
             element: PhantomData,
@@ -75,8 +74,8 @@ impl<'t, T: Element> TypedViewGuard<'t, T> {
     /// elements it lent when the guard was made, while it is locked for reading (a breach of
     /// the trait's contract); the host class never does.
     fn data(&self) -> &[T] {
-        self.carrier
-            .host_of(OP, &self.storage)
+        self.storage
+            .host(OP)
             .ok()
             .and_then(T::slice)
             .expect("a storage locked for reading lends the elements it lent when the guard was made (checked then)")

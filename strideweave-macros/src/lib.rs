@@ -319,5 +319,6 @@ fn combine(errors: impl Iterator<Item = syn::Error>) -> syn::Error {
             all.combine(e);
             all
         })
+        // unreachable from user input: validation returns Err only with at least one problem.
         .expect("validation reports at least one problem")
 }

@@ -223,6 +223,7 @@ fn flatten(
         strings.push_str(&path);
         let dot = if path.is_empty() { "" } else { "." };
         // Infallible: fmt::Write for String never fails.
+        // unreachable from user input: writing to a String cannot fail.
         write!(strings, "{dot}{i}").expect("writing to a String");
         r[F_PATH_LEN] = strings.len() - r[F_PATH];
         r[F_TEXT] = text.len();

@@ -212,6 +212,7 @@ impl<'a> Parser<'a> {
                     return Err(self.error(Expected::CommaOrClose { close, opened_at }));
                 }
                 self.pos += 1;
+                // unreachable from user input: a closing bracket is handled only while a tuple is open (depth checked above).
                 let (_, _, items) = open.pop().expect("an open tuple");
                 value = Tuple::Tuple(items, opened_at..self.pos);
             }

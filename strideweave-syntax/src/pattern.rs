@@ -343,6 +343,7 @@ pub fn parse_pattern(text: &str) -> Result<Pattern<Range<usize>>, Error> {
         } else {
             last_word = None;
         }
+        // unreachable from user input: `sides` starts with one side and only grows.
         let side = sides.last_mut().expect("one side at least");
         if side.0.is_empty() {
             side.1 = span.clone();
@@ -366,6 +367,7 @@ pub fn parse_pattern(text: &str) -> Result<Pattern<Range<usize>>, Error> {
             ));
         }
     }
+    // unreachable from user input: the parser pushed the second side before reaching here (checked above).
     let right = sides.pop().expect("two sides");
     let left = sides.pop().expect("two sides");
     let left_span = if left.0.is_empty() {
@@ -422,6 +424,7 @@ fn parse_side(text: &str, toks: &[Tok], side: SideName) -> Result<Vec<Term<Range
                     .1
                     .push(Term::Group(members, open..*p + 1));
             }
+            // unreachable from user input: the root frame is pushed first and popped only at the end.
             Tok::Ellipsis(r) => stack
                 .last_mut()
                 .expect("root")
@@ -454,6 +457,7 @@ fn parse_side(text: &str, toks: &[Tok], side: SideName) -> Result<Vec<Term<Range
                         ),
                     ));
                 };
+                // unreachable from user input: the root frame is pushed first and popped only at the end.
                 stack.last_mut().expect("root").1.push(term);
             }
         }
@@ -465,6 +469,7 @@ fn parse_side(text: &str, toks: &[Tok], side: SideName) -> Result<Vec<Term<Range
             format!("unbalanced parentheses on the {side}: this `(` is never closed"),
         ));
     }
+    // unreachable from user input: the root frame is pushed first and popped only here.
     Ok(stack.pop().expect("root").1)
 }
 

@@ -46,6 +46,7 @@ pub fn layout(input: TokenStream) -> syn::Result<LayoutInput> {
         return Err(rest.error(format!(
             "layout!: unexpected {} after the stride; a layout is written `shape : stride`",
             // Unreachable: rest_spans returned Some, so a token remains.
+            // unreachable from user input: called only after peek() returned a token.
             describe(c.peek().expect("not at the end"))
         )));
     }
@@ -158,6 +159,7 @@ impl Cursor {
                  notation in one string literal",
                 self.mac,
                 // Unreachable: rest_spans returned Some, so a token remains.
+                // unreachable from user input: called only after peek() returned a token.
                 describe(self.peek().expect("not at the end"))
             )));
         }

@@ -200,6 +200,7 @@ pub(crate) fn slot_values(target: &Tensor, cot: Dense) -> Dense {
     fn go<T: Num>(l: &Layout, cot: Dense) -> Dense {
         // Unreachable: the engine built the cotangent in the target's dtype (backward checked the
         // caller's cotangent dtype first), and T is chosen from that dtype.
+        // unreachable from user input: the engine builds every cotangent in its target's dtype (engine-built, never user input).
         let mut v = T::undense(cot).expect("the cotangent has the target's dtype");
         if !l.is_injective() {
             // Broadcast aliasing (checked before any traversal): per-slot sums, replicated.
@@ -263,6 +264,7 @@ pub(crate) fn accumulate_in_place(
                 return Ok(());
             }
         }
+        // unreachable from user input: the gradient buffer is built by the engine in the tensor's dtype.
         let values = T::undense(slot_values(target, cot.into_dense(op, target)?))
             .expect("the gradient's dtype");
         s.carrier.write_as(op, |buf: &mut [T]| {
@@ -280,6 +282,7 @@ pub(crate) fn accumulate_in_place(
 fn gradient_of<T: Num>(l: &Layout, values: Dense, existing: Option<&Tensor>) -> Result<Tensor> {
     const OP: &str = "backward";
     // Unreachable: values come from slot_values for the target, in its dtype (T's).
+    // unreachable from user input: the values are built by the engine in the target's dtype.
     let mut v = T::undense(values).expect("the values have the target's dtype");
     let (lo, hi) = l.reach();
     let span = (hi - lo + 1) as usize;

@@ -241,6 +241,7 @@ impl Part {
         };
         match &self.values {
             Values::Dense(d) => {
+                // unreachable from user input: cotangents are built by the engine in their tensor's dtype.
                 let (v, splat) = T::undense_strided(d).expect("a cotangent has its tensor's dtype");
                 let strides: SmallVec<[i64; 8]> = if splat {
                     smallvec![0; layout.shape().leaves().len()]

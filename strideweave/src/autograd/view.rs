@@ -63,6 +63,7 @@ impl OrdinalMap {
         }
         fn go<T: Num>(m: &OrdinalMap, cot: Dense) -> Dense {
             let (c, splat) =
+                // unreachable from user input: the engine passes a view's cotangent in its source's dtype.
                 T::undense_strided(&cot).expect("a view's cotangent has its source's dtype");
             let strides: SmallVec<[i64; 8]> = if splat {
                 smallvec::smallvec![0; m.map.shape().leaves().len()]

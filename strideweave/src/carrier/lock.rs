@@ -132,6 +132,7 @@ impl Carrier {
         let slices = reads
             .iter()
             .map(|c| {
+                // unreachable from user input: the loop above locked every carrier of `reads` before this lookup.
                 let lock = read_locks
                     .iter()
                     .find(|l| Carrier::same(l.carrier, c))

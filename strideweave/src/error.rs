@@ -174,6 +174,72 @@ pub enum Error {
         /// What is wrong with the list.
         detail: String,
     },
+    /// Two extents that the operation pairs are not equal (`dot` of vectors of different
+    /// lengths, `matmul`'s inner extents, `cross` of vectors that are not 3-long); the message
+    /// names both extents. Shaped algebra never broadcasts to make them agree.
+    ///
+    /// ```
+    /// # use strideweave::{Error, ErrorKind};
+    /// let err = Error::DimensionMismatch { op: "dot", detail: "lengths 3 and 4 differ".into() };
+    /// assert_eq!(err.to_string(), "dot: lengths 3 and 4 differ");
+    /// assert_eq!(err.kind(), ErrorKind::Value);
+    /// ```
+    #[error("{op}: {detail}")]
+    DimensionMismatch {
+        /// The operation.
+        op: &'static str,
+        /// Which extents, with both values.
+        detail: String,
+    },
+    /// Axis lists of a contraction that do not pair up: unequal counts, or paired axes whose
+    /// extents differ.
+    ///
+    /// ```
+    /// # use strideweave::Error;
+    /// let err = Error::InvalidContraction { op: "contract", detail: "2 left axes but 1 right axis".into() };
+    /// assert_eq!(err.to_string(), "contract: 2 left axes but 1 right axis");
+    /// ```
+    #[error("{op}: {detail}")]
+    InvalidContraction {
+        /// The operation.
+        op: &'static str,
+        /// What does not pair, with the axes and extents.
+        detail: String,
+    },
+    /// An axis number outside the operand's rank.
+    ///
+    /// ```
+    /// # use strideweave::Error;
+    /// let err = Error::InvalidAxis { op: "contract", operand: "left", axis: 3, rank: 2 };
+    /// assert_eq!(err.to_string(), "contract: axis 3 of the left operand is out of range for rank 2");
+    /// ```
+    #[error("{op}: axis {axis} of the {operand} operand is out of range for rank {rank}")]
+    InvalidAxis {
+        /// The operation.
+        op: &'static str,
+        /// Which operand (`left`, `right`, `input`, …).
+        operand: &'static str,
+        /// The axis given.
+        axis: usize,
+        /// The operand's rank.
+        rank: usize,
+    },
+    /// An axis named twice in one axis list.
+    ///
+    /// ```
+    /// # use strideweave::Error;
+    /// let err = Error::DuplicateAxis { op: "contract", operand: "right", axis: 1 };
+    /// assert_eq!(err.to_string(), "contract: axis 1 appears more than once in the right operand's axes");
+    /// ```
+    #[error("{op}: axis {axis} appears more than once in the {operand} operand's axes")]
+    DuplicateAxis {
+        /// The operation.
+        op: &'static str,
+        /// Which operand's list.
+        operand: &'static str,
+        /// The repeated axis.
+        axis: usize,
+    },
     /// A broadcast that the contract does not allow.
     #[error("{op}: cannot broadcast {from} to {to}: {detail}")]
     InvalidBroadcast {

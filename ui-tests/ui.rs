@@ -8,7 +8,8 @@
 //!
 //! One `TestCases` holds both kinds: with a pass case present, trybuild builds instead of only
 //! checking, so post-monomorphisation errors show too — the static-shape checks of
-//! `rearrange!`, `repeat!` and of the static arithmetic (`fail/static_*`) are such errors. Keep a pass case here.
+//! `rearrange!`, `repeat!` (`fail/static_*`) and of the static arithmetic (`fail/arith_*`)
+//! are such errors. Keep a pass case here.
 
 use std::process::Command;
 

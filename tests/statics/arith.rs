@@ -1,9 +1,10 @@
 //! Arithmetic on static shapes (issue 13, item 7): `+ - * /` and unary `-` on
 //! `&StaticTensor` of equal static shapes, `StaticTensor::matmul` of static matrices. The
-//! compile-time rejections are the `ui-tests/fail/static_{add,sub,mul,div,matmul,arith}_*`
-//! cases; here: values against a naive reference, on any layout; the typed result shapes;
-//! run-time errors that stay `Error`s and leave every carrier untouched; gradients that
-//! flow exactly as through the `Tensor` operations.
+//! compile-time rejections are the `ui-tests/fail/arith_*` cases (their messages are checked
+//! against the const rules in `strideweave/src/statics/arith.rs`); here: values against a
+//! naive reference, on any layout; the typed result shapes; run-time errors that stay
+//! `Error`s and leave every carrier untouched; gradients that flow exactly as through the
+//! `Tensor` operations.
 
 use proptest::prelude::*;
 use strideweave::{

@@ -149,9 +149,11 @@ pub(crate) const fn matmul_message(
         m.shape(a.mode(0).view());
         m.str(",");
         m.shape(b.mode(1).view());
-        m.str(") is larger than a static shape holds (a size that fits in i64, ");
+        m.str(") is larger than a static shape holds (a size that fits in i64, at most ");
         m.int(MAX_LEAVES as i64);
-        m.str(" leaves)\n  multiply the dynamic tensors: a.as_dynamic().matmul(b.as_dynamic())");
+        m.str(" leaves and ");
+        m.int(MAX_TOKENS as i64);
+        m.str(" profile tokens)\n  multiply the dynamic tensors: a.as_dynamic().matmul(b.as_dynamic())");
     }
     Some(m.state())
 }
@@ -511,24 +513,24 @@ mod tests {
         };
         let cases = [
             (
-                "static_add_rank_differs",
+                "arith_add_rank_differs",
                 elementwise("add (`+`)", "(2,3)", "(2,3,4)"),
             ),
             (
-                "static_sub_extent_differs",
+                "arith_sub_extent_differs",
                 elementwise("sub (`-`)", "(2,3)", "(2,4)"),
             ),
             (
-                "static_mul_nesting_differs",
+                "arith_mul_nesting_differs",
                 elementwise("mul (`*`)", "(2,(3,4))", "(2,12)"),
             ),
             (
-                "static_div_after_rearrange",
+                "arith_div_after_rearrange",
                 elementwise("div (`/`)", "(3,2)", "(2,3)"),
             ),
-            ("static_matmul_inner_extents", product("(2,3)", "(4,5)")),
-            ("static_matmul_not_a_matrix", product("(2,3,4)", "(4,5)")),
-            ("static_arith_no_cascade", product("(2,3)", "(2,3)")),
+            ("arith_matmul_inner_extents", product("(2,3)", "(4,5)")),
+            ("arith_matmul_not_a_matrix", product("(2,3,4)", "(4,5)")),
+            ("arith_no_cascade", product("(2,3)", "(2,3)")),
         ];
         for (case, message) in cases {
             assert_eq!(recorded(case), message, "{case}");

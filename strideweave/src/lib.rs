@@ -68,6 +68,23 @@ pub use strideweave_syntax::MAX_NESTING;
 /// Defined at the crate root: its path is part of every debuginfo and symbol name of a chain
 /// of results, which nest it once per call.
 pub struct Rearranged<S, P>(std::marker::PhantomData<S>, std::marker::PhantomData<P>);
+
+/// The static shape of a matrix product's result, [`StaticTensor::matmul`] of static shapes
+/// `A` and `B`: `A`'s row mode, then `B`'s column mode, each keeping its nesting.
+///
+/// ```
+/// use strideweave::{MatMul, StaticShape, StaticTensor, shape_t};
+/// type Rows = shape_t!((2, 3), 4);
+/// type Cols = shape_t!(4, 5);
+/// assert_eq!(<MatMul<Rows, Cols>>::SHAPE.to_string(), "((2,3),5)");
+/// let c: StaticTensor<f32, MatMul<Rows, Cols>> =
+///     StaticTensor::<f32, Rows>::zeros().matmul(&StaticTensor::<f32, Cols>::zeros()).unwrap();
+/// assert_eq!(c.layout().to_string(), "((2,3),5):((1,2),6)");
+/// ```
+///
+/// Defined at the crate root, like [`Rearranged`], because its path is part of every
+/// debuginfo and symbol name of the results that nest it.
+pub struct MatMul<A, B>(std::marker::PhantomData<A>, std::marker::PhantomData<B>);
 pub use strideweave_macros::{layout, rearrange, repeat, s, shape, shape_t};
 pub use tensor::{Indexed, Tensor};
 pub use typed::{DynRank, Rank, StridedSliceSpec, TypedTensorView};

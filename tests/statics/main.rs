@@ -1,9 +1,11 @@
 //! The compile-time checked macros against the runtime API: `rearrange!`/`repeat!` on static
 //! and dynamic tensors give the layouts and values of `Tensor::rearrange`/`Tensor::repeat`,
 //! and the dynamic path's messages are the compile-time messages recorded in `ui-tests/`;
-//! `s!` builds the keys `Tensor::index` takes.
+//! `s!` builds the keys `Tensor::index` takes; arithmetic on static shapes wraps the `Tensor`
+//! operations.
 
 mod agreement;
+mod arith;
 mod einops_macro;
 mod keys;
 mod messages;

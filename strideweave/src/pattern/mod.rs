@@ -37,3 +37,4 @@ pub use fast::fast;
 pub use msg::{MSG_CAP, Msg, MsgState};
 pub use plan::{NO_SOURCE, Out, Scratch};
 pub use shape::{LEAF, POP, PUSH, ShapeRef};
+pub(crate) use shape::{leaves_in, node_end};

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::layout::{IntTuple, ProfileToken, Shape};
-use crate::pattern::{LEAF, POP, PUSH, ShapeRef};
+use crate::pattern::{LEAF, POP, PUSH, ShapeRef, leaves_in, node_end};
 
 /// The most leaves a [`ShapeCode`] holds.
 ///
@@ -248,6 +248,42 @@ impl ShapeCode {
         self.int_root
     }
 
+    /// Top-level mode `i` (`i < rank`) as a shape of its own: an integer shape for a leaf
+    /// mode, a tuple for a nested one (like [`Shape::mode`]). An integer shape is its own
+    /// mode 0.
+    pub(crate) const fn mode(&self, i: usize) -> ShapeCode {
+        if self.int_root {
+            return *self;
+        }
+        let v = self.view();
+        let (mut t, mut leaf, mut k) = (0, 0, 0);
+        while k < i {
+            let end = node_end(v, t);
+            leaf += leaves_in(v, t, end);
+            t = end;
+            k += 1;
+        }
+        if self.toks[t] == LEAF {
+            return ShapeCode::leaf(self.extents[leaf]);
+        }
+        let end = node_end(v, t);
+        let mut c = ShapeCode::EMPTY;
+        let mut j = t + 1;
+        while j + 1 < end {
+            c.toks[c.ntoks as usize] = self.toks[j];
+            c.ntoks += 1;
+            j += 1;
+        }
+        let n = leaves_in(v, t, end);
+        let mut j = 0;
+        while j < n {
+            c.extents[j] = self.extents[leaf + j];
+            j += 1;
+        }
+        c.nleaves = n as u8;
+        c
+    }
+
     pub(crate) const fn is_poisoned(&self) -> bool {
         self.poisoned
     }
@@ -472,5 +508,19 @@ mod tests {
         );
         assert_eq!(<(Leaf<7>,)>::SHAPE.to_string(), "(7)");
         assert!(!<(Leaf<7>,)>::SHAPE.is_int());
+    }
+
+    #[test]
+    fn modes_are_the_runtime_shapes_modes() {
+        type S = (Leaf<2>, (Leaf<3>, (Leaf<4>,)), (), (Leaf<5>,), Leaf<6>);
+        let shape = S::SHAPE.to_shape();
+        for i in 0..S::SHAPE.rank() {
+            let mode = S::SHAPE.mode(i);
+            let expected = shape.mode(i).unwrap();
+            assert_eq!(mode.to_shape(), expected, "mode {i}");
+            assert_eq!(mode.is_int(), expected.as_int_tuple().is_int(), "mode {i}");
+            assert_eq!(mode.to_string(), expected.to_string(), "mode {i}");
+        }
+        assert_eq!(<Leaf<8>>::SHAPE.mode(0), <Leaf<8>>::SHAPE);
     }
 }

@@ -5,12 +5,14 @@
 //! | `code` | [`ShapeCode`] (a shape in a const-friendly encoding), [`StaticShape`], [`Leaf`] and tuple shapes |
 //! | `tensor` | [`StaticTensor`]: a `Tensor` whose shape the compiler knows |
 //! | `compile` | the static front end of the rearrangement engine (`crate::pattern`): its rule on a `ShapeCode`, in const context |
+//! | `arith` | `+ - * /` of equal static shapes and `matmul` of static matrices: compile-time checks, typed results |
 //! | `dispatch` | the check constant, the dispatch on the tensor's type, the runtime paths |
 //!
 //! No type-level arithmetic: a static shape is a type whose associated constant holds the
 //! shape, a result's shape is computed by a `const fn`, and every message a user reads is
 //! written by StrideWeave (never a `UInt<UInt<…>>`).
 
+mod arith;
 mod code;
 mod compile;
 mod dispatch;

@@ -10,11 +10,7 @@ use divan::{Bencher, black_box};
 use strideweave::{Shape, Tensor, TypedTensorView};
 
 fn main() {
-    divan::Divan::default()
-        .sample_count(10)
-        .sample_size(1)
-        .config_with_args()
-        .main();
+    divan::main();
 }
 
 const N: usize = 2048;
@@ -35,28 +31,28 @@ mod to_col_major_2048 {
         TypedTensorView::from_slice([N, N], [N as isize, 1], 0, data).unwrap()
     }
 
-    #[divan::bench]
+    #[divan::bench(sample_count = 10, sample_size = 1)]
     fn typed_view_engine(b: Bencher) {
         let data = source();
         let view = transposed(&data);
         b.bench_local(|| black_box(&view).to_col_major().unwrap());
     }
 
-    #[divan::bench]
+    #[divan::bench(sample_count = 10, sample_size = 1)]
     fn typed_view_generic(b: Bencher) {
         let data: Vec<Other> = source().into_iter().map(Other).collect();
         let view = transposed(&data);
         b.bench_local(|| black_box(&view).to_col_major().unwrap());
     }
 
-    #[divan::bench]
+    #[divan::bench(sample_count = 10, sample_size = 1)]
     fn tensor_materialize(b: Bencher) {
         let shape: Shape = format!("({N},{N})").parse().unwrap();
         let t = Tensor::arange::<f32>(&shape).permute(&[1, 0]).unwrap();
         b.bench_local(|| black_box(&t).materialize().unwrap());
     }
 
-    #[divan::bench]
+    #[divan::bench(sample_count = 10, sample_size = 1)]
     fn hand_loop(b: Bencher) {
         let data = source();
         b.bench_local(|| {

@@ -28,7 +28,7 @@ fn check<T: Clone + PartialEq + std::fmt::Debug + 'static>(values: Vec<T>) {
 fn to_col_major_of_every_element_type_reads_what_get_reads() {
     check((0..13).map(|i| i as f32 * 0.5).collect());
     check((0..13).map(|i| i as f64 - 3.0).collect());
-    check((0..13).map(|i| i as i32 - 6).collect());
+    check((0..13).map(|i: i32| i - 6).collect());
     check((0..13).map(|i| i as i64 * 1_000_000_007).collect());
     check((0..13).map(|i| i as u8 * 17).collect());
     check((0..13).map(|i| -(i as i8)).collect());

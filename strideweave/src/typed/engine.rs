@@ -10,6 +10,7 @@ use super::view::TypedTensorView;
 use crate::budget::{filled_vec, reserved_vec};
 use crate::dtype::Element;
 use crate::error::Result;
+use crate::{Complex32, Complex64};
 use std::any::{Any, TypeId};
 
 /// `data` as a slice of `E` when `T` is `E`, else `None`.
@@ -50,17 +51,7 @@ impl<'a, T: Clone + 'static, R: TensorRank, D: ViewRepresentation> TypedTensorVi
                 }
             )*};
         }
-        engine_for!(
-            f32,
-            f64,
-            i32,
-            i64,
-            u8,
-            i8,
-            bool,
-            crate::Complex32,
-            crate::Complex64
-        );
+        engine_for!(f32, f64, i32, i64, u8, i8, bool, Complex32, Complex64);
         #[cfg(feature = "half")]
         engine_for!(half::f16, half::bf16);
         self.to_col_major_generic(op)

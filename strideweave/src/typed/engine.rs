@@ -46,8 +46,9 @@ impl<'a, T: Clone + 'static, R: TensorRank, D: ViewRepresentation> TypedTensorVi
                         repr: std::marker::PhantomData,
                     };
                     let owned = view.to_col_major_engine(op)?;
-                    return Ok(same_value(owned)
-                        .expect("unreachable from user input: T is the element type just matched"));
+                    // unreachable from user input: `T` is `$e` (their `TypeId`s matched), so
+                    // the owned tensor of `$e` is a `TypedTensor<T, R>`.
+                    return Ok(same_value(owned).expect("T is the element type just matched"));
                 }
             )*};
         }
@@ -58,7 +59,7 @@ impl<'a, T: Clone + 'static, R: TensorRank, D: ViewRepresentation> TypedTensorVi
     }
 
     /// The generic path: clones each element in column-major order.
-    pub(crate) fn to_col_major_generic(&self, op: &'static str) -> Result<TypedTensor<T, R>> {
+    fn to_col_major_generic(&self, op: &'static str) -> Result<TypedTensor<T, R>> {
         self.require_host(op)?;
         let mut data = reserved_vec(op, self.n_elements())?;
         self.layout

@@ -15,7 +15,7 @@
 //! assert_eq!(tiles.to_string(), "(12,2):(1,12)");
 //! ```
 #![deny(missing_docs)]
-#![deny(unsafe_code)] // audited exceptions: the matrixmultiply call in kernels/gemm.rs, the in-place handle construction of Tensor::single_in_place (tensor/mod.rs) and the Complex<->real slice casts in typed/complex.rs
+#![deny(unsafe_code)] // audited exceptions: the matrixmultiply call in kernels/gemm.rs, the in-place handle construction of Tensor::single_in_place (tensor/mod.rs), the Complex<->real slice casts in typed/complex.rs and the TypeId-checked identity slice cast in typed/engine.rs
 
 pub mod autograd;
 mod budget;

@@ -145,7 +145,30 @@ fn constructors_report_integer_overflow() {
             .unwrap_err();
     assert!(matches!(
         validation(err, "TypedTensorView::from_slice_ranked"),
-        ValidationError::IntegerOverflow { .. } | ValidationError::ViewOutOfBounds { .. }
+        ValidationError::IntegerOverflow { .. }
+    ));
+    // The reach overflows (the element count fits): 2 · isize::MAX twice.
+    let err = TypedTensorView::<_, Rank<2>>::from_slice_ranked(
+        [3, 3],
+        [isize::MAX, isize::MAX],
+        0,
+        &DATA,
+    )
+    .unwrap_err();
+    assert!(matches!(
+        validation(err, "TypedTensorView::from_slice_ranked"),
+        ValidationError::ViewOutOfBounds { .. }
+    ));
+    let err = TypedTensorView::<_, Rank<2>, strideweave::typed::Host>::from_host_slice(
+        [usize::MAX, 2],
+        [0, 0],
+        0,
+        &DATA,
+    )
+    .unwrap_err();
+    assert!(matches!(
+        validation(err, "TypedTensorView::from_host_slice"),
+        ValidationError::IntegerOverflow { .. }
     ));
 }
 
@@ -372,6 +395,25 @@ fn slice_axis_view_rejects_bad_axes_steps_and_bounds() {
 }
 
 #[test]
+fn slice_view_reports_overflow_of_the_sliced_stride() {
+    let data = [0u8; 2];
+    let op = "TypedTensorView::slice_view";
+    let view = TypedTensorView::from_slice([1, 2], [isize::MIN, 1], 0, &data).unwrap();
+    let err = view
+        .slice_view(&[
+            StridedSliceSpec::all().with_step(-1),
+            StridedSliceSpec::all(),
+        ])
+        .unwrap_err();
+    assert!(matches!(
+        validation(err, op),
+        ValidationError::IntegerOverflow {
+            what: "the sliced stride"
+        }
+    ));
+}
+
+#[test]
 fn slice_views_report_stride_overflow() {
     let data = [0u8; 2];
     // Extent 1 lets the stride be anything; stepping it by 2 overflows.
@@ -455,7 +497,13 @@ fn as_real_view_reports_overflow_of_doubled_strides() {
     ));
     let data = [Complex64::new(1.0, 2.0)];
     let view = TypedTensorView::from_slice([1], [isize::MIN], 0, &data).unwrap();
-    assert!(view.as_real_view().is_err());
+    assert!(matches!(
+        validation(
+            view.as_real_view().unwrap_err(),
+            "TypedTensorView::as_real_view"
+        ),
+        ValidationError::IntegerOverflow { .. }
+    ));
 }
 
 #[test]

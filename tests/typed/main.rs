@@ -3,6 +3,7 @@
 //! index arithmetic and the `Tensor` views over the same data.
 
 mod bridge;
+mod copies;
 mod errors;
 mod methods;
 mod mutable;

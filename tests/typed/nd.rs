@@ -38,6 +38,41 @@ fn non_contiguous_ndarray_views_are_refused() {
     assert!(err.to_string().starts_with("TypedTensorView::try_from(ArrayView): the ndarray view (shape [2, 3], strides [6, 1]) is not contiguous"), "{err}");
 }
 
+/// Gaps are refused because they may be lent mutably at the same time: here the odd
+/// columns are written through `odd` while `even` is alive, so a slice spanning `even`'s
+/// gaps would alias them. The message says why and what to do.
+#[test]
+fn ndarray_views_with_gaps_are_refused_with_the_reason_and_the_remedy() {
+    let mut a = ndarray::Array::from_shape_vec((2, 4), (0..8).collect::<Vec<i32>>()).unwrap();
+    {
+        let (even, mut odd) = a.multi_slice_mut((s![.., ..;2], s![.., 1..;2]));
+        let err = TypedTensorView::try_from(even.view()).unwrap_err();
+        odd.fill(-1);
+        let msg = err.to_string();
+        assert_eq!(err.kind(), ErrorKind::Value);
+        for part in [
+            "shape [2, 2], strides [4, 2]",
+            "gaps between them may be borrowed mutably elsewhere",
+            "slice_view",
+            ".as_standard_layout()",
+            ".to_owned()",
+        ] {
+            assert!(msg.contains(part), "{part:?} missing from {msg}");
+        }
+        assert_eq!(even[[1, 1]], 6);
+    }
+    assert_eq!(a.row(0).to_vec(), [0, -1, 2, -1]);
+    // The remedies: the contiguous parent sliced on the typed side (no copy), or a copy.
+    let parent = TypedTensorView::try_from(a.view()).unwrap();
+    let even = parent
+        .slice_axis_view(1, strideweave::StridedSliceSpec::all().with_step(2))
+        .unwrap();
+    assert_eq!(even.to_col_major().unwrap().into_vec(), [0, 4, 2, 6]);
+    let copied = a.slice(s![.., ..;2]).to_owned();
+    let view = TypedTensorView::try_from(copied.view()).unwrap();
+    assert_eq!(view.get(&[1, 1]), Some(&6));
+}
+
 #[test]
 fn owned_tensors_move_both_ways() {
     let t = TypedTensor::from_vec([2, 3], (0..6).collect::<Vec<i64>>()).unwrap();

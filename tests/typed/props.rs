@@ -1,10 +1,10 @@
 //! Property tests over random shapes, signed strides and offsets: element access agrees
 //! with direct index arithmetic, and every view method agrees with the corresponding
-//! `Tensor` view (`Tensor::new` over the same data, then `permute`, `slice`, `reverse`,
-//! `reshape`).
+//! `Tensor` view (`Tensor::new` over the same data, then `get`, `permute`, `slice`,
+//! `reverse`, `reshape`, `to_shape`, `typed_view`).
 
 use proptest::prelude::*;
-use strideweave::{Carrier, Key, Layout, StridedSliceSpec, Tensor, TypedTensorView};
+use strideweave::{Carrier, IntTuple, Key, Layout, StridedSliceSpec, Tensor, TypedTensorView};
 
 /// A valid strided view: shape, strides, offset, and the data it reads.
 #[derive(Clone, Debug)]
@@ -252,5 +252,87 @@ proptest! {
         }
         let back = real.as_complex_view().unwrap();
         prop_assert_eq!((back.shape(), back.strides(), back.offset()), (v.shape(), v.strides(), v.offset()));
+    }
+
+    /// linear_offset and get agree with the Tensor over the same data and layout: the
+    /// tensor's offset plus its layout's index, and the tensor's element.
+    #[test]
+    fn element_access_agrees_with_tensor_get(c in case(1)) {
+        let (v, t) = (view(&c), tensor(&c));
+        prop_assert_eq!(v.n_elements(), t.size());
+        for idx in indices(&c.shape) {
+            let coord = IntTuple::from(idx.iter().map(|&i| i as i64).collect::<Vec<_>>());
+            let at = t.offset() as i64 + t.layout().index(&coord).unwrap();
+            prop_assert_eq!(v.linear_offset(&idx), Some(at as usize));
+            prop_assert_eq!(*v.get(&idx).unwrap() as f64, t.get(&coord).unwrap().to_f64());
+        }
+    }
+
+    /// slice_axis_view with any Key-expressible slice agrees with Tensor::slice keeping
+    /// the other axes whole.
+    #[test]
+    fn slice_axis_view_agrees_with_tensor_slice(
+        (c, axis, (key, spec)) in case(1).prop_flat_map(|c| {
+            let r = c.shape.len();
+            (Just(c), 0..r).prop_flat_map(|(c, axis)| {
+                let e = c.shape[axis];
+                (Just(c), Just(axis), key_slice(e))
+            })
+        })
+    ) {
+        let s = view(&c).slice_axis_view(axis, spec).unwrap();
+        let mut keys = vec![Key::all(); c.shape.len()];
+        keys[axis] = key;
+        prop_assert_eq!(elements(&s), tensor(&c).slice(&keys).unwrap().to_vec::<i32>().unwrap());
+    }
+
+    /// is_col_major_contiguous holds exactly when the Tensor keeps its order without a copy
+    /// (to_shape succeeds), and then as_slice, duplicate and the tensor read the same
+    /// elements from the same offset; otherwise as_slice and duplicate are errors.
+    #[test]
+    fn compactness_agrees_with_tensor_to_shape(c in case(1)) {
+        let v = view(&c);
+        let t = tensor(&c);
+        let shape = t.shape().clone();
+        let compact = v.is_col_major_contiguous().unwrap();
+        match t.to_shape(&shape) {
+            Ok(moved) => {
+                prop_assert!(compact, "{}", v.layout_summary());
+                prop_assert_eq!(moved.offset() as isize, v.offset());
+                let want = moved.to_vec::<i32>().unwrap();
+                prop_assert_eq!(v.as_slice().unwrap(), &want[..]);
+                prop_assert_eq!(v.duplicate().unwrap().into_vec(), want);
+                v.assert_col_major_contiguous().unwrap();
+            }
+            Err(_) => {
+                prop_assert!(!compact, "{}", v.layout_summary());
+                prop_assert!(v.as_slice().is_err());
+                prop_assert!(v.duplicate().is_err());
+                prop_assert!(v.assert_col_major_contiguous().is_err());
+            }
+        }
+    }
+
+    /// Tensor::typed_view over the same data has the view's metadata, to_tensor reads the
+    /// view's elements, and into_tensor_read keeps the metadata.
+    #[test]
+    fn bridges_agree_with_the_tensor(c in case(1)) {
+        let (v, t) = (view(&c), tensor(&c));
+        {
+            // The guard holds the carrier's read lock: it drops before the tensor is read.
+            let g = t.typed_view::<i32>().unwrap();
+            prop_assert_eq!((g.shape(), g.offset()), (v.shape(), v.offset()));
+            // A mode of extent 1 coalesces to any stride: only the others must agree.
+            for (k, &e) in c.shape.iter().enumerate() {
+                if e > 1 {
+                    prop_assert_eq!(g.strides()[k], v.strides()[k]);
+                }
+            }
+            prop_assert_eq!(g.to_col_major().unwrap().into_vec(), elements(&v));
+        }
+        prop_assert_eq!(v.to_tensor().unwrap().to_vec::<i32>().unwrap(), t.to_vec::<i32>().unwrap());
+        let read = v.clone().into_tensor_read().unwrap();
+        let back = read.view::<i32>().unwrap();
+        prop_assert_eq!(back.layout(), v.layout());
     }
 }

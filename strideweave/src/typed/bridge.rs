@@ -20,9 +20,10 @@ impl Tensor {
     /// ([`get`](TypedViewGuard::get), [`shape`](TypedViewGuard::shape), ...) or take its
     /// [`view`](TypedViewGuard::view).
     ///
-    /// While the guard lives, writers to the carrier block. Writing to the same carrier on
-    /// the thread holding the guard does not return today (a deadlock): drop the guard
-    /// first, or use [`with_typed_view`](Self::with_typed_view), which unlocks on return.
+    /// While the guard lives, writers to the carrier on other threads block. Writing to
+    /// (or reading through another operation from) the same carrier on the thread holding
+    /// the guard is an error (re-entrant access), not a deadlock: drop the guard first, or
+    /// use [`with_typed_view`](Self::with_typed_view), which unlocks on return.
     ///
     /// ```
     /// use strideweave::Tensor;

@@ -19,6 +19,7 @@
 
 mod bridge;
 mod complex;
+mod engine;
 mod guard;
 mod layout;
 mod mutable;

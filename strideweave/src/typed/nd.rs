@@ -3,7 +3,8 @@
 //! A [`TypedTensorView`] becomes an `ndarray::ArrayView` over the same elements, negative
 //! strides included. An `ArrayView` becomes a [`TypedTensorView`] when its elements are
 //! contiguous in memory (any axis order, any stride signs): only then does `ndarray` lend
-//! the slice behind it safely; a view with gaps is an error rather than a copy. An owned
+//! the slice behind it safely; a view with gaps is an error rather than a copy (the gaps
+//! may be borrowed mutably by another view, so no slice may cover them). An owned
 //! [`TypedTensor`] and a column-major `ArrayD` move into each other without copying; a
 //! [`Tensor`] moves into an `ArrayD` when it is the sole owner of a compact column-major
 //! host carrier, and [`Tensor::to_array_copied`] copies any one-subtensor tensor.
@@ -69,10 +70,32 @@ impl<'a, T, Ix: Dimension> TryFrom<ArrayView<'a, T, Ix>>
     /// assert!(TypedTensorView::try_from(a.slice(ndarray::s![.., ..;2])).is_err());
     /// ```
     ///
+    /// A view with gaps between its elements (`s![.., ..;2]`) is refused rather than
+    /// borrowed: a [`TypedTensorView`] holds one slice covering every element it reaches,
+    /// and `ndarray` lends only the view's own elements; the gaps may be lent mutably to
+    /// another view at the same time (`multi_slice_mut((s![..;2], s![1..;2]))`), so a slice
+    /// over them would alias a live `&mut`. Convert the contiguous array it was sliced from
+    /// and slice the typed view instead (no copy), or copy it.
+    ///
+    /// ```
+    /// use strideweave::{StridedSliceSpec, TypedTensorView};
+    /// let a = ndarray::arr2(&[[1_i32, 2, 3], [4, 5, 6]]);
+    /// let gaps = a.slice(ndarray::s![.., ..;2]);
+    /// assert!(TypedTensorView::try_from(gaps).is_err());
+    /// // Zero copy: the whole array, then the same slice on the typed side.
+    /// let view = TypedTensorView::try_from(a.view())?
+    ///     .slice_axis_view(1, StridedSliceSpec::all().with_step(2))?;
+    /// assert_eq!(view.to_col_major()?.into_vec(), [1, 4, 3, 6]);
+    /// // Or a copy in standard layout.
+    /// let copied = gaps.as_standard_layout();
+    /// assert_eq!(TypedTensorView::try_from(copied.view())?.get(&[1, 1]), Some(&6));
+    /// # Ok::<(), strideweave::Error>(())
+    /// ```
+    ///
     /// # Errors
     ///
-    /// [`Error::NotRepresentable`] when the elements are not contiguous in memory (ndarray
-    /// lends no slice covering a view with gaps).
+    /// [`Error::NotRepresentable`] when the elements are not contiguous in memory, with the
+    /// reason and what to do instead.
     fn try_from(a: ArrayView<'a, T, Ix>) -> Result<Self> {
         const OP: &str = "TypedTensorView::try_from(ArrayView)";
         let shape = a.shape().to_vec();
@@ -81,7 +104,7 @@ impl<'a, T, Ix: Dimension> TryFrom<ArrayView<'a, T, Ix>>
             return Err(Error::not_representable(
                 OP,
                 format!(
-                    "the ndarray view (shape {shape:?}, strides {strides:?}) is not contiguous in memory, so no borrowed slice covers it without a copy"
+                    "the ndarray view (shape {shape:?}, strides {strides:?}) is not contiguous in memory: ndarray lends only the view's own elements, and the gaps between them may be borrowed mutably elsewhere (multi_slice_mut, split_at), so no slice may cover them without a copy; convert the contiguous array it was sliced from and slice the typed view (slice_view), or copy with .as_standard_layout() or .to_owned()"
                 ),
             ));
         };

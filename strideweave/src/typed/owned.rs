@@ -259,6 +259,14 @@ impl<'a, T: Clone, R: TensorRank, D: ViewRepresentation> TypedTensorView<'a, T, 
     /// Explicitly copy a host view, including strided, reversed and offset views, to a
     /// compact column-major owner.
     ///
+    /// For the element types of the dtype set ([`TensorScalar`](crate::typed::TensorScalar):
+    /// `f32`, `f64`, `i32`, `i64`, `u8`, `i8`, `bool`, `Complex32`, `Complex64`, and `f16`/`bf16`
+    /// with the `half` feature) the copy runs through the crate's copy engine (blocked for
+    /// transposes, split across threads for large copies), as fast as
+    /// [`Tensor::materialize`](crate::Tensor::materialize); the type is recognised at run
+    /// time by its `TypeId`. Any other `T` is cloned element by element in column-major
+    /// order.
+    ///
     /// ```
     /// use strideweave::{Rank, TypedTensorView};
     /// let storage = [1, 4, 2, 5, 3, 6];
@@ -273,18 +281,18 @@ impl<'a, T: Clone, R: TensorRank, D: ViewRepresentation> TypedTensorView<'a, T, 
     /// # Errors
     ///
     /// [`Error::Runtime`] for storage that is not host memory (none today);
-    /// [`Error::Validation`] for layout arithmetic that overflows.
-    pub fn to_col_major(&self) -> Result<TypedTensor<T, R>> {
-        const OP: &str = "TypedTensorView::to_col_major";
-        self.require_host(OP)?;
-        let mut data = Vec::with_capacity(self.n_elements());
-        self.layout
-            .for_each_index(|i| data.push(self.data[i].clone()));
-        self.owned(OP, data)
+    /// [`Error::Validation`] for layout arithmetic that overflows; [`Error::TooLarge`] when
+    /// the copy's elements cannot be allocated (a view with stride 0 may have far more
+    /// elements than its slice).
+    pub fn to_col_major(&self) -> Result<TypedTensor<T, R>>
+    where
+        T: 'static,
+    {
+        self.to_col_major_dispatch("TypedTensorView::to_col_major")
     }
 
     /// An owned tensor of this view's shape over `data` (column-major).
-    fn owned(&self, op: &'static str, data: Vec<T>) -> Result<TypedTensor<T, R>> {
+    pub(crate) fn owned(&self, op: &'static str, data: Vec<T>) -> Result<TypedTensor<T, R>> {
         let strides = col_major_strides(op, self.shape())?;
         let strides = R::strides_from(&strides).ok_or_else(|| rank_lost(op))?;
         let layout = TensorLayout::checked(
@@ -295,30 +303,6 @@ impl<'a, T: Clone, R: TensorRank, D: ViewRepresentation> TypedTensorView<'a, T, 
             data.len(),
         )?;
         Ok(TypedTensor { data, layout })
-    }
-}
-
-impl<T: crate::dtype::Element, R: TensorRank, D: ViewRepresentation> TypedTensorView<'_, T, R, D> {
-    /// [`to_col_major`](Self::to_col_major) through the crate's copy engine (blocked,
-    /// parallel for large copies), for the crate's element types; reported as `op`.
-    pub(crate) fn to_col_major_engine(&self, op: &'static str) -> Result<TypedTensor<T, R>> {
-        self.require_host(op)?;
-        let n = self.n_elements();
-        let mut data = vec![T::zero(); n];
-        if n > 0 {
-            let extents: Vec<i64> = self.shape().iter().map(|&e| e as i64).collect();
-            let src: Vec<i64> = self.strides().iter().map(|&s| s as i64).collect();
-            let dst: Vec<i64> = col_major_strides(op, self.shape())?
-                .iter()
-                .map(|&s| s as i64)
-                .collect();
-            crate::kernels::copy::copy(
-                &extents,
-                (self.data, self.offset() as i64, &src),
-                (&mut data, 0, &dst),
-            );
-        }
-        self.owned(op, data)
     }
 }
 

@@ -34,6 +34,19 @@ pub struct TypedTensorView<'a, T, R: TensorRank = DynRank, D: ViewRepresentation
     pub(crate) repr: PhantomData<D>,
 }
 
+/// A second view of the same borrow and layout (no element is copied, and `T` need not be
+/// `Clone`).
+///
+/// ```
+/// use strideweave::TypedTensorView;
+/// struct NotClone(i32);
+/// let data = [NotClone(1), NotClone(2)];
+/// let view = TypedTensorView::from_slice([2], [-1], 1, &data)?;
+/// let again = view.clone();
+/// assert_eq!(again.get(&[0]).map(|x| x.0), Some(2));
+/// assert!(std::ptr::eq(again.host_storage()?, view.host_storage()?));
+/// # Ok::<(), strideweave::Error>(())
+/// ```
 impl<'a, T, R: TensorRank, D: ViewRepresentation> Clone for TypedTensorView<'a, T, R, D> {
     fn clone(&self) -> Self {
         TypedTensorView {
@@ -45,6 +58,19 @@ impl<'a, T, R: TensorRank, D: ViewRepresentation> Clone for TypedTensorView<'a, 
     }
 }
 
+/// The layout and placement, not the elements (`T` need not be `Debug`).
+///
+/// ```
+/// use strideweave::TypedTensorView;
+/// let data = [1_u8, 2, 3];
+/// let view = TypedTensorView::from_slice([2], [1], 1, &data)?;
+/// assert_eq!(
+///     format!("{view:?}"),
+///     "TypedTensorView { element: \"u8\", shape: [2], strides: [1], offset: 1, storage_len: 3, \
+///      placement: Placement { memory_kind: UnpinnedHost, device_ordinal: None }, representation: Dynamic }"
+/// );
+/// # Ok::<(), strideweave::Error>(())
+/// ```
 impl<'a, T, R: TensorRank, D: ViewRepresentation> fmt::Debug for TypedTensorView<'a, T, R, D> {
     /// The layout, the placement and the length of the borrowed slice (not the elements,
     /// so `T` need not be `Debug`).

@@ -29,8 +29,8 @@ pub(crate) fn grid_axes(layout: &Layout) -> (Axis, Axis) {
         _ => {
             let across = layout
                 .modes(1..)
+                // unreachable from user input: the rank is at least 3 in this arm
                 .expect("modes 1.. of a layout of rank 3 or more exist");
-            // unreachable from user input: the rank is at least 3 in this arm
             (Axis::of(&modes[0], edge), Axis::of(&across, edge))
         }
     }

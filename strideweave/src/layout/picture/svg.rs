@@ -182,28 +182,21 @@ fn picture(title: &str, rows: &Axis, cols: &Axis, cell: impl Fn(i64) -> Cell) ->
             "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"black\" stroke-width=\"3\"/>"
         );
     };
-    for (c, s) in col_slots.iter().enumerate() {
-        if matches!(
-            s,
-            Slot::Shown {
-                group_start: true,
-                ..
+    // A thick line before each group start: vertical across, horizontal down.
+    for (across, slots) in [(true, &col_slots), (false, &row_slots)] {
+        for (i, s) in slots.iter().enumerate() {
+            if let Slot::Shown {
+                group_start: true, ..
+            } = s
+            {
+                let at = CELL + i * CELL;
+                let (from, to) = if across {
+                    ((at, CELL), (at, h))
+                } else {
+                    ((CELL, at), (w, at))
+                };
+                line(&mut out, from, to);
             }
-        ) {
-            let x = CELL + c * CELL;
-            line(&mut out, (x, CELL), (x, h));
-        }
-    }
-    for (r, s) in row_slots.iter().enumerate() {
-        if matches!(
-            s,
-            Slot::Shown {
-                group_start: true,
-                ..
-            }
-        ) {
-            let y = CELL + r * CELL;
-            line(&mut out, (CELL, y), (w, y));
         }
     }
     out.push_str("</svg>\n");

@@ -2,7 +2,7 @@
 //!
 //! A [`Layout`](crate::Layout) is CuTe's `Layout`: a hierarchical shape and a congruent
 //! stride, mapping coordinates to integers, first mode fastest. The text notation is CuTe's
-//! own, `shape:stride`, and parses back; [`layout!`](crate::layout) checks a literal at
+//! own, `shape:stride`, and parses back; [`layout!`](macro@crate::layout) checks a literal at
 //! compile time. Every extent and stride is a run-time `i64`: there are no static integers
 //! (`Int<4>{}`), and a stride may be negative (a reversed view); the operations CuTe defines
 //! only for non-negative strides refuse a negative one with an error.

@@ -1,6 +1,6 @@
 //! The README's main command: `cargo run --example quickstart`.
 //!
-//! Prints layouts in CuTe notation, an indexing table, results of the algebra, zero-copy
+//! Prints layouts in CuTe notation, an indexing table, a layout grid, a printed tensor, results of the algebra, zero-copy
 //! tensor views, a compile-time checked `rearrange!`, and two errors as a user sees them.
 
 use strideweave::{
@@ -36,6 +36,10 @@ fn main() -> Result<()> {
         );
     }
 
+    // The layout as CuTe's print_layout draws it: one row per coordinate of mode 0, the
+    // nested mode (3,4) flattened across, its groups of 3 split by ‖.
+    println!("\n{}", tv.to_text_grid());
+
     // A row-major matrix, seen through the algebra.
     let m = Layout::row_major(&shape!(4, 6));
     println!("\nrow-major 4x6       {m}");
@@ -60,6 +64,8 @@ fn main() -> Result<()> {
     let t = Tensor::arange::<f32>(&shape!(4, 6));
     let v = t.slice(&s![1..4, ..;2])?;
     println!("\ntensor {:?}", t);
+    // Printed as numpy prints an array: mode 0 outermost, 4 rows of 6.
+    println!("{t}");
     println!(
         "t[1..4, ::2]        {} at offset {}  values {:?}",
         v.layout(),

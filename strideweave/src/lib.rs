@@ -22,6 +22,7 @@ mod budget;
 pub mod carrier;
 mod dtype;
 mod error;
+pub mod guide;
 mod kernels;
 pub mod layout;
 mod ops;

@@ -17,6 +17,7 @@
 //! | `inverse` | right and left inverse |
 //! | `dim` | [`Dim`], the signed mode index of squeeze and unsqueeze |
 //! | `key` | [`Key`], one entry of a slice key |
+//! | `picture` | pictures of a layout: text grid (CuTe's `print_layout`) and SVG; the printed axis the tensor printer shares |
 //! | `views` | the layout half of tensor views: slice, reshape, affine composition, broadcast_in_dim, squeeze, reversal |
 
 mod coalesce;
@@ -31,6 +32,7 @@ pub(crate) mod int_tuple;
 mod inverse;
 mod key;
 mod notation;
+pub(crate) mod picture;
 mod product;
 mod shape;
 mod structure;

@@ -46,6 +46,23 @@ impl<T: Element, S: StaticShape> Clone for StaticTensor<T, S> {
     }
 }
 
+impl<T: Element, S: StaticShape> fmt::Display for StaticTensor<T, S> {
+    /// The values as [`Tensor`'s `Display`](Tensor#impl-Display-for-Tensor) prints them,
+    /// under a header that names a `StaticTensor` (`{:#}`, `{:.N}` and summarising alike).
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// let t = StaticTensor::<i32, shape_t!(2, 3)>::arange();
+    /// assert_eq!(t.to_string(), "\
+    /// StaticTensor of i32, shape (2,3), layout (2,3):(1,2)
+    /// [[0 2 4]
+    ///  [1 3 5]]");
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.tensor.write_display("StaticTensor", f)
+    }
+}
+
 impl<T: Element, S: StaticShape> fmt::Debug for StaticTensor<T, S> {
     /// `StaticTensor<f32, (2,3)>(Tensor …)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

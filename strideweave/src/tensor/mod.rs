@@ -11,6 +11,7 @@
 
 mod access;
 mod block_scaled;
+mod display;
 #[cfg(all(test, feature = "half"))]
 mod half_tests;
 mod index;

@@ -1,0 +1,66 @@
+//! # Layouts for CuTe users
+//!
+//! A [`Layout`](crate::Layout) is CuTe's `Layout`: a hierarchical shape and a congruent
+//! stride, mapping coordinates to integers, first mode fastest. The text notation is CuTe's
+//! own, `shape:stride`, and parses back; [`layout!`](macro@crate::layout) checks a literal at
+//! compile time. Every extent and stride is a run-time `i64`: there are no static integers
+//! (`Int<4>{}`), and a stride may be negative (a reversed view); the operations CuTe defines
+//! only for non-negative strides refuse a negative one with an error.
+//!
+//! ```
+//! use strideweave::{Layout, layout};
+//! // CuTe: auto l = make_layout(make_shape(2, make_shape(3, 4)), make_stride(12, make_stride(1, 3)));
+//! let l: Layout = layout!((2, (3, 4)) : (12, (1, 3)));
+//! assert_eq!(l.to_string(), "(2,(3,4)):(12,(1,3))"); // print(l)
+//! assert_eq!((l.size(), l.cosize(), l.rank(), l.depth()), (24, 24, 2, 2));
+//! assert_eq!(l.index(&"(1,(2,3))".parse()?)?, 23);  // l(1, make_coord(2, 3))
+//! assert_eq!(l.index(&"(1,11)".parse()?)?, 23);     // l(1, 11)
+//! assert_eq!(l.index_of(5)?, 14);                   // l(5)
+//! assert_eq!(l.mode(1)?.to_string(), "(3,4):(1,3)"); // layout<1>(l)
+//! # Ok::<(), strideweave::Error>(())
+//! ```
+//!
+//! ## The algebra's names
+//!
+//! | CuTe | StrideWeave |
+//! | --- | --- |
+//! | `make_layout(shape, stride)`, `make_layout(shape)` | [`Layout::new`](crate::Layout::new), [`Layout::compact`](crate::Layout::compact) (`LayoutLeft`), [`Layout::row_major`](crate::Layout::row_major) (`LayoutRight`) |
+//! | `make_layout(a, b)`, `append`, `select`, `get<I>` | [`Layout::make`](crate::Layout::make), [`append`](crate::Layout::append), [`select`](crate::Layout::select), [`mode`](crate::Layout::mode) |
+//! | `size`, `cosize`, `rank`, `depth` | [`size`](crate::Layout::size), [`cosize`](crate::Layout::cosize), [`rank`](crate::Layout::rank), [`depth`](crate::Layout::depth) |
+//! | `layout(coord)`, `layout(i)` | [`index`](crate::Layout::index), [`index_of`](crate::Layout::index_of) |
+//! | `coalesce`, `filter`, `flatten` | [`coalesce`](crate::Layout::coalesce), [`filter`](crate::Layout::filter), [`flatten`](crate::Layout::flatten) |
+//! | `composition(a, b)` | [`compose`](crate::Layout::compose), [`compose_tiler`](crate::Layout::compose_tiler) |
+//! | `complement(a, n)` | [`complement`](crate::Layout::complement) |
+//! | `logical_divide`, `zipped_divide`, `tiled_divide` | [`logical_divide`](crate::Layout::logical_divide), [`zipped_divide`](crate::Layout::zipped_divide), [`tiled_divide`](crate::Layout::tiled_divide) |
+//! | `logical_product`, `blocked_product`, `raked_product`, `zipped_product`, `tiled_product` | [`logical_product`](crate::Layout::logical_product), [`blocked_product`](crate::Layout::blocked_product), [`raked_product`](crate::Layout::raked_product), [`zipped_product`](crate::Layout::zipped_product), [`tiled_product`](crate::Layout::tiled_product) |
+//! | `right_inverse`, `left_inverse` | [`right_inverse`](crate::Layout::right_inverse), [`left_inverse`](crate::Layout::left_inverse) |
+//! | `print_layout(l)` | [`to_text_grid`](crate::Layout::to_text_grid) |
+//! | `print_latex(l)`, `print_svg(l)` | [`to_svg`](crate::Layout::to_svg) |
+//! | `print_latex_tv(tv, tile)` | [`tile.to_svg_tv(&tv)`](crate::Layout::to_svg_tv) |
+//! | a `Tensor` over a pointer | [`Tensor`](crate::Tensor) over a [`Carrier`](crate::Carrier) |
+//!
+//! ```
+//! use strideweave::{Layout, Tiler, shape};
+//! let a: Layout = "(6,2):(8,2)".parse()?;
+//! assert_eq!(a.compose(&"(4,3):(3,1)".parse()?)?.to_string(), "((2,2),3):((24,2),8)");
+//! assert_eq!("4:2".parse::<Layout>()?.complement(24)?.to_string(), "(2,3):(1,8)");
+//! let tiles = Layout::compact(&shape!(12, 32)).zipped_divide(&Tiler::from(&shape!(4, 8)))?;
+//! assert_eq!(tiles.shape().to_string(), "((4,8),(3,4))");
+//! # Ok::<(), strideweave::Error>(())
+//! ```
+//!
+//! ## `print_layout` is `to_text_grid`
+//!
+//! For a rank-2 layout with flat modes, [`to_text_grid`](crate::Layout::to_text_grid)
+//! prints what `print_layout` prints, character for character; it also takes other ranks
+//! and hierarchical modes (flattened, with `‖` and `=` between their groups):
+//!
+//! ```
+//! use strideweave::Layout;
+//! let l: Layout = "(2,(2,2)):(4,(2,1))".parse()?;
+//! print!("{}", l.to_text_grid());
+//! assert_eq!(l.to_text_grid().lines().nth(3), Some(" 0  | 0 | 2 ‖ 1 | 3 |"));
+//! // The SVG pictures: cells greyed by index, or coloured by thread.
+//! assert!(l.to_svg().contains("<title>(2,(2,2)):(4,(2,1))</title>"));
+//! # Ok::<(), strideweave::Error>(())
+//! ```

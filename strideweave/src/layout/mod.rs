@@ -32,6 +32,8 @@ mod inverse;
 mod key;
 mod notation;
 mod product;
+#[cfg(feature = "serde")]
+mod serialize;
 mod shape;
 mod structure;
 mod tiler;

@@ -24,7 +24,10 @@ fn read_npy_of_a_1_gib_file_allocates_under_64_kib() {
     f.set_len(128 + GIB).unwrap();
     drop(f);
     let (allocated, t) = bytes_allocated(|| Tensor::read_npy(&path).unwrap());
-    assert!(allocated < 64 * 1024, "read_npy allocated {allocated} bytes");
+    assert!(
+        allocated < 64 * 1024,
+        "read_npy allocated {allocated} bytes"
+    );
     assert_eq!(t.size() as u64 * 4, GIB);
     assert_eq!(t.get(&[16383i64, 16383].into()).unwrap().to_f64(), 0.0);
 }
@@ -45,7 +48,16 @@ fn load_safetensors_of_a_1_gib_file_allocates_under_64_kib() {
     f.set_len(8 + h.len() as u64 + GIB).unwrap();
     drop(f);
     let (allocated, loaded) = bytes_allocated(|| io::load_safetensors(&path).unwrap());
-    assert!(allocated < 64 * 1024, "load_safetensors allocated {allocated} bytes");
-    assert_eq!(loaded["b"].get(&[8191i64, 16383].into()).unwrap().to_f64(), 0.0);
-    assert!(strideweave::Carrier::same(loaded["a"].carrier(), loaded["b"].carrier()));
+    assert!(
+        allocated < 64 * 1024,
+        "load_safetensors allocated {allocated} bytes"
+    );
+    assert_eq!(
+        loaded["b"].get(&[8191i64, 16383].into()).unwrap().to_f64(),
+        0.0
+    );
+    assert!(strideweave::Carrier::same(
+        loaded["a"].carrier(),
+        loaded["b"].carrier()
+    ));
 }

@@ -83,13 +83,43 @@ fn unhex(s: &str) -> Vec<u8> {
 fn row_major_bytes(t: &strideweave::Tensor) -> Vec<u8> {
     use strideweave::{Complex32, Complex64, DType};
     match t.dtype() {
-        DType::Bool => t.to_vec_row_major::<bool>().unwrap().into_iter().map(u8::from).collect(),
+        DType::Bool => t
+            .to_vec_row_major::<bool>()
+            .unwrap()
+            .into_iter()
+            .map(u8::from)
+            .collect(),
         DType::U8 => t.to_vec_row_major::<u8>().unwrap(),
-        DType::I8 => t.to_vec_row_major::<i8>().unwrap().iter().flat_map(|v| v.to_le_bytes()).collect(),
-        DType::I32 => t.to_vec_row_major::<i32>().unwrap().iter().flat_map(|v| v.to_le_bytes()).collect(),
-        DType::I64 => t.to_vec_row_major::<i64>().unwrap().iter().flat_map(|v| v.to_le_bytes()).collect(),
-        DType::F32 => t.to_vec_row_major::<f32>().unwrap().iter().flat_map(|v| v.to_le_bytes()).collect(),
-        DType::F64 => t.to_vec_row_major::<f64>().unwrap().iter().flat_map(|v| v.to_le_bytes()).collect(),
+        DType::I8 => t
+            .to_vec_row_major::<i8>()
+            .unwrap()
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect(),
+        DType::I32 => t
+            .to_vec_row_major::<i32>()
+            .unwrap()
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect(),
+        DType::I64 => t
+            .to_vec_row_major::<i64>()
+            .unwrap()
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect(),
+        DType::F32 => t
+            .to_vec_row_major::<f32>()
+            .unwrap()
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect(),
+        DType::F64 => t
+            .to_vec_row_major::<f64>()
+            .unwrap()
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect(),
         DType::ComplexF32 => t
             .to_vec_row_major::<Complex32>()
             .unwrap()

@@ -14,15 +14,24 @@ fn map_file_lends_the_files_bytes_and_views_never_copy() {
     std::fs::write(&path, &bytes).unwrap();
     let (allocated, c) = bytes_allocated(|| Carrier::map_file(&path).unwrap());
     assert!(allocated < 1024, "map_file allocated {allocated} bytes");
-    assert_eq!((c.dtype(), c.len(), c.class().name()), (DType::U8, 256, "read-only map"));
+    assert_eq!(
+        (c.dtype(), c.len(), c.class().name()),
+        (DType::U8, 256, "read-only map")
+    );
     assert_eq!(c.to_vec::<u8>().unwrap(), bytes);
     let t = Tensor::new(c.clone(), 0, "(16,16):(16,1)".parse().unwrap()).unwrap();
     let (allocated, v) = bytes_allocated(|| {
-        t.permute(&[1, 0]).unwrap().slice(&[Key::Int(3), Key::all()]).unwrap()
+        t.permute(&[1, 0])
+            .unwrap()
+            .slice(&[Key::Int(3), Key::all()])
+            .unwrap()
     });
     assert!(allocated < 1024, "a view allocated {allocated} bytes");
     assert!(Carrier::same(v.carrier(), &c));
-    assert_eq!(v.to_vec::<u8>().unwrap(), (0..16).map(|r| r * 16 + 3).collect::<Vec<u8>>());
+    assert_eq!(
+        v.to_vec::<u8>().unwrap(),
+        (0..16).map(|r| r * 16 + 3).collect::<Vec<u8>>()
+    );
 }
 
 #[test]
@@ -44,7 +53,10 @@ fn writing_through_a_read_only_map_is_an_error_naming_the_operation_and_the_map(
         );
         assert_eq!(err.kind(), ErrorKind::NotImplemented);
     }
-    assert_eq!((c.to_vec::<u8>().unwrap(), c.version()), (vec![1, 2, 3, 4], 0));
+    assert_eq!(
+        (c.to_vec::<u8>().unwrap(), c.version()),
+        (vec![1, 2, 3, 4], 0)
+    );
     assert_eq!(std::fs::read(&path).unwrap(), [1, 2, 3, 4]);
 }
 
@@ -53,12 +65,25 @@ fn map_file_mut_writes_go_to_the_file() {
     let dir = scratch("map-mut");
     let path = dir.join("rw.bin");
     let values = [1.0f64, 2.0, 3.0];
-    std::fs::write(&path, values.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
-    let c = MapOptions::new(DType::F64).writable(true).map(&path).unwrap();
+    std::fs::write(
+        &path,
+        values
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let c = MapOptions::new(DType::F64)
+        .writable(true)
+        .map(&path)
+        .unwrap();
     assert_eq!(c.class().name(), "writable map");
     let t = Tensor::new(c.clone(), 0, "3:1".parse().unwrap()).unwrap();
     t.set_ordinal(2, 30.0f64).unwrap();
-    assert_eq!((c.version(), c.to_vec::<f64>().unwrap()), (1, vec![1.0, 2.0, 30.0]));
+    assert_eq!(
+        (c.version(), c.to_vec::<f64>().unwrap()),
+        (1, vec![1.0, 2.0, 30.0])
+    );
     drop((c, t));
     let back = MapOptions::new(DType::F64).map(&path).unwrap();
     assert_eq!(back.to_vec::<f64>().unwrap(), [1.0, 2.0, 30.0]);
@@ -73,18 +98,45 @@ fn map_options_checks_range_alignment_dtype_and_bool_bytes() {
     std::fs::write(&path, [0u8, 1, 1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]).unwrap();
     let p = path.display().to_string();
     let cases = [
-        (MapOptions::new(DType::F64).offset(4), format!("MapOptions::map: {p}: byte offset 4 is not a multiple of 8, the alignment of f64: the elements cannot be read in place")),
-        (MapOptions::new(DType::I32).offset(4).len(4), format!("MapOptions::map: {p}: 4 i32 elements from offset 4 do not fit in the file (16 bytes)")),
-        (MapOptions::new(DType::U8).offset(17), format!("MapOptions::map: {p}: offset 17 is past the end of the file (16 bytes)")),
-        (MapOptions::new(DType::U8).len(usize::MAX), format!("MapOptions::map: {p}: {} u8 elements from offset 0 do not fit in the file (16 bytes)", usize::MAX)),
-        (MapOptions::new(DType::Bool), format!("MapOptions::map: {p}: bool element 4 is the byte 2, not 0 or 1")),
-        (MapOptions::new(DType::Bool).writable(true), format!("MapOptions::map: {p}: bool element 4 is the byte 2, not 0 or 1")),
+        (
+            MapOptions::new(DType::F64).offset(4),
+            format!(
+                "MapOptions::map: {p}: byte offset 4 is not a multiple of 8, the alignment of f64: the elements cannot be read in place"
+            ),
+        ),
+        (
+            MapOptions::new(DType::I32).offset(4).len(4),
+            format!(
+                "MapOptions::map: {p}: 4 i32 elements from offset 4 do not fit in the file (16 bytes)"
+            ),
+        ),
+        (
+            MapOptions::new(DType::U8).offset(17),
+            format!("MapOptions::map: {p}: offset 17 is past the end of the file (16 bytes)"),
+        ),
+        (
+            MapOptions::new(DType::U8).len(usize::MAX),
+            format!(
+                "MapOptions::map: {p}: {} u8 elements from offset 0 do not fit in the file (16 bytes)",
+                usize::MAX
+            ),
+        ),
+        (
+            MapOptions::new(DType::Bool),
+            format!("MapOptions::map: {p}: bool element 4 is the byte 2, not 0 or 1"),
+        ),
+        (
+            MapOptions::new(DType::Bool).writable(true),
+            format!("MapOptions::map: {p}: bool element 4 is the byte 2, not 0 or 1"),
+        ),
     ];
     for (options, message) in cases {
         let err = options.map(&path).unwrap_err();
         assert_eq!(err.to_string(), message);
     }
-    let err = MapOptions::new(DType::BlockScaledI8F32).map(&path).unwrap_err();
+    let err = MapOptions::new(DType::BlockScaledI8F32)
+        .map(&path)
+        .unwrap_err();
     assert!(err.to_string().ends_with("is not a plain dtype"), "{err}");
     let ok = MapOptions::new(DType::Bool).len(4).map(&path).unwrap();
     assert_eq!(ok.to_vec::<bool>().unwrap(), [false, true, true, false]);
@@ -98,9 +150,17 @@ fn map_options_checks_range_alignment_dtype_and_bool_bytes() {
 fn map_file_of_a_missing_path_a_directory_or_an_empty_file() {
     let dir = scratch("map-missing");
     let err = Carrier::map_file(dir.join("nope.bin")).unwrap_err();
-    assert!(err.to_string().starts_with(&format!("Carrier::map_file: {}: ", dir.join("nope.bin").display())));
+    assert!(err.to_string().starts_with(&format!(
+        "Carrier::map_file: {}: ",
+        dir.join("nope.bin").display()
+    )));
     assert_eq!(err.kind(), ErrorKind::Runtime);
-    assert!(Carrier::map_file(&dir).unwrap_err().to_string().starts_with("Carrier::map_file: "));
+    assert!(
+        Carrier::map_file(&dir)
+            .unwrap_err()
+            .to_string()
+            .starts_with("Carrier::map_file: ")
+    );
     std::fs::write(dir.join("empty.bin"), []).unwrap();
     let c = Carrier::map_file(dir.join("empty.bin")).unwrap();
     assert_eq!((c.len(), c.to_vec::<u8>().unwrap()), (0, vec![]));

@@ -21,21 +21,34 @@ fn entries(file: &str) -> Vec<Value> {
 
 fn check_reference(file: &str) {
     let (allocated, loaded) = bytes_allocated(|| io::load_safetensors(data(file)).unwrap());
-    assert!(allocated < 16 * 1024, "{file}: loading allocated {allocated} bytes");
+    assert!(
+        allocated < 16 * 1024,
+        "{file}: loading allocated {allocated} bytes"
+    );
     let expected = entries(file);
     assert_eq!(loaded.len(), expected.len());
     for e in &expected {
         let t = &loaded[e["name"].as_str().unwrap()];
-        let shape: Vec<i64> = e["shape"].as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).collect();
+        let shape: Vec<i64> = e["shape"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_i64().unwrap())
+            .collect();
         assert_eq!(t.shape().leaves(), shape, "{e}");
         assert_eq!(*t.layout(), Layout::row_major(t.shape()), "{e}");
-        assert_eq!(row_major_bytes(t), unhex(e["c_bytes"].as_str().unwrap()), "{e}");
+        assert_eq!(
+            row_major_bytes(t),
+            unhex(e["c_bytes"].as_str().unwrap()),
+            "{e}"
+        );
         assert_eq!(t.carrier_class().name(), "read-only map");
     }
     // The tensors of one dtype share one carrier.
     for a in loaded.values() {
         for b in loaded.values() {
-            let shared = a.dtype() == b.dtype() && (a.dtype() != strideweave::DType::Bool || std::ptr::eq(a, b));
+            let shared = a.dtype() == b.dtype()
+                && (a.dtype() != strideweave::DType::Bool || std::ptr::eq(a, b));
             assert_eq!(Carrier::same(a.carrier(), b.carrier()), shared);
         }
     }
@@ -56,7 +69,11 @@ fn load_safetensors_reads_f16_with_the_half_feature() {
 #[test]
 fn load_safetensors_names_f16_as_unsupported_without_the_half_feature() {
     let err = io::load_safetensors(data("f16.safetensors")).unwrap_err();
-    assert!(err.to_string().contains("has dtype F16, which StrideWeave does not hold"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("has dtype F16, which StrideWeave does not hold"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -70,7 +87,11 @@ fn save_safetensors_writes_the_bytes_python_writes() {
         let loaded = io::load_safetensors(data(file)).unwrap();
         let pairs: Vec<(&str, &Tensor)> = loaded.iter().map(|(k, v)| (k.as_str(), v)).collect();
         io::save_safetensors(dir.join(file), &pairs).unwrap();
-        assert_eq!(std::fs::read(dir.join(file)).unwrap(), std::fs::read(data(file)).unwrap(), "{file}");
+        assert_eq!(
+            std::fs::read(dir.join(file)).unwrap(),
+            std::fs::read(data(file)).unwrap(),
+            "{file}"
+        );
     }
 }
 
@@ -81,8 +102,14 @@ fn save_safetensors_writes_views_in_row_major_order() {
     let p = t.permute(&[1, 0]).unwrap();
     io::save_safetensors(dir.join("v.safetensors"), &[("p", &p), ("t", &t)]).unwrap();
     let back = io::load_safetensors(dir.join("v.safetensors")).unwrap();
-    assert_eq!(back["p"].to_vec_row_major::<f32>().unwrap(), p.to_vec_row_major::<f32>().unwrap());
-    assert_eq!(back["t"].to_vec::<f32>().unwrap(), t.to_vec::<f32>().unwrap());
+    assert_eq!(
+        back["p"].to_vec_row_major::<f32>().unwrap(),
+        p.to_vec_row_major::<f32>().unwrap()
+    );
+    assert_eq!(
+        back["t"].to_vec::<f32>().unwrap(),
+        t.to_vec::<f32>().unwrap()
+    );
     assert!(back["p"].set_ordinal(0, 1.0f32).is_err());
 }
 
@@ -113,7 +140,10 @@ fn load_safetensors_copies_only_a_tensor_misaligned_for_its_dtype() {
     // Aligned for its parts (4) but not a multiple of its size (8): its own carrier, mapped.
     let d = &loaded["d"];
     assert_eq!(d.carrier_class().name(), "read-only map");
-    assert_eq!(d.to_vec::<strideweave::Complex32>().unwrap(), [strideweave::Complex32::new(0.25, 4.0)]);
+    assert_eq!(
+        d.to_vec::<strideweave::Complex32>().unwrap(),
+        [strideweave::Complex32::new(0.25, 4.0)]
+    );
     assert!(Carrier::same(loaded["a"].carrier(), loaded["c"].carrier()));
 }
 
@@ -122,18 +152,57 @@ fn load_safetensors_errors_name_the_file_tensor_and_dtype() {
     let dir = scratch("st-errors");
     let path = dir.join("e.safetensors");
     let cases = [
-        (file(r#"{"x":{"dtype":"I16","shape":[2],"data_offsets":[0,4]}}"#, &[0; 4]), "tensor 'x' has dtype I16, which StrideWeave does not hold", ErrorKind::NotImplemented),
-        (file(r#"{"x":{"dtype":"U8","shape":[0],"data_offsets":[0,0]}}"#, &[]), "tensor 'x' has shape [0]: StrideWeave extents are at least 1", ErrorKind::Value),
-        (file(r#"{"x":{"dtype":"U8","shape":[4],"data_offsets":[0,4]}}"#, &[0; 3]), "not a valid safetensors file", ErrorKind::Value),
-        (file(r#"{"x":{"dtype":"BOOL","shape":[2],"data_offsets":[0,2]}}"#, &[1, 3]), "bool element", ErrorKind::Value),
-        (vec![1, 2, 3], "not a valid safetensors file", ErrorKind::Value),
-        (u64::MAX.to_le_bytes().to_vec(), "not a valid safetensors file", ErrorKind::Value),
+        (
+            file(
+                r#"{"x":{"dtype":"I16","shape":[2],"data_offsets":[0,4]}}"#,
+                &[0; 4],
+            ),
+            "tensor 'x' has dtype I16, which StrideWeave does not hold",
+            ErrorKind::NotImplemented,
+        ),
+        (
+            file(
+                r#"{"x":{"dtype":"U8","shape":[0],"data_offsets":[0,0]}}"#,
+                &[],
+            ),
+            "tensor 'x' has shape [0]: StrideWeave extents are at least 1",
+            ErrorKind::Value,
+        ),
+        (
+            file(
+                r#"{"x":{"dtype":"U8","shape":[4],"data_offsets":[0,4]}}"#,
+                &[0; 3],
+            ),
+            "not a valid safetensors file",
+            ErrorKind::Value,
+        ),
+        (
+            file(
+                r#"{"x":{"dtype":"BOOL","shape":[2],"data_offsets":[0,2]}}"#,
+                &[1, 3],
+            ),
+            "bool element",
+            ErrorKind::Value,
+        ),
+        (
+            vec![1, 2, 3],
+            "not a valid safetensors file",
+            ErrorKind::Value,
+        ),
+        (
+            u64::MAX.to_le_bytes().to_vec(),
+            "not a valid safetensors file",
+            ErrorKind::Value,
+        ),
     ];
     for (bytes, needle, kind) in cases {
         std::fs::write(&path, &bytes).unwrap();
         let err = io::load_safetensors(&path).unwrap_err();
         let msg = err.to_string();
-        assert!(msg.starts_with(&format!("io::load_safetensors: {}", path.display())), "{msg}");
+        assert!(
+            msg.starts_with(&format!("io::load_safetensors: {}", path.display())),
+            "{msg}"
+        );
         assert!(msg.contains(needle), "{msg}");
         assert_eq!(err.kind(), kind, "{msg}");
     }
@@ -147,13 +216,24 @@ fn save_safetensors_refuses_without_touching_the_file() {
     let c = Tensor::zeros::<strideweave::Complex64>(&"2".parse().unwrap());
     let f = Tensor::zeros::<f32>(&"2".parse().unwrap());
     let err = io::save_safetensors(&path, &[("c", &c)]).unwrap_err();
-    assert_eq!(err.to_string(), "io::save_safetensors: tensor 'c' is complex128, which safetensors has no dtype for");
+    assert_eq!(
+        err.to_string(),
+        "io::save_safetensors: tensor 'c' is complex128, which safetensors has no dtype for"
+    );
     let err = io::save_safetensors(&path, &[("f", &f), ("f", &f)]).unwrap_err();
-    assert_eq!(err.to_string(), "io::save_safetensors: tensor name 'f' appears twice");
+    assert_eq!(
+        err.to_string(),
+        "io::save_safetensors: tensor name 'f' appears twice"
+    );
     let q = Tensor::block_scaled(vec![1, 2], vec![0.5], &"2".parse().unwrap(), 0, 2).unwrap();
     assert!(io::save_safetensors(&path, &[("q", &q)]).is_err());
     assert_eq!(std::fs::read(&path).unwrap(), b"old");
-    assert_eq!(io::save_safetensors(dir.join("no/dir/x.safetensors"), &[("f", &f)]).unwrap_err().kind(), ErrorKind::Runtime);
+    assert_eq!(
+        io::save_safetensors(dir.join("no/dir/x.safetensors"), &[("f", &f)])
+            .unwrap_err()
+            .kind(),
+        ErrorKind::Runtime
+    );
 }
 
 proptest! {
@@ -182,6 +262,45 @@ proptest! {
                 }
             }
             Err(e) => prop_assert!(e.to_string().starts_with("io::load_safetensors: "), "{}", e),
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+
+    /// Random tensors (dtype, rank 0-3, permuted) saved together load back under their names
+    /// with the same shapes and row-major values; saving changes no carrier.
+    #[test]
+    fn save_then_load_safetensors_gives_the_values_back(
+        specs in proptest::collection::vec((proptest::collection::vec(1i64..5, 0..4), 0usize..4), 1..4),
+    ) {
+        let tensors: Vec<Tensor> = specs
+            .iter()
+            .map(|(extents, dtype)| {
+                let shape: strideweave::Shape = strideweave::IntTuple::from(extents.clone()).try_into().unwrap();
+                let t = match dtype {
+                    0 => Tensor::arange::<f32>(&shape),
+                    1 => Tensor::arange::<i32>(&shape),
+                    2 => Tensor::arange::<bool>(&shape),
+                    _ => Tensor::arange::<f64>(&shape),
+                };
+                let order: Vec<usize> = (0..extents.len()).rev().collect();
+                t.permute(&order).unwrap()
+            })
+            .collect();
+        let names: Vec<String> = (0..tensors.len()).map(|i| format!("t{i}")).collect();
+        let pairs: Vec<(&str, &Tensor)> = names.iter().map(String::as_str).zip(&tensors).collect();
+        let dir = std::env::temp_dir().join(format!("strideweave-io-stprop-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("p{:?}.safetensors", std::thread::current().id()).replace(['(', ')'], ""));
+        io::save_safetensors(&path, &pairs).unwrap();
+        let back = io::load_safetensors(&path).unwrap();
+        prop_assert_eq!(back.len(), tensors.len());
+        for (name, t) in &pairs {
+            prop_assert_eq!(back[*name].shape().leaves(), t.shape().leaves());
+            prop_assert_eq!(row_major_bytes(&back[*name]), row_major_bytes(t));
+            prop_assert_eq!(t.carrier().version(), 0);
         }
     }
 }

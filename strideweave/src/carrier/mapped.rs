@@ -119,7 +119,11 @@ impl MapOptions {
 
     fn map_as(&self, op: &'static str, path: &Path) -> Result<Carrier> {
         if !self.dtype.is_plain() {
-            return Err(invalid(op, path, format!("{} is not a plain dtype", self.dtype)));
+            return Err(invalid(
+                op,
+                path,
+                format!("{} is not a plain dtype", self.dtype),
+            ));
         }
         let file = open(op, path, self.writable)?;
         let file_len = file_len(op, path, &file)?;
@@ -282,7 +286,11 @@ impl SharedMap {
                 )
             })?;
         check_aligned(op, path, dtype, start)?;
-        check_bools(op, path, (dtype == DType::Bool).then(|| &self.map[start..end]))?;
+        check_bools(
+            op,
+            path,
+            (dtype == DType::Bool).then(|| &self.map[start..end]),
+        )?;
         Ok(Carrier::from_storage(Mapped {
             map: self.clone(),
             start,
@@ -431,10 +439,7 @@ fn check_bools(op: &'static str, path: &Path, bytes: Option<&[u8]>) -> Result<()
         Some(i) => Err(invalid(
             op,
             path,
-            format!(
-                "bool element {i} is the byte {}, not 0 or 1",
-                bytes[i]
-            ),
+            format!("bool element {i} is the byte {}, not 0 or 1", bytes[i]),
         )),
     }
 }
@@ -456,7 +461,10 @@ fn file_len(op: &'static str, path: &Path, file: &File) -> Result<usize> {
         invalid(
             op,
             path,
-            format!("{} bytes do not fit in this platform's address space", meta.len()),
+            format!(
+                "{} bytes do not fit in this platform's address space",
+                meta.len()
+            ),
         )
     })
 }

@@ -101,7 +101,11 @@ pub(crate) fn host_copy(
 
 /// The elements of `t` as little-endian bytes, in row-major order (last leaf fastest) or,
 /// with `first_mode_fastest`, in the order of [`Tensor::to_vec`].
-pub(crate) fn tensor_bytes(op: &'static str, t: &Tensor, first_mode_fastest: bool) -> Result<Vec<u8>> {
+pub(crate) fn tensor_bytes(
+    op: &'static str,
+    t: &Tensor,
+    first_mode_fastest: bool,
+) -> Result<Vec<u8>> {
     let dtype = t.dtype();
     with_plain!(dtype, T => {
         let order = if first_mode_fastest {

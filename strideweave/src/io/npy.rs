@@ -73,7 +73,10 @@ impl Tensor {
             return Err(invalid(
                 OP,
                 path,
-                format!("shape {:?} holds more elements than memory can address", header.shape),
+                format!(
+                    "shape {:?} holds more elements than memory can address",
+                    header.shape
+                ),
             ));
         };
         let data = &bytes[start..];
@@ -132,8 +135,8 @@ impl Tensor {
             reason: format!("{} has no .npy dtype code", self.dtype()),
         })?;
         let shape = self.shape();
-        let fortran = *self.layout() == Layout::compact(shape)
-            && *self.layout() != Layout::row_major(shape);
+        let fortran =
+            *self.layout() == Layout::compact(shape) && *self.layout() != Layout::row_major(shape);
         let data = tensor_bytes(OP, self, fortran)?;
         let header = header_bytes(descr, fortran, shape.leaves());
         write_file(OP, path, &[&header, &data])
@@ -165,11 +168,16 @@ fn header_bytes(descr: &str, fortran: bool, shape: &[i64]) -> Vec<u8> {
         [e] => format!("({e},)"),
         _ => format!(
             "({})",
-            shape.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+            shape
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     };
     let py_bool = if fortran { "True" } else { "False" };
-    let mut dict = format!("{{'descr': '{descr}', 'fortran_order': {py_bool}, 'shape': {tuple}, }}");
+    let mut dict =
+        format!("{{'descr': '{descr}', 'fortran_order': {py_bool}, 'shape': {tuple}, }}");
     let growth = if fortran { shape.last() } else { shape.first() };
     if let Some(e) = growth {
         let digits = e.to_string().len();
@@ -282,7 +290,11 @@ fn dtype_of(descr: &str) -> std::result::Result<(DType, bool), String> {
         "<" | "|" => true,
         "=" => cfg!(target_endian = "little"),
         ">" => false,
-        _ => return Err(format!("dtype '{descr}' has no byte-order mark (<, >, = or |)")),
+        _ => {
+            return Err(format!(
+                "dtype '{descr}' has no byte-order mark (<, >, = or |)"
+            ));
+        }
     };
     let dtype = match code {
         "b1" => DType::Bool,
@@ -297,7 +309,11 @@ fn dtype_of(descr: &str) -> std::result::Result<(DType, bool), String> {
         #[cfg(feature = "half")]
         "f2" => DType::F16,
         #[cfg(not(feature = "half"))]
-        "f2" => return Err(format!("dtype '{descr}' (float16) needs the `half` feature")),
+        "f2" => {
+            return Err(format!(
+                "dtype '{descr}' (float16) needs the `half` feature"
+            ));
+        }
         _ => return Err(format!("dtype '{descr}' has no StrideWeave dtype")),
     };
     Ok((dtype, little))
@@ -336,7 +352,11 @@ impl<'a> Cursor<'a> {
     }
     /// A quoted string without escapes: `'...'` or `"..."`.
     fn string(&mut self) -> std::result::Result<&'a str, String> {
-        let quote = self.rest().chars().next().filter(|c| *c == '\'' || *c == '"');
+        let quote = self
+            .rest()
+            .chars()
+            .next()
+            .filter(|c| *c == '\'' || *c == '"');
         let Some(q) = quote else {
             return Err(format!(
                 "malformed header: expected a quoted string at byte {}",
@@ -399,7 +419,9 @@ impl<'a> Cursor<'a> {
                 self.skip_space();
                 self.expect(')')?;
                 if out.len() == 1 {
-                    return Err("malformed header: a one-extent 'shape' needs a comma, as in (n,)".into());
+                    return Err(
+                        "malformed header: a one-extent 'shape' needs a comma, as in (n,)".into(),
+                    );
                 }
                 return Ok(out);
             }
@@ -430,7 +452,8 @@ mod tests {
                 shape: vec![4]
             }
         );
-        let e = parse_dict("{'shape': (4,), 'shape': (4,), 'fortran_order': False, 'descr': '|u1'}");
+        let e =
+            parse_dict("{'shape': (4,), 'shape': (4,), 'fortran_order': False, 'descr': '|u1'}");
         assert!(e.unwrap_err().contains("twice"));
         assert!(parse_dict("{'shape': (4), 'fortran_order': False, 'descr': '|u1'}").is_err());
     }

@@ -135,7 +135,10 @@ pub fn save_safetensors(path: impl AsRef<Path>, tensors: &[(&str, &Tensor)]) -> 
     for &(name, t) in tensors {
         let dtype = code_of(t.dtype()).ok_or_else(|| Error::NotImplemented {
             op: OP,
-            reason: format!("tensor '{name}' is {}, which safetensors has no dtype for", t.dtype()),
+            reason: format!(
+                "tensor '{name}' is {}, which safetensors has no dtype for",
+                t.dtype()
+            ),
         })?;
         if views.contains_key(name) {
             return Err(Error::NotRepresentable {

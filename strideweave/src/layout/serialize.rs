@@ -63,7 +63,11 @@ mod tests {
 
     fn round_trip<T>(text: &str)
     where
-        T: Serialize + for<'de> Deserialize<'de> + FromStr<Err = crate::Error> + PartialEq + fmt::Debug,
+        T: Serialize
+            + for<'de> Deserialize<'de>
+            + FromStr<Err = crate::Error>
+            + PartialEq
+            + fmt::Debug,
     {
         let v: T = text.parse().unwrap();
         let json = serde_json::to_string(&v).unwrap();
@@ -90,9 +94,36 @@ mod tests {
         assert!(err.to_string().starts_with(&parse_err), "{err}");
         assert_eq!(text.to_string(), "(2,3)");
         let err = serde_json::from_str::<Layout>("[2, 3]").unwrap_err();
-        assert!(err.to_string().contains("a layout in its notation, as a string"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("a layout in its notation, as a string"),
+            "{err}"
+        );
         let err = serde_json::from_str::<Stride>(r#""(1,2"#).unwrap_err();
         assert!(err.is_eof() || err.is_syntax());
+    }
+
+    proptest::proptest! {
+        /// Any string: deserializing succeeds exactly when parsing does, to the same value,
+        /// and fails with the parser's message.
+        #[test]
+        fn deserialize_agrees_with_parse_on_any_string(text in "[()0-9,: -]{0,16}") {
+            let json = serde_json::to_string(&text).unwrap();
+            match (text.parse::<Layout>(), serde_json::from_str::<Layout>(&json)) {
+                (Ok(a), Ok(b)) => {
+                    proptest::prop_assert_eq!(&a, &b);
+                    let again = serde_json::to_string(&a).unwrap();
+                    proptest::prop_assert_eq!(serde_json::from_str::<Layout>(&again).unwrap(), a);
+                }
+                (Err(a), Err(b)) => proptest::prop_assert!(b.to_string().starts_with(&a.to_string())),
+                (a, b) => proptest::prop_assert!(false, "parse {:?} but serde {:?}", a, b),
+            }
+            match (text.parse::<Shape>(), serde_json::from_str::<Shape>(&json)) {
+                (Ok(a), Ok(b)) => proptest::prop_assert_eq!(a, b),
+                (Err(a), Err(b)) => proptest::prop_assert!(b.to_string().starts_with(&a.to_string())),
+                (a, b) => proptest::prop_assert!(false, "parse {:?} but serde {:?}", a, b),
+            }
+        }
     }
 
     #[test]

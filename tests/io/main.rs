@@ -4,57 +4,16 @@
 //! (`tests/data/io`, made by `scripts/io_reference.py`). A counting allocator (this binary
 //! only) measures the bytes a load allocates.
 
-use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
-use std::cell::Cell;
 use std::path::PathBuf;
+
+#[path = "../common/counting.rs"]
+mod counting;
+use counting::bytes_allocated;
 
 mod big;
 mod mapped;
 mod npy;
 mod safetensors;
-
-/// Counts the bytes allocated by the current thread, so parallel tests do not disturb it.
-struct Counting;
-
-thread_local! {
-    static BYTES: Cell<usize> = const { Cell::new(0) };
-}
-
-fn count(size: usize) {
-    let _ = BYTES.try_with(|c| c.set(c.get() + size));
-}
-
-// SAFETY: forwards every call unchanged to the system allocator, which upholds
-// `GlobalAlloc`'s contract; the only addition is a thread-local counter increment, which
-// neither allocates nor touches the memory being managed.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: AllocLayout) -> *mut u8 {
-        count(layout.size());
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: AllocLayout) {
-        // SAFETY: `ptr` was allocated by `System` in `alloc` above with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: AllocLayout, new_size: usize) -> *mut u8 {
-        count(new_size);
-        // SAFETY: `ptr` was allocated by `System` with `layout`; same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// The bytes `f` allocates on this thread, and its result.
-fn bytes_allocated<T>(f: impl FnOnce() -> T) -> (usize, T) {
-    let before = BYTES.with(Cell::get);
-    let out = std::hint::black_box(f());
-    (BYTES.with(Cell::get) - before, out)
-}
 
 /// The reference files.
 fn data(name: &str) -> PathBuf {
@@ -82,6 +41,24 @@ fn unhex(s: &str) -> Vec<u8> {
 /// The elements of `t` in row-major order as little-endian bytes, whatever its dtype.
 fn row_major_bytes(t: &strideweave::Tensor) -> Vec<u8> {
     use strideweave::{Complex32, Complex64, DType};
+    macro_rules! le {
+        ($t:ty) => {
+            t.to_vec_row_major::<$t>()
+                .unwrap()
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect()
+        };
+    }
+    macro_rules! complex {
+        ($t:ty) => {
+            t.to_vec_row_major::<$t>()
+                .unwrap()
+                .iter()
+                .flat_map(|v| [v.re.to_le_bytes(), v.im.to_le_bytes()].concat())
+                .collect()
+        };
+    }
     match t.dtype() {
         DType::Bool => t
             .to_vec_row_major::<bool>()
@@ -89,56 +66,16 @@ fn row_major_bytes(t: &strideweave::Tensor) -> Vec<u8> {
             .into_iter()
             .map(u8::from)
             .collect(),
-        DType::U8 => t.to_vec_row_major::<u8>().unwrap(),
-        DType::I8 => t
-            .to_vec_row_major::<i8>()
-            .unwrap()
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect(),
-        DType::I32 => t
-            .to_vec_row_major::<i32>()
-            .unwrap()
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect(),
-        DType::I64 => t
-            .to_vec_row_major::<i64>()
-            .unwrap()
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect(),
-        DType::F32 => t
-            .to_vec_row_major::<f32>()
-            .unwrap()
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect(),
-        DType::F64 => t
-            .to_vec_row_major::<f64>()
-            .unwrap()
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect(),
-        DType::ComplexF32 => t
-            .to_vec_row_major::<Complex32>()
-            .unwrap()
-            .iter()
-            .flat_map(|v| [v.re.to_le_bytes(), v.im.to_le_bytes()].concat())
-            .collect(),
-        DType::ComplexF64 => t
-            .to_vec_row_major::<Complex64>()
-            .unwrap()
-            .iter()
-            .flat_map(|v| [v.re.to_le_bytes(), v.im.to_le_bytes()].concat())
-            .collect(),
+        DType::U8 => le!(u8),
+        DType::I8 => le!(i8),
+        DType::I32 => le!(i32),
+        DType::I64 => le!(i64),
+        DType::F32 => le!(f32),
+        DType::F64 => le!(f64),
+        DType::ComplexF32 => complex!(Complex32),
+        DType::ComplexF64 => complex!(Complex64),
         #[cfg(feature = "half")]
-        DType::F16 => t
-            .to_vec_row_major::<half::f16>()
-            .unwrap()
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect(),
+        DType::F16 => le!(half::f16),
         other => panic!("no reference bytes for {other}"),
     }
 }

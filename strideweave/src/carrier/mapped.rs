@@ -58,8 +58,11 @@ impl MapOptions {
     /// Options mapping the whole file as elements of `dtype`, read-only.
     ///
     /// ```
-    /// let o = strideweave::MapOptions::new(strideweave::DType::I32);
-    /// assert_eq!(o, strideweave::MapOptions::new(strideweave::DType::I32).offset(0));
+    /// use strideweave::{DType, MapOptions};
+    /// let path = std::env::temp_dir().join("strideweave-doc-map-new.bin");
+    /// std::fs::write(&path, [1.0f32, 2.0].map(f32::to_le_bytes).concat()).unwrap();
+    /// let c = MapOptions::new(DType::F32).map(&path).unwrap();
+    /// assert_eq!((c.len(), c.to_vec::<f32>().unwrap()), (2, vec![1.0, 2.0]));
     /// ```
     pub fn new(dtype: DType) -> MapOptions {
         MapOptions {
@@ -73,8 +76,11 @@ impl MapOptions {
     /// The byte offset of the first element (default 0).
     ///
     /// ```
-    /// let o = strideweave::MapOptions::new(strideweave::DType::U8).offset(16);
-    /// # let _ = o;
+    /// use strideweave::{DType, MapOptions};
+    /// let path = std::env::temp_dir().join("strideweave-doc-map-offset.bin");
+    /// std::fs::write(&path, [9u8, 9, 1, 2]).unwrap();
+    /// let c = MapOptions::new(DType::U8).offset(2).map(&path).unwrap();
+    /// assert_eq!(c.to_vec::<u8>().unwrap(), [1, 2]);
     /// ```
     pub fn offset(mut self, bytes: u64) -> MapOptions {
         self.offset = bytes;
@@ -84,8 +90,11 @@ impl MapOptions {
     /// The number of elements (default: as many whole elements as fit after the offset).
     ///
     /// ```
-    /// let o = strideweave::MapOptions::new(strideweave::DType::F64).len(3);
-    /// # let _ = o;
+    /// use strideweave::{DType, MapOptions};
+    /// let path = std::env::temp_dir().join("strideweave-doc-map-len.bin");
+    /// std::fs::write(&path, [1u8, 2, 3, 4]).unwrap();
+    /// let c = MapOptions::new(DType::U8).len(3).map(&path).unwrap();
+    /// assert_eq!(c.to_vec::<u8>().unwrap(), [1, 2, 3]);
     /// ```
     pub fn len(mut self, elements: usize) -> MapOptions {
         self.len = Some(elements);
@@ -95,8 +104,13 @@ impl MapOptions {
     /// Whether the carrier may be written (default `false`): writes go to the file.
     ///
     /// ```
-    /// let o = strideweave::MapOptions::new(strideweave::DType::U8).writable(true);
-    /// # let _ = o;
+    /// use strideweave::{DType, MapOptions, Scalar};
+    /// let path = std::env::temp_dir().join("strideweave-doc-map-writable.bin");
+    /// std::fs::write(&path, 5i32.to_le_bytes()).unwrap();
+    /// let c = MapOptions::new(DType::I32).writable(true).map(&path).unwrap();
+    /// c.set(0, Scalar::I32(-1)).unwrap();
+    /// drop(c);
+    /// assert_eq!(std::fs::read(&path).unwrap(), (-1i32).to_le_bytes());
     /// ```
     pub fn writable(mut self, yes: bool) -> MapOptions {
         self.writable = yes;
@@ -161,13 +175,13 @@ impl MapOptions {
             // the map; no one else is assumed to modify or truncate it while mapped.
             #[allow(unsafe_code)]
             let map = unsafe { MmapMut::map_mut(&file) }.map_err(|e| io_error(op, path, e))?;
-            let storage = MappedMut {
-                map,
+            let storage = Mapped {
+                map: MapBytes::Writable(map),
                 start,
                 len,
                 dtype: self.dtype,
             };
-            check_bools(op, path, storage.bytes())?;
+            check_bools(op, path, storage.bools())?;
             Ok(Carrier::from_storage(storage))
         } else {
             SharedMap::from_file(op, path, &file)?.carrier(op, self.dtype, start, len)
@@ -286,26 +300,46 @@ impl SharedMap {
                 )
             })?;
         check_aligned(op, path, dtype, start)?;
-        check_bools(
-            op,
-            path,
-            (dtype == DType::Bool).then(|| &self.map[start..end]),
-        )?;
-        Ok(Carrier::from_storage(Mapped {
-            map: self.clone(),
+        let storage = Mapped {
+            map: MapBytes::ReadOnly(self.clone()),
             start,
             len,
             dtype,
-        }))
+        };
+        debug_assert_eq!(storage.range().end, end);
+        check_bools(op, path, storage.bools())?;
+        Ok(Carrier::from_storage(storage))
     }
 }
 
-/// Read-only storage: `len` elements of `dtype` from byte `start` of a shared map.
+/// The map a storage reads: shared read-only, or writable and its own.
+enum MapBytes {
+    ReadOnly(SharedMap),
+    Writable(MmapMut),
+}
+
+/// `len` elements of `dtype` from byte `start` of a map: the storage of a mapped carrier
+/// (class `read-only map` or `writable map`).
 struct Mapped {
-    map: SharedMap,
+    map: MapBytes,
     start: usize,
     len: usize,
     dtype: DType,
+}
+
+impl Mapped {
+    fn range(&self) -> std::ops::Range<usize> {
+        self.start..self.start + self.len * self.dtype.size_of()
+    }
+
+    /// The bytes of a `bool` map (for the 0/1 check); `None` for other dtypes.
+    fn bools(&self) -> Option<&[u8]> {
+        let bytes = match &self.map {
+            MapBytes::ReadOnly(m) => m.bytes(),
+            MapBytes::Writable(m) => &m[..],
+        };
+        (self.dtype == DType::Bool).then(|| &bytes[self.range()])
+    }
 }
 
 impl CarrierStorage for Mapped {
@@ -316,55 +350,26 @@ impl CarrierStorage for Mapped {
         self.len
     }
     fn host(&self) -> Option<HostSlice<'_>> {
-        let bytes = self
-            .map
-            .bytes()
-            .get(self.start..self.start + self.len * self.dtype.size_of())?;
+        let bytes = match &self.map {
+            MapBytes::ReadOnly(m) => m.bytes(),
+            MapBytes::Writable(m) => &m[..],
+        };
+        let bytes = bytes.get(self.range())?;
         with_plain!(self.dtype, T => cast::<T>(bytes).map(HostSlice::from), else None)
     }
     fn host_mut(&mut self) -> Option<HostSliceMut<'_>> {
-        None
-    }
-    fn class_name(&self) -> &'static str {
-        "read-only map"
-    }
-}
-
-/// Writable storage: `len` elements of `dtype` from byte `start` of a writable map it owns.
-struct MappedMut {
-    map: MmapMut,
-    start: usize,
-    len: usize,
-    dtype: DType,
-}
-
-impl MappedMut {
-    /// The bytes of a `bool` map (for the 0/1 check); `None` for other dtypes.
-    fn bytes(&self) -> Option<&[u8]> {
-        (self.dtype == DType::Bool).then(|| &self.map[self.start..self.start + self.len])
-    }
-}
-
-impl CarrierStorage for MappedMut {
-    fn dtype(&self) -> DType {
-        self.dtype
-    }
-    fn len(&self) -> usize {
-        self.len
-    }
-    fn host(&self) -> Option<HostSlice<'_>> {
-        let bytes = self
-            .map
-            .get(self.start..self.start + self.len * self.dtype.size_of())?;
-        with_plain!(self.dtype, T => cast::<T>(bytes).map(HostSlice::from), else None)
-    }
-    fn host_mut(&mut self) -> Option<HostSliceMut<'_>> {
-        let range = self.start..self.start + self.len * self.dtype.size_of();
-        let bytes = self.map.get_mut(range)?;
+        let range = self.range();
+        let MapBytes::Writable(map) = &mut self.map else {
+            return None;
+        };
+        let bytes = map.get_mut(range)?;
         with_plain!(self.dtype, T => cast_mut::<T>(bytes).map(HostSliceMut::from), else None)
     }
     fn class_name(&self) -> &'static str {
-        "writable map"
+        match self.map {
+            MapBytes::ReadOnly(_) => "read-only map",
+            MapBytes::Writable(_) => "writable map",
+        }
     }
 }
 

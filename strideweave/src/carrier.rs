@@ -17,6 +17,9 @@ use crate::error::{Error, Result};
 
 mod lock;
 pub(crate) use lock::ReadLock;
+mod mapped;
+pub use mapped::MapOptions;
+pub(crate) use mapped::{SharedMap, invalid, io_error};
 mod request;
 pub use request::{AllocError, StorageAllocator, StorageRequest};
 

@@ -540,3 +540,60 @@ mod half_tests {
         );
     }
 }
+
+/// Evaluates `$body` with the type alias `$t` naming the Rust element type of the plain dtype
+/// `$dtype`; `$other` for a dtype that is not plain.
+macro_rules! with_plain {
+    ($dtype:expr, $t:ident => $body:expr, else $other:expr) => {
+        match $dtype {
+            $crate::DType::F32 => {
+                type $t = f32;
+                $body
+            }
+            $crate::DType::F64 => {
+                type $t = f64;
+                $body
+            }
+            $crate::DType::I32 => {
+                type $t = i32;
+                $body
+            }
+            $crate::DType::I64 => {
+                type $t = i64;
+                $body
+            }
+            $crate::DType::U8 => {
+                type $t = u8;
+                $body
+            }
+            $crate::DType::I8 => {
+                type $t = i8;
+                $body
+            }
+            $crate::DType::Bool => {
+                type $t = bool;
+                $body
+            }
+            $crate::DType::ComplexF32 => {
+                type $t = $crate::Complex32;
+                $body
+            }
+            $crate::DType::ComplexF64 => {
+                type $t = $crate::Complex64;
+                $body
+            }
+            #[cfg(feature = "half")]
+            $crate::DType::F16 => {
+                type $t = half::f16;
+                $body
+            }
+            #[cfg(feature = "half")]
+            $crate::DType::BF16 => {
+                type $t = half::bf16;
+                $body
+            }
+            $crate::DType::BlockScaledI8F32 => $other,
+        }
+    };
+}
+pub(crate) use with_plain;

@@ -369,6 +369,44 @@ pub enum Error {
         /// Which storage and why it is not host-readable.
         detail: String,
     },
+    /// A file could not be opened, mapped, read or written (the operating system's error).
+    ///
+    /// ```
+    /// let err = strideweave::Carrier::map_file("/nonexistent/x.bin").unwrap_err();
+    /// assert!(err.to_string().starts_with("Carrier::map_file: /nonexistent/x.bin: "));
+    /// assert_eq!(err.kind(), strideweave::ErrorKind::Runtime);
+    /// ```
+    #[error("{op}: {path}: {detail}")]
+    Io {
+        /// The operation.
+        op: &'static str,
+        /// The file.
+        path: String,
+        /// The operating system's message.
+        detail: String,
+    },
+    /// A file's contents are not what its format or the caller's request says: a truncated or
+    /// malformed header, a length that does not match, an unsupported dtype, a misaligned
+    /// element offset.
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join("strideweave-doc-invalid-file");
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// let path = dir.join("not.npy");
+    /// std::fs::write(&path, b"hello").unwrap();
+    /// let err = strideweave::Tensor::read_npy(&path).unwrap_err();
+    /// assert!(err.to_string().contains("not an .npy file"));
+    /// assert_eq!(err.kind(), strideweave::ErrorKind::Value);
+    /// ```
+    #[error("{op}: {path}: {detail}")]
+    InvalidFile {
+        /// The operation.
+        op: &'static str,
+        /// The file.
+        path: String,
+        /// What is wrong, with the values found.
+        detail: String,
+    },
     /// A state error (released storage, stale version, released graph).
     #[error("{op}: {detail}")]
     Runtime {
@@ -393,7 +431,9 @@ impl Error {
         match self {
             Error::WrongType { .. } => ErrorKind::Type,
             Error::NotImplemented { .. } => ErrorKind::NotImplemented,
-            Error::Runtime { .. } | Error::HostAccess { .. } => ErrorKind::Runtime,
+            Error::Runtime { .. } | Error::HostAccess { .. } | Error::Io { .. } => {
+                ErrorKind::Runtime
+            }
             _ => ErrorKind::Value,
         }
     }

@@ -15,7 +15,7 @@
 //! assert_eq!(tiles.to_string(), "(12,2):(1,12)");
 //! ```
 #![deny(missing_docs)]
-#![deny(unsafe_code)] // audited exceptions: the matrixmultiply call in kernels/gemm.rs, the in-place handle construction of Tensor::single_in_place (tensor/mod.rs), the Complex<->real slice casts in typed/complex.rs and the TypeId-checked identity slice cast in typed/engine.rs
+#![deny(unsafe_code)] // audited exceptions: the matrixmultiply call in kernels/gemm.rs, the in-place handle construction of Tensor::single_in_place (tensor/mod.rs), the Complex<->real slice casts in typed/complex.rs, the TypeId-checked identity slice cast in typed/engine.rs, and the file maps and byte-to-element casts of carrier/mapped.rs
 
 pub mod autograd;
 mod budget;
@@ -23,6 +23,7 @@ pub mod carrier;
 mod dtype;
 mod error;
 pub mod guide;
+pub mod io;
 mod kernels;
 pub mod layout;
 mod ops;
@@ -35,7 +36,7 @@ mod validation;
 
 pub use autograd::{NoGradGuard, is_grad_enabled, no_grad, set_grad_enabled};
 pub use carrier::{
-    AllocError, Carrier, CarrierClass, CarrierStorage, HostStorage, StorageAllocator,
+    AllocError, Carrier, CarrierClass, CarrierStorage, HostStorage, MapOptions, StorageAllocator,
     StorageRequest,
 };
 pub use dtype::{Complex32, Complex64, DType, Element, HostSlice, HostSliceMut, Scalar};

@@ -1,67 +1,11 @@
 //! Cheap by construction: common layout operations on layouts of up to 8 leaves allocate
 //! nothing. A counting global allocator proves it (this binary only).
 
-use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
-use std::cell::Cell;
-
 use strideweave::{IntTuple, Layout, Shape, Tensor, Tree, autograd};
 
-/// Counts the allocations made by the current thread, so parallel tests do not disturb it.
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-    static LARGE: Cell<usize> = const { Cell::new(0) };
-}
-
-/// The size from which an allocation counts as a buffer of elements in [`large_allocations`].
-const LARGE_BYTES: usize = 64 * 1024;
-
-fn count(layout: AllocLayout) {
-    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-    if layout.size() >= LARGE_BYTES {
-        let _ = LARGE.try_with(|c| c.set(c.get() + 1));
-    }
-}
-
-// SAFETY: forwards every call unchanged to the system allocator, which upholds
-// `GlobalAlloc`'s contract; the only additions are thread-local counter increments, which
-// neither allocate nor touch the memory being managed.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: AllocLayout) -> *mut u8 {
-        count(layout);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: AllocLayout) {
-        // SAFETY: `ptr` was allocated by `System` in `alloc` above with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: AllocLayout, new_size: usize) -> *mut u8 {
-        count(AllocLayout::from_size_align(new_size, layout.align()).unwrap_or(layout));
-        // SAFETY: `ptr` was allocated by `System` with `layout`; same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// The number of allocations `f` makes on this thread.
-fn allocations<T>(f: impl FnOnce() -> T) -> (usize, T) {
-    let before = ALLOCATIONS.with(Cell::get);
-    let out = std::hint::black_box(f());
-    (ALLOCATIONS.with(Cell::get) - before, out)
-}
-
-/// The number of allocations of at least [`LARGE_BYTES`] that `f` makes on this thread.
-fn large_allocations<T>(f: impl FnOnce() -> T) -> (usize, T) {
-    let before = LARGE.with(Cell::get);
-    let out = std::hint::black_box(f());
-    (LARGE.with(Cell::get) - before, out)
-}
+#[path = "../common/counting.rs"]
+mod counting;
+use counting::{allocations, large_allocations};
 
 fn l(text: &str) -> Layout {
     text.parse().unwrap()

@@ -34,6 +34,8 @@ mod key;
 mod notation;
 pub(crate) mod picture;
 mod product;
+#[cfg(feature = "serde")]
+mod serialize;
 mod shape;
 mod structure;
 mod tiler;

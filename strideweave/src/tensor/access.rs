@@ -94,7 +94,11 @@ impl Tensor {
 
     /// The elements placed by `order` (a compact layout of the shape at offset 0) in a new
     /// `Vec`, written by the copy engine.
-    fn to_vec_ordered<T: Element>(&self, op: &'static str, order: &Layout) -> Result<Vec<T>> {
+    pub(crate) fn to_vec_ordered<T: Element>(
+        &self,
+        op: &'static str,
+        order: &Layout,
+    ) -> Result<Vec<T>> {
         if self.dtype() == DType::BlockScaledI8F32 {
             if T::DTYPE != DType::F32 {
                 // Its codes and scales are not readable one by one (RT008).

@@ -105,8 +105,50 @@ fn check(seed: u64, steps: usize) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// An identity rule above the chain (`add_scalar`, `sub` of a constant, `add` of the view to
+/// itself) hands the caller's cotangent on where it lies: the gradient still equals the
+/// naive reference bit for bit (twice the naive one for `v + v`).
+fn check_identity_rules(seed: u64, steps: usize) -> Result<(), TestCaseError> {
+    let mut rng = Rng(seed);
+    let (x, v, trail) = chain(&mut rng, steps);
+    let trail = trail.join("\n");
+    let c: Vec<f64> = (0..v.size())
+        .map(|_| rng.range(1, 999) as f64 * 0.1 * if rng.chance(50) { -1.0 } else { 1e3 })
+        .collect();
+    let cot = Tensor::from_vec(c.clone(), v.shape()).unwrap();
+    let want = naive(&x, &v, &c);
+    let konst = Tensor::from_vec(vec![0.5; v.size()], v.shape()).unwrap();
+    let results = [
+        (v.add_scalar(0.0).unwrap(), 1.0),
+        (v.sub(&konst).unwrap(), 1.0),
+        (v.add(&v).unwrap(), 2.0),
+    ];
+    for (y, k) in results {
+        let g = autograd::grad(&[&y], &[&x], &[Some(&cot)], true)
+            .map_err(|e| TestCaseError::fail(format!("grad failed: {e}\n{trail}")))?;
+        let g = g[0].as_ref().expect("x is reached").to_vec::<f64>().unwrap();
+        let want: Vec<f64> = want.iter().map(|w| w * k).collect();
+        if x.layout().is_injective() {
+            prop_assert_eq!(bits(&g), bits(&want), "{:?} vs {:?}\n{}", g, want, trail);
+        } else {
+            for (a, b) in g.iter().zip(&want) {
+                prop_assert!((a - b).abs() <= 1e-9 * (1.0 + b.abs()), "{a} vs {b}\n{trail}");
+            }
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn identity_rules_hand_the_cotangent_to_view_chains_unchanged(
+        seed in any::<u64>(),
+        steps in 1usize..=10,
+    ) {
+        check_identity_rules(seed, steps)?;
+    }
 
     #[test]
     fn gradients_through_long_view_chains_equal_the_naive_reference_bit_for_bit(

@@ -82,9 +82,10 @@ impl Tree {
     }
 
     /// Visits the tree depth-first with an explicit stack: a tree built by hand may nest
-    /// without limit.
+    /// without limit (the stack is inline up to 8 levels, so the usual trees allocate
+    /// nothing).
     fn walk(&self, f: &mut impl FnMut(Step)) {
-        let mut stack: Vec<std::slice::Iter<'_, Tree>> = Vec::new();
+        let mut stack: SmallVec<[std::slice::Iter<'_, Tree>; 8]> = SmallVec::new();
         let mut at = std::slice::from_ref(self).iter();
         loop {
             match at.next() {

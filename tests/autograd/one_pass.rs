@@ -126,13 +126,20 @@ fn check_identity_rules(seed: u64, steps: usize) -> Result<(), TestCaseError> {
     for (y, k) in results {
         let g = autograd::grad(&[&y], &[&x], &[Some(&cot)], true)
             .map_err(|e| TestCaseError::fail(format!("grad failed: {e}\n{trail}")))?;
-        let g = g[0].as_ref().expect("x is reached").to_vec::<f64>().unwrap();
+        let g = g[0]
+            .as_ref()
+            .expect("x is reached")
+            .to_vec::<f64>()
+            .unwrap();
         let want: Vec<f64> = want.iter().map(|w| w * k).collect();
         if x.layout().is_injective() {
             prop_assert_eq!(bits(&g), bits(&want), "{:?} vs {:?}\n{}", g, want, trail);
         } else {
             for (a, b) in g.iter().zip(&want) {
-                prop_assert!((a - b).abs() <= 1e-9 * (1.0 + b.abs()), "{a} vs {b}\n{trail}");
+                prop_assert!(
+                    (a - b).abs() <= 1e-9 * (1.0 + b.abs()),
+                    "{a} vs {b}\n{trail}"
+                );
             }
         }
     }

@@ -151,7 +151,13 @@ fn buffered(si: i64, sj: i64) -> bool {
 /// reading along `j` (the source's fast leaf): each buffer row is then one unit-stride run
 /// along the destination's fast leaf.
 #[inline(always)]
-fn gather_block<S: Copy>(src: &[S], s0: i64, (si, sj): (i64, i64), (ni, nj): (usize, usize), buf: &mut [S]) {
+fn gather_block<S: Copy>(
+    src: &[S],
+    s0: i64,
+    (si, sj): (i64, i64),
+    (ni, nj): (usize, usize),
+    buf: &mut [S],
+) {
     let t = TILE as usize;
     for i in 0..ni {
         let base = s0 + i as i64 * si;
@@ -329,7 +335,9 @@ mod tests {
         // A transposed source goes through the blocked kernel, buffered once.
         let a: Vec<i64> = (0..40 * 40).collect();
         let mut out = vec![0i64; 40 * 40];
-        map(&[40, 40], (&a, 0, &[40, 1]), (&mut out, 0, &[1, 40]), |x| x + 1);
+        map(&[40, 40], (&a, 0, &[40, 1]), (&mut out, 0, &[1, 40]), |x| {
+            x + 1
+        });
         for i in 0..40 {
             for j in 0..40 {
                 assert_eq!(out[i + 40 * j], a[40 * i + j] + 1);

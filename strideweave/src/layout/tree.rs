@@ -247,7 +247,8 @@ impl Layout {
         out: &mut Layout,
     ) -> Result<()> {
         if selection.is_none()
-            && (self.rearrange_leaves_flat(output, out) || self.rearrange_leaves_nested(output, out))
+            && (self.rearrange_leaves_flat(output, out)
+                || self.rearrange_leaves_nested(output, out))
         {
             return Ok(());
         }
@@ -514,7 +515,11 @@ mod nested_tests {
         let outputs = [
             Tree::node([i(0), Tree::node([i(1), i(2)]), i(3), i(4)]),
             Tree::node([Tree::node([i(3), Tree::node([i(0), f()]), i(2)]), i(1)]),
-            Tree::node([Tree::node([i(4), i(1)]), f(), Tree::node([i(2), i(0), i(3)])]),
+            Tree::node([
+                Tree::node([i(4), i(1)]),
+                f(),
+                Tree::node([i(2), i(0), i(3)]),
+            ]),
         ];
         for o in &outputs {
             let mut fast = Layout::unit();

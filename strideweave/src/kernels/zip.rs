@@ -158,7 +158,23 @@ fn gather_block<S: Copy>(
     (ni, nj): (usize, usize),
     buf: &mut [S],
 ) {
-    let t = TILE as usize;
+    const T: usize = TILE as usize;
+    if sj == 1 && (ni, nj) == (T, T) {
+        // A full block read along contiguous rows, with every size known to the compiler
+        // (unrolled, no bounds check per element).
+        // unreachable from user input: `Tiles::new` makes each buffer TILE² long.
+        let buf: &mut [S; T * T] = (&mut buf[..T * T]).try_into().expect("a TILE² buffer");
+        for i in 0..T {
+            let at = (s0 + i as i64 * si) as usize;
+            // unreachable from user input: the range has T elements.
+            let row: &[S; T] = src[at..at + T].try_into().expect("T elements");
+            for (j, &v) in row.iter().enumerate() {
+                buf[j * T + i] = v;
+            }
+        }
+        return;
+    }
+    let t = T;
     for i in 0..ni {
         let base = s0 + i as i64 * si;
         if sj == 1 {

@@ -13,25 +13,14 @@
 
 use divan::{Bencher, black_box};
 use ndarray::{Array2, Array4, s};
-use strideweave::{Key, Shape, Tensor};
+use strideweave::{Key, Tensor};
+
+mod common;
+
+use common::{B, N, shape, sq};
 
 fn main() {
-    divan::Divan::default()
-        .sample_count(10)
-        .sample_size(1)
-        .config_with_args()
-        .main();
-}
-
-const N: usize = 4096;
-const B: usize = 32;
-
-fn shape(text: &str) -> Shape {
-    text.parse().unwrap()
-}
-
-fn sq() -> Shape {
-    shape(&format!("({N},{N})"))
+    common::run();
 }
 
 /// `dst[i + j·n] = src[j + i·m]` for an `m × n` (row length m) source, in 32×32 tiles read
@@ -130,6 +119,23 @@ mod compact_copy {
         let src: Vec<f32> = (0..N * N).map(|i| i as f32).collect();
         let mut dst = vec![0f32; N * N];
         b.bench_local(|| dst.copy_from_slice(black_box(&src)));
+    }
+
+    /// A forward loop of 16-element chunks (inline vector moves, as ndarray's `assign`
+    /// compiles to): on this machine's glibc it beats one 64 MiB `memcpy` call.
+    #[divan::bench]
+    fn hand_loop(b: Bencher) {
+        let src: Vec<f32> = (0..N * N).map(|i| i as f32).collect();
+        let mut dst = vec![0f32; N * N];
+        b.bench_local(|| copy_loop(&mut dst, black_box(&src)));
+    }
+}
+
+/// `dst.copy_from_slice(src)` as a forward loop of 16-element chunks.
+fn copy_loop(dst: &mut [f32], src: &[f32]) {
+    for (x, y) in dst.chunks_exact_mut(16).zip(src.chunks_exact(16)) {
+        let y: &[f32; 16] = y.try_into().unwrap();
+        x.copy_from_slice(y);
     }
 }
 
@@ -259,6 +265,17 @@ mod broadcast_row {
         let row = ndarray::Array1::<f32>::from_shape_fn(N, |i| i as f32);
         let mut dst = Array2::<f32>::zeros((N, N));
         b.bench_local(|| dst.assign(&black_box(&row).broadcast((N, N)).unwrap()));
+    }
+
+    #[divan::bench]
+    fn hand_loop_rows(b: Bencher) {
+        let row: Vec<f32> = (0..N).map(|i| i as f32).collect();
+        let mut dst = vec![0f32; N * N];
+        b.bench_local(|| {
+            for r in dst.chunks_exact_mut(N) {
+                copy_loop(r, black_box(&row));
+            }
+        });
     }
 
     #[divan::bench]

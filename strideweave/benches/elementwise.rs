@@ -12,25 +12,14 @@
 
 use divan::{Bencher, black_box};
 use ndarray::{Array2, Zip};
-use strideweave::{Key, Shape, Tensor};
+use strideweave::{Key, Tensor};
+
+mod common;
+
+use common::{B, N, shape, sq};
 
 fn main() {
-    divan::Divan::default()
-        .sample_count(10)
-        .sample_size(1)
-        .config_with_args()
-        .main();
-}
-
-const N: usize = 4096;
-const B: usize = 32;
-
-fn shape(text: &str) -> Shape {
-    text.parse().unwrap()
-}
-
-fn sq() -> Shape {
-    shape(&format!("({N},{N})"))
+    common::run();
 }
 
 fn arrays() -> (Array2<f32>, Array2<f32>) {

@@ -130,7 +130,13 @@ fn each_view_allocates_at_most_once() {
     let merged: Shape = "(128,32,64)".parse().unwrap();
     let tree = Tree::node([Tree::id(3), Tree::id(1), Tree::id(0), Tree::id(2)]);
     type View<'a> = Box<dyn Fn() -> Tensor + 'a>;
-    let cases: [(&str, View, &str); 6] = [
+    // The benches' grouping `a b c d -> a (b c) d`: a nested output tree.
+    let group = Tree::node([
+        Tree::id(0),
+        Tree::node([Tree::id(1), Tree::id(2)]),
+        Tree::id(3),
+    ]);
+    let cases: [(&str, View, &str); 7] = [
         (
             "permute",
             Box::new(|| t.permute(&[3, 1, 0, 2]).unwrap()),
@@ -160,6 +166,11 @@ fn each_view_allocates_at_most_once() {
             "rearrange_tree",
             Box::new(|| t.rearrange_tree(&tree, None).unwrap()),
             "(64,16,8,32):(4096,8,1,128)",
+        ),
+        (
+            "rearrange_tree (grouped)",
+            Box::new(|| t.rearrange_tree(&group, None).unwrap()),
+            "(8,(16,32),64):(1,(8,128),4096)",
         ),
     ];
     for (op, view, layout) in &cases {
@@ -207,6 +218,26 @@ fn backward_through_ten_views_allocates_one_gradient_buffer() {
         x.grad().unwrap().to_vec::<f64>().unwrap()[..3],
         [0.0, 2.0, 4.0]
     );
+}
+
+/// Issue 10 item 4: an identity rule (`add_scalar`) above the chain hands the caller's
+/// cotangent on as it is, so the gradient is still written in one pass: one buffer of
+/// elements (no vector of the cotangent for the rule).
+#[test]
+fn backward_through_add_scalar_and_ten_views_allocates_one_gradient_buffer() {
+    let (x, v) = ten_views();
+    let y = v.add_scalar(0.0).unwrap();
+    let c = Tensor::arange::<f64>(y.shape());
+    let (big, g) = large_allocations(|| autograd::grad(&[&y], &[&x], &[Some(&c)], true).unwrap());
+    assert_eq!(big, 1, "buffers of elements allocated");
+    // The same gradient through a rule that takes its cotangent as a vector (`* 1`): the
+    // vector is one more buffer.
+    let z = v.mul_scalar(1.0).unwrap();
+    let (big, want) =
+        large_allocations(|| autograd::grad(&[&z], &[&x], &[Some(&c)], true).unwrap());
+    assert_eq!(big, 2, "the cotangent vector and the gradient");
+    let (g, want) = (g[0].as_ref().unwrap(), want[0].as_ref().unwrap());
+    assert_eq!(g.to_vec::<f64>().unwrap(), want.to_vec::<f64>().unwrap());
 }
 
 /// Issue 10 item 4: `sum`'s backward reads its one cotangent value through stride 0: no

@@ -60,21 +60,22 @@ fn bits(v: &[f64]) -> Vec<u64> {
     v.iter().map(|x| x.to_bits()).collect()
 }
 
-fn check(seed: u64, steps: usize) -> Result<(), TestCaseError> {
-    let mut rng = Rng(seed);
-    let (x, v, trail) = chain(&mut rng, steps);
-    let trail = trail.join("\n");
-    // Tenths of varied magnitude: sums of them round differently in another order.
-    let c: Vec<f64> = (0..v.size())
+/// Tenths of varied magnitude: sums of them round differently in another order.
+fn random_cotangent(rng: &mut Rng, n: usize) -> Vec<f64> {
+    (0..n)
         .map(|_| rng.range(1, 999) as f64 * 0.1 * if rng.chance(50) { -1.0 } else { 1e3 })
-        .collect();
-    let cot = if v.layout().is_injective() {
-        cotangent_like(&v, |i| c[i])
-    } else {
-        Tensor::from_vec(c.clone(), v.shape()).unwrap()
-    };
-    let want = naive(&x, &v, &c);
-    let g = autograd::grad(&[&v], &[&x], &[Some(&cot)], true)
+        .collect()
+}
+
+/// The gradient of `x` for the root `y` and its cotangent `cot`, compared with `want`: bit
+/// for bit when `x` is injective; else (a source that aliases sums per storage slot after
+/// per-ordinal sums, RT017, as before) up to the order of those sums.
+fn grad_matches(
+    (x, y, cot): (&Tensor, &Tensor, &Tensor),
+    want: &[f64],
+    trail: &str,
+) -> Result<Vec<f64>, TestCaseError> {
+    let g = autograd::grad(&[y], &[x], &[Some(cot)], true)
         .map_err(|e| TestCaseError::fail(format!("grad failed: {e}\n{trail}")))?;
     let g = g[0]
         .as_ref()
@@ -82,17 +83,29 @@ fn check(seed: u64, steps: usize) -> Result<(), TestCaseError> {
         .to_vec::<f64>()
         .unwrap();
     if x.layout().is_injective() {
-        prop_assert_eq!(bits(&g), bits(&want), "{:?} vs {:?}\n{}", g, want, trail);
+        prop_assert_eq!(bits(&g), bits(want), "{:?} vs {:?}\n{}", g, want, trail);
     } else {
-        // A source that aliases sums per storage slot after per-ordinal sums (RT017), as
-        // before; only the order of those sums differs from the naive loop.
-        for (a, b) in g.iter().zip(&want) {
+        for (a, b) in g.iter().zip(want) {
             prop_assert!(
                 (a - b).abs() <= 1e-9 * (1.0 + b.abs()),
                 "{a} vs {b}\n{trail}"
             );
         }
     }
+    Ok(g)
+}
+
+fn check(seed: u64, steps: usize) -> Result<(), TestCaseError> {
+    let mut rng = Rng(seed);
+    let (x, v, trail) = chain(&mut rng, steps);
+    let trail = trail.join("\n");
+    let c = random_cotangent(&mut rng, v.size());
+    let cot = if v.layout().is_injective() {
+        cotangent_like(&v, |i| c[i])
+    } else {
+        Tensor::from_vec(c.clone(), v.shape()).unwrap()
+    };
+    let g = grad_matches((&x, &v, &cot), &naive(&x, &v, &c), &trail)?;
     // The same gradient through backward into .grad, twice (the second accumulates into
     // the first in place).
     v.backward_with(Some(&cot), true).unwrap();
@@ -105,8 +118,39 @@ fn check(seed: u64, steps: usize) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// An identity rule above the chain (`add_scalar`, `sub` of a constant, `add` of the view to
+/// itself) hands the caller's cotangent on where it lies: the gradient still equals the
+/// naive reference bit for bit (twice the naive one for `v + v`).
+fn check_identity_rules(seed: u64, steps: usize) -> Result<(), TestCaseError> {
+    let mut rng = Rng(seed);
+    let (x, v, trail) = chain(&mut rng, steps);
+    let trail = trail.join("\n");
+    let c = random_cotangent(&mut rng, v.size());
+    let cot = Tensor::from_vec(c.clone(), v.shape()).unwrap();
+    let want = naive(&x, &v, &c);
+    let konst = Tensor::from_vec(vec![0.5; v.size()], v.shape()).unwrap();
+    let results = [
+        (v.add_scalar(0.0).unwrap(), 1.0),
+        (v.sub(&konst).unwrap(), 1.0),
+        (v.add(&v).unwrap(), 2.0),
+    ];
+    for (y, k) in results {
+        let want: Vec<f64> = want.iter().map(|w| w * k).collect();
+        grad_matches((&x, &y, &cot), &want, &trail)?;
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn identity_rules_hand_the_cotangent_to_view_chains_unchanged(
+        seed in any::<u64>(),
+        steps in 1usize..=10,
+    ) {
+        check_identity_rules(seed, steps)?;
+    }
 
     #[test]
     fn gradients_through_long_view_chains_equal_the_naive_reference_bit_for_bit(

@@ -238,27 +238,18 @@ fn propagate(
                     }
                 }
                 let needs: SmallVec<[bool; 2]> = slots.iter().map(Option::is_some).collect();
-                let cot = cot.into_dense(op, &entries[i].tensor)?;
-                let outs = saved.rule.backward(cot, &saved.inputs, &needs)?;
-                if outs.len() != slots.len() {
-                    return Err(Error::InvalidGradient {
-                        op,
-                        detail: format!(
-                            "the backward rule of `{}` returned {} cotangents for {} saved inputs",
-                            node.op,
-                            outs.len(),
-                            slots.len()
-                        ),
-                    });
+                if let Some(outs) = passed_on(&cot, &needs, |k| saved.rule.passes_through(k)) {
+                    outs
+                } else {
+                    dense_rule(op, node.op, saved, cot, &entries[i].tensor, &needs)?
                 }
-                outs
             }
             None => slots.iter().map(|_| None).collect(),
         };
         for (slot, out) in slots.iter().zip(outs) {
             let Some(j) = *slot else { continue };
             if let Some(g) = out {
-                Cot::add(&mut entries[j].cot, Cot::dense(g));
+                Cot::add(&mut entries[j].cot, g);
             }
             entries[j].waiting -= 1;
             if entries[j].waiting == 0 {
@@ -267,6 +258,42 @@ fn propagate(
         }
     }
     Ok(Collected { captured, pending })
+}
+
+/// The cotangent handed on unchanged to every input that takes part, when the rule's
+/// backward is the identity for each of them; `None` when a vector rule must run.
+fn passed_on(
+    cot: &Cot,
+    needs: &[bool],
+    passes: impl Fn(usize) -> bool,
+) -> Option<SmallVec<[Option<Cot>; 2]>> {
+    let pass = (0..needs.len()).all(|k| !needs[k] || passes(k));
+    pass.then(|| needs.iter().map(|&n| n.then(|| cot.clone())).collect())
+}
+
+/// Runs `saved`'s rule on the cotangent as a first-mode-fastest vector of `result`'s shape.
+fn dense_rule(
+    op: &'static str,
+    node_op: &'static str,
+    saved: &crate::autograd::node::Saved,
+    cot: Cot,
+    result: &Tensor,
+    needs: &[bool],
+) -> Result<SmallVec<[Option<Cot>; 2]>> {
+    let cot = cot.into_dense(op, result)?;
+    let outs = saved.rule.backward(cot, &saved.inputs, needs)?;
+    if outs.len() != needs.len() {
+        return Err(Error::InvalidGradient {
+            op,
+            detail: format!(
+                "the backward rule of `{}` returned {} cotangents for {} saved inputs",
+                node_op,
+                outs.len(),
+                needs.len()
+            ),
+        });
+    }
+    Ok(outs.into_iter().map(|g| g.map(Cot::dense)).collect())
 }
 
 /// Phase 3, commit: build every gradient buffer, then store them all in `.grad` (or return

@@ -22,6 +22,15 @@ pub(crate) trait Rule: Send + Sync {
     /// takes part in autograd; a rule may skip the others (returning `None`).
     fn backward(&self, cot: Dense, inputs: &[Tensor], needs: &[bool]) -> Result<Cotangents>;
 
+    /// Whether input `k`'s cotangent is the result's cotangent unchanged (an identity
+    /// backward: `add`'s for both inputs, `sub`'s and `add_scalar`'s for the first). When
+    /// it holds for every input that takes part, the traversal hands the cotangent on
+    /// where it lies (a caller's tensor stays a tensor, no vector is made), so a chain of
+    /// views below writes it into the gradient in one pass.
+    fn passes_through(&self, _k: usize) -> bool {
+        false
+    }
+
     /// The rule as a view's, for the traversal's fusion of view chains.
     fn view(&self) -> Option<&crate::autograd::view::ViewRule> {
         None

@@ -9,8 +9,10 @@
 //!
 //! * unit stride on every side: zipped slices, a loop the compiler vectorises;
 //! * a stride-0 source: its one value read once per run (the broadcast path);
-//! * a source whose fastest leaf is another one (a transposed operand): 32×32 cache blocks
-//!   over the two leaves, so each cache line is used whole on every side;
+//! * a source whose fastest leaf is another one (a transposed operand): 32×32 blocks over
+//!   the two leaves, the transposed source copied into an L1 buffer along its fast leaf
+//!   (each cache line used whole), then each destination row of the block computed from
+//!   unit-stride slices;
 //! * anything else: a strided loop over iterators.
 //!
 //! Each destination index is written once, from the same source elements as a naive walk,
@@ -50,8 +52,9 @@ pub(crate) fn zip<A: Copy, B: Copy, T: Copy>(
     };
     if let Some(k) = transposed_partner::<T, 2>(&modes) {
         let pair = modes[k];
+        let mut tiles = Tiles::new(a[ao as usize], b[bo as usize]);
         outer(&without(&modes, k), d_o, [ao, bo], |d, [x, y]| {
-            blocked((a, x), (b, y), (dst, d), inner, pair, &f);
+            tiles.blocked((a, x), (b, y), (dst, d), inner, pair, &f);
         });
         return;
     }
@@ -67,9 +70,12 @@ pub(crate) fn map<A: Copy, T: Copy>(
     dst: Dst<'_, '_, T>,
     f: impl Fn(A) -> T,
 ) {
-    // The second operand is the first again: the planner merges and tiles alike, and the
-    // kernels never read it (the compiler drops the unused loads).
-    zip(extents, a, a, dst, |x, _| f(x));
+    // The second operand is the first one's element 0 through stride 0: it never stops a
+    // merge, never asks for a tile or a buffer, and the kernels' reads of it are dropped
+    // by the compiler as unused.
+    let zeros: smallvec::SmallVec<[i64; 8]> = smallvec::smallvec![0; extents.len()];
+    let (x, xo, _) = a;
+    zip(extents, a, (x, xo, &zeros), dst, |x, _| f(x));
 }
 
 /// One run of the innermost leaf `m` from the source offsets to destination offset `d`.
@@ -129,28 +135,119 @@ fn run<A: Copy, B: Copy, T: Copy>(
     }
 }
 
-/// The leaves `inner` (unit destination stride) and `pair` in `TILE × TILE` blocks: along
-/// `pair` the transposed source is fast, along `inner` the destination, so each block's
-/// cache lines are used whole on every side.
+/// The `TILE × TILE` buffers of the blocked kernel, one per source, reused for every block.
+struct Tiles<A, B> {
+    a: Vec<A>,
+    b: Vec<B>,
+}
+
+/// Whether a source with strides `si` along the destination's fast leaf and `sj` along the
+/// tile partner is read through a buffer: it is fast along the partner, not along `si`.
+fn buffered(si: i64, sj: i64) -> bool {
+    si != 0 && si != 1 && sj != 0 && sj.abs() < si.abs()
+}
+
+/// Copies the block `src[s0 + i·si + j·sj]` (`i < ni`, `j < nj`) into `buf[j·TILE + i]`,
+/// reading along `j` (the source's fast leaf): each buffer row is then one unit-stride run
+/// along the destination's fast leaf.
 #[inline(always)]
-fn blocked<A: Copy, B: Copy, T: Copy>(
-    (a, x): (&[A], i64),
-    (b, y): (&[B], i64),
-    (dst, d): (&mut [T], i64),
-    inner: Mode<2>,
-    pair: Mode<2>,
-    f: &impl Fn(A, B) -> T,
+fn gather_block<S: Copy>(
+    src: &[S],
+    s0: i64,
+    (si, sj): (i64, i64),
+    (ni, nj): (usize, usize),
+    buf: &mut [S],
 ) {
-    for jb in (0..pair.e).step_by(TILE as usize) {
-        for ib in (0..inner.e).step_by(TILE as usize) {
-            let row = Mode {
-                e: TILE.min(inner.e - ib),
-                ..inner
-            };
-            for j in jb..(jb + TILE).min(pair.e) {
-                let xs = x + j * pair.s[0] + ib * inner.s[0];
-                let ys = y + j * pair.s[1] + ib * inner.s[1];
-                run((a, xs), (b, ys), (dst, d + j * pair.d + ib), row, f);
+    const T: usize = TILE as usize;
+    if sj == 1 && (ni, nj) == (T, T) {
+        // A full block read along contiguous rows, with every size known to the compiler
+        // (unrolled, no bounds check per element).
+        // unreachable from user input: `Tiles::new` makes each buffer TILE² long.
+        let buf: &mut [S; T * T] = (&mut buf[..T * T]).try_into().expect("a TILE² buffer");
+        for i in 0..T {
+            let at = (s0 + i as i64 * si) as usize;
+            // unreachable from user input: the range has T elements.
+            let row: &[S; T] = src[at..at + T].try_into().expect("T elements");
+            for (j, &v) in row.iter().enumerate() {
+                buf[j * T + i] = v;
+            }
+        }
+        return;
+    }
+    let t = T;
+    for i in 0..ni {
+        let base = s0 + i as i64 * si;
+        if sj == 1 {
+            let row = &src[base as usize..base as usize + nj];
+            for (x, &v) in buf[i..].iter_mut().step_by(t).zip(row) {
+                *x = v;
+            }
+        } else {
+            for (j, x) in buf[i..].iter_mut().step_by(t).take(nj).enumerate() {
+                *x = src[(base + j as i64 * sj) as usize];
+            }
+        }
+    }
+}
+
+impl<A: Copy, B: Copy> Tiles<A, B> {
+    /// Buffers filled with `x` and `y` (any elements of the sources).
+    fn new(x: A, y: B) -> Self {
+        let n = (TILE * TILE) as usize;
+        Self {
+            a: vec![x; n],
+            b: vec![y; n],
+        }
+    }
+
+    /// The leaves `inner` (unit destination stride) and `pair` in `TILE × TILE` blocks. A
+    /// source that is fast along `pair` (a transposed operand) is first copied into its
+    /// buffer, read along `pair` so each of its cache lines is used whole; then each
+    /// destination row of the block is one run over unit-stride slices (vectorised).
+    #[inline(always)]
+    fn blocked<T: Copy>(
+        &mut self,
+        (a, x): (&[A], i64),
+        (b, y): (&[B], i64),
+        (dst, d): (&mut [T], i64),
+        inner: Mode<2>,
+        pair: Mode<2>,
+        f: &impl Fn(A, B) -> T,
+    ) {
+        let (ba, bb) = (
+            buffered(inner.s[0], pair.s[0]),
+            buffered(inner.s[1], pair.s[1]),
+        );
+        let t = TILE as usize;
+        for jb in (0..pair.e).step_by(t) {
+            let nj = TILE.min(pair.e - jb);
+            for ib in (0..inner.e).step_by(t) {
+                let ni = TILE.min(inner.e - ib);
+                let xs = x + jb * pair.s[0] + ib * inner.s[0];
+                let ys = y + jb * pair.s[1] + ib * inner.s[1];
+                let size = (ni as usize, nj as usize);
+                if ba {
+                    gather_block(a, xs, (inner.s[0], pair.s[0]), size, &mut self.a);
+                }
+                if bb {
+                    gather_block(b, ys, (inner.s[1], pair.s[1]), size, &mut self.b);
+                }
+                for j in 0..nj {
+                    let (sa, pa) = match ba {
+                        true => ((&self.a[..], j * TILE), 1),
+                        false => ((a, xs + j * pair.s[0]), inner.s[0]),
+                    };
+                    let (sb, pb) = match bb {
+                        true => ((&self.b[..], j * TILE), 1),
+                        false => ((b, ys + j * pair.s[1]), inner.s[1]),
+                    };
+                    let row = Mode {
+                        e: ni,
+                        d: 1,
+                        s: [pa, pb],
+                    };
+                    run(sa, sb, (dst, d + (jb + j) * pair.d + ib), row, f);
+                }
             }
         }
     }
@@ -234,6 +331,10 @@ mod tests {
         check(&e, &[40, 1], &[1, 40], &[1, 40], [0, 0, 0]); // transposed left: blocked
         check(&e, &[1, 40], &[40, 1], &[1, 40], [0, 0, 0]); // transposed right: blocked
         check(&e, &[-40, 1], &[1, -40], &[1, 40], [1599, 1560, 0]); // reversed, blocked
+        check(&e, &[40, 1], &[40, 1], &[1, 40], [0, 0, 0]); // both buffered
+        check(&e, &[80, 2], &[1, 40], &[1, 40], [0, 0, 0]); // buffered, partner stride 2
+        check(&e, &[-40, -1], &[40, 1], &[1, 40], [1599, 0, 0]); // buffered backwards
+        check(&[70, 33], &[33, 1], &[1, 70], &[1, 70], [0, 0, 0]); // partial blocks
         check(&e, &[2, 80], &[-1, 40], &[1, 40], [0, 1599, 0]); // strided loops
         check(&e, &[1, 40], &[1, 40], &[-1, -40], [0, 0, 1599]); // turned destination
         check(&e, &[1, 40], &[3, 0], &[41, 1], [0, 0, 0]); // strided destination
@@ -247,5 +348,16 @@ mod tests {
         let mut out = [0.0f32; 4];
         map(&[2, 2], (&a, 0, &[2, 1]), (&mut out, 0, &[1, 2]), |x| -x);
         assert_eq!(out, [-1.0, -3.0, -2.0, -4.0]);
+        // A transposed source goes through the blocked kernel, buffered once.
+        let a: Vec<i64> = (0..40 * 40).collect();
+        let mut out = vec![0i64; 40 * 40];
+        map(&[40, 40], (&a, 0, &[40, 1]), (&mut out, 0, &[1, 40]), |x| {
+            x + 1
+        });
+        for i in 0..40 {
+            for j in 0..40 {
+                assert_eq!(out[i + 40 * j], a[40 * i + j] + 1);
+            }
+        }
     }
 }

@@ -82,9 +82,10 @@ impl Tree {
     }
 
     /// Visits the tree depth-first with an explicit stack: a tree built by hand may nest
-    /// without limit.
+    /// without limit (the stack is inline up to 8 levels, so the usual trees allocate
+    /// nothing).
     fn walk(&self, f: &mut impl FnMut(Step)) {
-        let mut stack: Vec<std::slice::Iter<'_, Tree>> = Vec::new();
+        let mut stack: SmallVec<[std::slice::Iter<'_, Tree>; 8]> = SmallVec::new();
         let mut at = std::slice::from_ref(self).iter();
         loop {
             match at.next() {
@@ -245,7 +246,10 @@ impl Layout {
         selection: Option<&Tree>,
         out: &mut Layout,
     ) -> Result<()> {
-        if selection.is_none() && self.rearrange_leaves_flat(output, out) {
+        if selection.is_none()
+            && (self.rearrange_leaves_flat(output, out)
+                || self.rearrange_leaves_nested(output, out))
+        {
             return Ok(());
         }
         *out = self.rearrange_tree_general(output, selection)?;
@@ -351,6 +355,79 @@ impl Layout {
     }
 }
 
+impl Layout {
+    /// The fast path of [`rearrange_tree`](Layout::rearrange_tree) with the default
+    /// selection and an output of identifiers and plain leaves grouped in nested tuples of
+    /// two or more (`a b c d -> a (b c) d`), up to [`NESTED_FAST`] levels: the result's
+    /// profile and leaves written over `out` in one walk of the output tree, with no
+    /// extraction. `false` (and `out` unchanged) when the output is of another form or is
+    /// a mistake (the general path reports it).
+    fn rearrange_leaves_nested(&self, output: &Tree, out: &mut Layout) -> bool {
+        let Tree::Node(children) = output else {
+            return false;
+        };
+        let (sv, dv): (&[i64], &[i64]) = (&self.shape.0.vals, &self.stride.0.vals);
+        if sv.len() > 64 {
+            return false;
+        }
+        let mut acc = Nested::default();
+        if !acc.walk(children, sv, dv, 1) {
+            return false;
+        }
+        // An omitted leaf must have extent 1 (the general path explains the error).
+        if (0..sv.len()).any(|i| acc.used & (1 << i) == 0 && sv[i] != 1) {
+            return false;
+        }
+        let n = acc.ext.len();
+        out.set_valid(&acc.toks, false, n, |i| acc.ext[i], |i| acc.st[i]);
+        true
+    }
+}
+
+/// The deepest output tree [`Layout::rearrange_leaves_nested`] takes (well under
+/// `MAX_NESTING`, so neither nesting check of the general path can fail there).
+const NESTED_FAST: usize = 4;
+
+/// The result of [`Layout::rearrange_leaves_nested`] as it is walked.
+#[derive(Default)]
+struct Nested {
+    toks: crate::layout::int_tuple::Toks,
+    ext: crate::layout::int_tuple::Vals,
+    st: crate::layout::int_tuple::Vals,
+    used: u64,
+}
+
+impl Nested {
+    /// Appends the children of one output node at nesting `depth`; `false` on anything the
+    /// fast path does not take.
+    fn walk(&mut self, children: &[Tree], sv: &[i64], dv: &[i64], depth: usize) -> bool {
+        for c in children {
+            match c {
+                Tree::Leaf => self.leaf(1, 0),
+                &Tree::Id(n) if n < sv.len() && self.used & (1 << n) == 0 => {
+                    self.used |= 1 << n;
+                    self.leaf(sv[n], dv[n]);
+                }
+                Tree::Node(kids) if kids.len() >= 2 && depth < NESTED_FAST => {
+                    self.toks.push(ProfileToken::Push);
+                    if !self.walk(kids, sv, dv, depth + 1) {
+                        return false;
+                    }
+                    self.toks.push(ProfileToken::Pop);
+                }
+                _ => return false,
+            }
+        }
+        true
+    }
+
+    fn leaf(&mut self, s: i64, d: i64) {
+        self.toks.push(ProfileToken::Leaf);
+        self.ext.push(s);
+        self.st.push(d);
+    }
+}
+
 fn select<'a>(
     children: &[Tree],
     modes: &[(Node<'a>, Node<'a>)],
@@ -425,4 +502,40 @@ fn place(t: &Tree, parts: &Extracted<'_>, used: &mut [bool], b: &mut LayoutBuild
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod nested_tests {
+    use super::*;
+
+    #[test]
+    fn the_nested_fast_path_equals_the_general_path() {
+        let l: Layout = "((2,3),4,5,1):((1,2),30,6,0)".parse().unwrap();
+        let (i, f) = (Tree::id, || Tree::Leaf);
+        let outputs = [
+            Tree::node([i(0), Tree::node([i(1), i(2)]), i(3), i(4)]),
+            Tree::node([Tree::node([i(3), Tree::node([i(0), f()]), i(2)]), i(1)]),
+            Tree::node([
+                Tree::node([i(4), i(1)]),
+                f(),
+                Tree::node([i(2), i(0), i(3)]),
+            ]),
+        ];
+        for o in &outputs {
+            let mut fast = Layout::unit();
+            assert!(l.rearrange_leaves_nested(o, &mut fast), "{o}");
+            let general = l.rearrange_tree_general(o, None).unwrap();
+            assert_eq!(fast, general, "{o}");
+            assert_eq!(fast.to_string(), general.to_string(), "{o}");
+        }
+        // Repeated or missing identifiers and one-child groups go the general way.
+        for o in [
+            Tree::node([i(0), Tree::node([i(1), i(1)]), i(2), i(3), i(4)]),
+            Tree::node([i(0), Tree::node([i(1)]), i(2), i(3), i(4)]),
+            Tree::node([Tree::node([i(0), i(1)]), i(2)]),
+        ] {
+            let mut fast = Layout::unit();
+            assert!(!l.rearrange_leaves_nested(&o, &mut fast), "{o}");
+        }
+    }
 }

@@ -405,6 +405,10 @@ impl Rule for BinaryRule {
     fn backward(&self, cot: Dense, inputs: &[Tensor], needs: &[bool]) -> Result<Cotangents> {
         with_num!(cot.dtype(), T => binary_backward::<T>(self.0, cot, inputs, needs), _ => unreachable!("differentiable"))
     }
+
+    fn passes_through(&self, k: usize) -> bool {
+        matches!((self.0, k), (Binary::Add, _) | (Binary::Sub, 0))
+    }
 }
 
 /// `f(c[k], t[k])` for every ordinal `k`, reading `t` in place.
@@ -550,5 +554,9 @@ impl Rule for ScalarRule {
         }
         let g = with_num!(cot.dtype(), T => go::<T>(self.kind, self.value, cot), _ => unreachable!("differentiable"));
         Ok(smallvec::smallvec![Some(g)])
+    }
+
+    fn passes_through(&self, _k: usize) -> bool {
+        matches!(self.kind, ScalarKind::Add | ScalarKind::Sub)
     }
 }

@@ -29,52 +29,28 @@ pub(super) fn plan(
     Some((modes.collect(), so, d_o))
 }
 
-/// The leaf to tile with the innermost one (unit stride in the destination), when the
-/// source is fastest along it and the innermost leaf's source stride spans a cache line.
-pub(super) fn transposed_partner<T>(modes: &[Mode]) -> Option<usize> {
-    let inner = *modes.first()?;
-    let line = (64 / std::mem::size_of::<T>().max(1)) as i64;
-    if inner.d != 1 || inner.s == 0 || inner.s.abs() < line || inner.e < 8 {
-        return None;
-    }
-    let (k, m) = modes
-        .iter()
-        .enumerate()
-        .skip(1)
-        .filter(|(_, m)| m.s != 0 && m.e >= 8)
-        .min_by_key(|(_, m)| m.s.abs())?;
-    (m.s.abs() < inner.s.abs()).then_some(k)
+/// The leaves as the shared plan's one-source modes.
+fn shared(modes: &[Mode]) -> crate::kernels::plan::Modes<1> {
+    let m = modes.iter().map(|m| crate::kernels::plan::Mode {
+        e: m.e,
+        d: m.d,
+        s: [m.s],
+    });
+    m.collect()
 }
 
-/// Calls `f(source offset, destination offset)` for every index of the leaves `rest`.
+/// The leaf to tile with the innermost one (unit stride in the destination), when the
+/// source is fastest along it and the innermost leaf's source stride spans a cache line
+/// ([`crate::kernels::plan::transposed_partner`] for one source).
+pub(super) fn transposed_partner<T>(modes: &[Mode]) -> Option<usize> {
+    crate::kernels::plan::transposed_partner::<T, 1>(&shared(modes))
+}
+
+/// Calls `f(source offset, destination offset)` for every index of the leaves `rest`
+/// ([`crate::kernels::plan::outer`] for one source).
 #[inline]
 pub(super) fn outer(rest: &[Mode], so: i64, d_o: i64, mut f: impl FnMut(i64, i64)) {
-    let n = rest.len();
-    if n == 0 {
-        f(so, d_o);
-        return;
-    }
-    let mut ctr: SmallVec<[i64; 8]> = smallvec::smallvec![0; n];
-    let (mut s, mut d) = (so, d_o);
-    loop {
-        f(s, d);
-        let mut k = 0;
-        loop {
-            if k == n {
-                return;
-            }
-            ctr[k] += 1;
-            s += rest[k].s;
-            d += rest[k].d;
-            if ctr[k] < rest[k].e {
-                break;
-            }
-            s -= rest[k].s * rest[k].e;
-            d -= rest[k].d * rest[k].e;
-            ctr[k] = 0;
-            k += 1;
-        }
-    }
+    crate::kernels::plan::outer(&shared(rest), d_o, [so], |d, [s]| f(s, d));
 }
 
 #[cfg(test)]

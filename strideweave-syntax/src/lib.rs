@@ -17,6 +17,7 @@
 
 mod check;
 mod encode;
+mod einsum;
 mod keywords;
 mod limit;
 mod mistake;
@@ -31,6 +32,7 @@ pub use encode::{
     F_TEXT, F_TEXT_LEN, FIELDS, K_CLOSE, K_ELLIPSIS, K_OPEN, K_SYMBOL, K_UNIT, RECORD,
     encode_pattern,
 };
+pub use einsum::{Einsum, parse_einsum};
 pub use keywords::{KeywordError, KeywordMistake, KeywordValue, check_keywords};
 pub use limit::MAX_NESTING;
 pub use mistake::{Expected, LayoutError, LayoutMistake, Part};

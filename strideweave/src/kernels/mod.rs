@@ -15,6 +15,7 @@
 //!
 //! Nothing here knows a `Tensor`: kernels see slices, offsets and layouts.
 
+pub(crate) mod contract;
 pub(crate) mod copy;
 pub(crate) mod fold;
 pub(crate) mod gemm;

@@ -19,7 +19,9 @@
 //! host carriers, and record their backward rule when an operand takes part in autograd.
 //! Nothing broadcasts implicitly: elementwise operands have equal shapes (C3).
 
+mod contract;
 mod elementwise;
+mod einsum;
 mod engine;
 mod exact;
 mod matmul;

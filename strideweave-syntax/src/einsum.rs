@@ -89,7 +89,11 @@ pub fn parse_einsum(text: &str) -> Result<Einsum, NotationError<Range<usize>>> {
                 p.left.span.clone(),
                 format!(
                     "`...` on {} only: write it on every input and the output, or nowhere",
-                    if has_ellipsis { "an input" } else { "the output" }
+                    if has_ellipsis {
+                        "an input"
+                    } else {
+                        "the output"
+                    }
                 ),
             ));
         }
@@ -148,7 +152,11 @@ mod tests {
         let err = parse_einsum("a a, b -> a").unwrap_err();
         assert!(err.message.contains("duplicate"), "{}", err.message);
         let err = parse_einsum("... a, a -> ...").unwrap_err();
-        assert!(err.message.contains("`...` on the right only"), "{}", err.message);
+        assert!(
+            err.message.contains("`...` on the right only"),
+            "{}",
+            err.message
+        );
         let err = parse_einsum("i k, k j -> i (j").unwrap_err();
         assert!(err.message.contains("never closed"), "{}", err.message);
     }

@@ -16,8 +16,8 @@
 #![deny(missing_docs)]
 
 mod check;
-mod encode;
 mod einsum;
+mod encode;
 mod keywords;
 mod limit;
 mod mistake;
@@ -27,12 +27,12 @@ mod rules;
 mod tuple;
 
 pub use check::NotationError;
+pub use einsum::{Einsum, parse_einsum};
 pub use encode::{
     EncodedPattern, EncodedSide, F_CLOSE, F_END, F_KIND, F_PATH, F_PATH_LEN, F_START, F_SYM,
     F_TEXT, F_TEXT_LEN, FIELDS, K_CLOSE, K_ELLIPSIS, K_OPEN, K_SYMBOL, K_UNIT, RECORD,
     encode_pattern,
 };
-pub use einsum::{Einsum, parse_einsum};
 pub use keywords::{KeywordError, KeywordMistake, KeywordValue, check_keywords};
 pub use limit::MAX_NESTING;
 pub use mistake::{Expected, LayoutError, LayoutMistake, Part};

@@ -11,7 +11,10 @@ use divan::{Bencher, black_box};
 use strideweave::Tensor;
 
 fn main() {
-    divan::Divan::default().sample_count(20).sample_size(1).main();
+    divan::Divan::default()
+        .sample_count(20)
+        .sample_size(1)
+        .main();
 }
 
 const B: usize = 16;
@@ -26,7 +29,10 @@ fn operands() -> (Vec<f32>, Vec<f32>) {
 fn tensors() -> (Tensor, Tensor) {
     let (a, b) = operands();
     let shape = format!("({B},{N},{N})").parse().unwrap();
-    (Tensor::from_vec(a, &shape).unwrap(), Tensor::from_vec(b, &shape).unwrap())
+    (
+        Tensor::from_vec(a, &shape).unwrap(),
+        Tensor::from_vec(b, &shape).unwrap(),
+    )
 }
 
 #[divan::bench]
@@ -47,11 +53,20 @@ fn sgemm_per_batch_batch_first(bencher: Bencher) {
             // length of each buffer; `c` is written at distinct indices only.
             unsafe {
                 matrixmultiply::sgemm(
-                    N, N, N, 1.0,
-                    a.as_ptr().add(p), rs, cs,
-                    b.as_ptr().add(p), rs, cs,
+                    N,
+                    N,
+                    N,
+                    1.0,
+                    a.as_ptr().add(p),
+                    rs,
+                    cs,
+                    b.as_ptr().add(p),
+                    rs,
+                    cs,
                     0.0,
-                    c.as_mut_ptr().add(p), rs, cs,
+                    c.as_mut_ptr().add(p),
+                    rs,
+                    cs,
                 );
             }
         }
@@ -63,7 +78,10 @@ fn sgemm_per_batch_batch_first(bencher: Bencher) {
 fn einsum_batch_last(bencher: Bencher) {
     let (a, b) = operands();
     let shape = format!("({N},{N},{B})").parse().unwrap();
-    let (a, b) = (Tensor::from_vec(a, &shape).unwrap(), Tensor::from_vec(b, &shape).unwrap());
+    let (a, b) = (
+        Tensor::from_vec(a, &shape).unwrap(),
+        Tensor::from_vec(b, &shape).unwrap(),
+    );
     bencher.bench_local(|| black_box(Tensor::einsum("i k b, k j b -> i j b", &[&a, &b]).unwrap()));
 }
 
@@ -79,11 +97,20 @@ fn sgemm_per_batch_batch_last(bencher: Bencher) {
             // buffer; `c` is written at distinct indices only.
             unsafe {
                 matrixmultiply::sgemm(
-                    N, N, N, 1.0,
-                    a.as_ptr().add(o), 1, N as isize,
-                    b.as_ptr().add(o), 1, N as isize,
+                    N,
+                    N,
+                    N,
+                    1.0,
+                    a.as_ptr().add(o),
+                    1,
+                    N as isize,
+                    b.as_ptr().add(o),
+                    1,
+                    N as isize,
                     0.0,
-                    c.as_mut_ptr().add(o), 1, N as isize,
+                    c.as_mut_ptr().add(o),
+                    1,
+                    N as isize,
                 );
             }
         }

@@ -5,7 +5,12 @@ use strideweave::{Carrier, Tensor, no_grad};
 
 /// A leaf: `layout` at `offset` over storage `data`.
 fn leaf(layout: &str, offset: usize, data: &[f64]) -> Tensor {
-    Tensor::new(Carrier::from_vec(data.to_vec()), offset, layout.parse().unwrap()).unwrap()
+    Tensor::new(
+        Carrier::from_vec(data.to_vec()),
+        offset,
+        layout.parse().unwrap(),
+    )
+    .unwrap()
 }
 
 fn storage(len: usize, seed: u64) -> Vec<f64> {
@@ -18,8 +23,13 @@ fn storage(len: usize, seed: u64) -> Vec<f64> {
 }
 
 fn loss(out: &Tensor) -> Tensor {
-    let w: Vec<f64> = (0..out.size()).map(|i| 1.0 + ((i * 7) % 5) as f64 / 4.0).collect();
-    out.mul(&Tensor::from_vec(w, out.shape()).unwrap()).unwrap().sum().unwrap()
+    let w: Vec<f64> = (0..out.size())
+        .map(|i| 1.0 + ((i * 7) % 5) as f64 / 4.0)
+        .collect();
+    out.mul(&Tensor::from_vec(w, out.shape()).unwrap())
+        .unwrap()
+        .sum()
+        .unwrap()
 }
 
 /// Checks the analytic gradient of every storage slot of each leaf `(layout, offset, len)`.
@@ -37,7 +47,9 @@ fn check(name: &str, leaves: &[(&str, usize, usize)], f: impl Fn(&[Tensor]) -> T
     loss(&f(&ts)).backward().unwrap();
     let eval = |datas: &[Vec<f64>]| {
         let _g = no_grad();
-        let ts: Vec<Tensor> = (leaves.iter().zip(datas)).map(|(&(l, o, _), d)| leaf(l, o, d)).collect();
+        let ts: Vec<Tensor> = (leaves.iter().zip(datas))
+            .map(|(&(l, o, _), d)| leaf(l, o, d))
+            .collect();
         loss(&f(&ts)).item::<f64>().unwrap()
     };
     let h = 1e-6;
@@ -46,7 +58,8 @@ fn check(name: &str, leaves: &[(&str, usize, usize)], f: impl Fn(&[Tensor]) -> T
         let g = t.grad().unwrap().to_vec::<f64>().unwrap();
         let mut seen = std::collections::BTreeMap::new();
         for (i, &gi) in g.iter().enumerate() {
-            seen.entry(offset as i64 + layout.index_of(i).unwrap()).or_insert(gi);
+            seen.entry(offset as i64 + layout.index_of(i).unwrap())
+                .or_insert(gi);
         }
         for (slot, analytic) in seen {
             let (mut plus, mut minus) = (datas.clone(), datas.clone());
@@ -63,43 +76,76 @@ fn check(name: &str, leaves: &[(&str, usize, usize)], f: impl Fn(&[Tensor]) -> T
 
 #[test]
 fn finite_differences_contract() {
-    check("contract", &[("(2,3,4):(12,1,3)", 0, 24), ("(4,5,3):(-1,4,20)", 3, 64)], |x| {
-        x[0].contract(&x[1], &[1, 2], &[2, 0]).unwrap()
-    });
-    check("contract to rank 0", &[("(3,2):(2,1)", 0, 6), ("(2,3):(1,2)", 0, 6)], |x| {
-        x[0].contract(&x[1], &[0, 1], &[1, 0]).unwrap()
-    });
+    check(
+        "contract",
+        &[("(2,3,4):(12,1,3)", 0, 24), ("(4,5,3):(-1,4,20)", 3, 64)],
+        |x| x[0].contract(&x[1], &[1, 2], &[2, 0]).unwrap(),
+    );
+    check(
+        "contract to rank 0",
+        &[("(3,2):(2,1)", 0, 6), ("(2,3):(1,2)", 0, 6)],
+        |x| x[0].contract(&x[1], &[0, 1], &[1, 0]).unwrap(),
+    );
 }
 
 #[test]
 fn finite_differences_dot_and_outer() {
-    check("dot", &[("5:-2", 8, 9), ("5:1", 0, 5)], |x| x[0].dot(&x[1]).unwrap());
+    check("dot", &[("5:-2", 8, 9), ("5:1", 0, 5)], |x| {
+        x[0].dot(&x[1]).unwrap()
+    });
     check("dot self", &[("4:1", 0, 4)], |x| x[0].dot(&x[0]).unwrap());
-    check("outer broadcast", &[("3:0", 0, 1), ("4:2", 1, 8)], |x| x[0].outer(&x[1]).unwrap());
+    check("outer broadcast", &[("3:0", 0, 1), ("4:2", 1, 8)], |x| {
+        x[0].outer(&x[1]).unwrap()
+    });
 }
 
 #[test]
 fn finite_differences_matmul_forms() {
-    check("matrix x vector", &[("(3,4):(4,1)", 0, 12), ("4:1", 0, 4)], |x| x[0].matmul(&x[1]).unwrap());
-    check("vector x matrix", &[("3:1", 0, 3), ("(3,2):(1,3)", 0, 6)], |x| x[0].matmul(&x[1]).unwrap());
-    check("batched", &[("(2,3,4):(1,2,6)", 0, 24), ("(2,4,2):(8,1,-4)", 4, 16)], |x| {
-        x[0].matmul(&x[1]).unwrap()
-    });
-    check("integers' path off: nested modes", &[("(2,(2,2)):(1,(2,4))", 0, 8), ("((2,2),3):((1,2),4)", 0, 12)], |x| {
-        x[0].matmul(&x[1]).unwrap()
-    });
+    check(
+        "matrix x vector",
+        &[("(3,4):(4,1)", 0, 12), ("4:1", 0, 4)],
+        |x| x[0].matmul(&x[1]).unwrap(),
+    );
+    check(
+        "vector x matrix",
+        &[("3:1", 0, 3), ("(3,2):(1,3)", 0, 6)],
+        |x| x[0].matmul(&x[1]).unwrap(),
+    );
+    check(
+        "batched",
+        &[("(2,3,4):(1,2,6)", 0, 24), ("(2,4,2):(8,1,-4)", 4, 16)],
+        |x| x[0].matmul(&x[1]).unwrap(),
+    );
+    check(
+        "integers' path off: nested modes",
+        &[
+            ("(2,(2,2)):(1,(2,4))", 0, 8),
+            ("((2,2),3):((1,2),4)", 0, 12),
+        ],
+        |x| x[0].matmul(&x[1]).unwrap(),
+    );
 }
 
 #[test]
 fn finite_differences_einsum() {
-    check("attention", &[("(2,3,4):(1,2,6)", 0, 24), ("(2,5,4):(1,2,10)", 0, 40)], |x| {
-        Tensor::einsum("b q d, b k d -> b q k", &[&x[0], &x[1]]).unwrap()
-    });
-    check("one input sum and permute", &[("(3,4):(4,1)", 0, 12)], |x| Tensor::einsum("i j -> j", &[&x[0]]).unwrap());
-    check("split group and output group", &[("(6,2):(1,6)", 0, 12), ("(3,2):(2,1)", 0, 6)], |x| {
-        Tensor::einsum_with("(h w) k, w k -> (h k)", &[&x[0], &x[1]], &[("h", 2)]).unwrap()
-    });
-    check("separately summed", &[("(3,4):(1,3)", 0, 12), ("5:1", 0, 5)], |x| {
-        Tensor::einsum("i j, k -> i", &[&x[0], &x[1]]).unwrap()
-    });
+    check(
+        "attention",
+        &[("(2,3,4):(1,2,6)", 0, 24), ("(2,5,4):(1,2,10)", 0, 40)],
+        |x| Tensor::einsum("b q d, b k d -> b q k", &[&x[0], &x[1]]).unwrap(),
+    );
+    check(
+        "one input sum and permute",
+        &[("(3,4):(4,1)", 0, 12)],
+        |x| Tensor::einsum("i j -> j", &[&x[0]]).unwrap(),
+    );
+    check(
+        "split group and output group",
+        &[("(6,2):(1,6)", 0, 12), ("(3,2):(2,1)", 0, 6)],
+        |x| Tensor::einsum_with("(h w) k, w k -> (h k)", &[&x[0], &x[1]], &[("h", 2)]).unwrap(),
+    );
+    check(
+        "separately summed",
+        &[("(3,4):(1,3)", 0, 12), ("5:1", 0, 5)],
+        |x| Tensor::einsum("i j, k -> i", &[&x[0], &x[1]]).unwrap(),
+    );
 }

@@ -11,7 +11,11 @@ use crate::requirements::naive_contract;
 fn tensor(extents: &[usize], view: u8) -> Tensor {
     let shape: strideweave::Shape = format!(
         "({})",
-        extents.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(",")
+        extents
+            .iter()
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
     )
     .parse()
     .unwrap();

@@ -11,7 +11,10 @@ fn t(shape: &str) -> Tensor {
 
 /// Values of a flat tensor, first mode fastest, and its extents.
 fn flat(t: &Tensor) -> (Vec<f64>, Vec<usize>) {
-    (t.to_vec::<f64>().unwrap(), t.shape().leaves().iter().map(|&e| e as usize).collect())
+    (
+        t.to_vec::<f64>().unwrap(),
+        t.shape().leaves().iter().map(|&e| e as usize).collect(),
+    )
 }
 
 /// The ordinal of a coordinate, first mode fastest.
@@ -36,11 +39,20 @@ fn coords(e: &[usize]) -> Vec<Vec<usize>> {
 }
 
 /// Seed 004's Contract, written out: sum over the paired axes of products.
-pub fn naive_contract(a: &Tensor, b: &Tensor, la: &[usize], lb: &[usize]) -> (Vec<f64>, Vec<usize>) {
+pub fn naive_contract(
+    a: &Tensor,
+    b: &Tensor,
+    la: &[usize],
+    lb: &[usize],
+) -> (Vec<f64>, Vec<usize>) {
     let ((va, ea), (vb, eb)) = (flat(a), flat(b));
     let fa: Vec<usize> = (0..ea.len()).filter(|i| !la.contains(i)).collect();
     let fb: Vec<usize> = (0..eb.len()).filter(|i| !lb.contains(i)).collect();
-    let eo: Vec<usize> = fa.iter().map(|&i| ea[i]).chain(fb.iter().map(|&i| eb[i])).collect();
+    let eo: Vec<usize> = fa
+        .iter()
+        .map(|&i| ea[i])
+        .chain(fb.iter().map(|&i| eb[i]))
+        .collect();
     let ek: Vec<usize> = la.iter().map(|&i| ea[i]).collect();
     let mut out = vec![0.0; eo.iter().product()];
     for o in coords(&eo) {
@@ -82,14 +94,21 @@ fn contract_result_axes_are_uncontracted_left_then_uncontracted_right() {
     let b = t("(5,3,6)");
     let c = a.contract(&b, &[1], &[1]).unwrap();
     assert_eq!(c.shape().to_string(), "(2,4,5,6)");
-    assert_eq!(c.to_vec::<f64>().unwrap(), naive_contract(&a, &b, &[1], &[1]).0);
+    assert_eq!(
+        c.to_vec::<f64>().unwrap(),
+        naive_contract(&a, &b, &[1], &[1]).0
+    );
 }
 
 #[test]
 fn contract_result_rank_is_l_plus_r_minus_twice_the_count() {
     let a = t("(2,3,4)");
     let b = t("(4,3,2)");
-    for (la, lb) in [(&[][..], &[][..]), (&[2][..], &[0][..]), (&[1, 2][..], &[1, 0][..])] {
+    for (la, lb) in [
+        (&[][..], &[][..]),
+        (&[2][..], &[0][..]),
+        (&[1, 2][..], &[1, 0][..]),
+    ] {
         let c = a.contract(&b, la, lb).unwrap();
         assert_eq!(c.rank(), 3 + 3 - 2 * la.len());
         assert_eq!(c.to_vec::<f64>().unwrap(), naive_contract(&a, &b, la, lb).0);
@@ -102,7 +121,10 @@ fn contract_of_every_axis_is_a_rank_zero_scalar() {
     let b = t("(3,2)");
     let c = a.contract(&b, &[0, 1], &[1, 0]).unwrap();
     assert_eq!(c.rank(), 0);
-    assert_eq!(c.item::<f64>().unwrap(), naive_contract(&a, &b, &[0, 1], &[1, 0]).0[0]);
+    assert_eq!(
+        c.item::<f64>().unwrap(),
+        naive_contract(&a, &b, &[0, 1], &[1, 0]).0[0]
+    );
 }
 
 #[test]
@@ -111,7 +133,10 @@ fn contract_paired_extents_must_match_exactly_no_broadcasting() {
     let b = t("(1,2)");
     let err = a.contract(&b, &[1], &[0]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Value);
-    assert!(matches!(err, strideweave::Error::InvalidContraction { .. }), "{err:?}");
+    assert!(
+        matches!(err, strideweave::Error::InvalidContraction { .. }),
+        "{err:?}"
+    );
     assert_eq!(
         err.to_string(),
         "contract: left axis 1 (extent 3) and right axis 0 (extent 1) are paired but differ: paired extents must match exactly"
@@ -121,22 +146,44 @@ fn contract_paired_extents_must_match_exactly_no_broadcasting() {
 #[test]
 fn contract_unequal_axis_counts_are_an_invalid_contraction() {
     let err = t("(2,3)").contract(&t("(3,2)"), &[0, 1], &[1]).unwrap_err();
-    assert!(matches!(err, strideweave::Error::InvalidContraction { .. }), "{err:?}");
-    assert!(err.to_string().starts_with("contract: 2 left axes [0, 1] but 1 right axes [1]"));
+    assert!(
+        matches!(err, strideweave::Error::InvalidContraction { .. }),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string()
+            .starts_with("contract: 2 left axes [0, 1] but 1 right axes [1]")
+    );
 }
 
 #[test]
 fn contract_out_of_range_axis_is_an_invalid_axis() {
     let err = t("(2,3)").contract(&t("(3,2)"), &[2], &[0]).unwrap_err();
-    assert_eq!(err.to_string(), "contract: axis 2 of the left operand is out of range for rank 2");
+    assert_eq!(
+        err.to_string(),
+        "contract: axis 2 of the left operand is out of range for rank 2"
+    );
     let err = t("(2,3)").contract(&t("(3,2)"), &[1], &[7]).unwrap_err();
-    assert!(matches!(err, strideweave::Error::InvalidAxis { operand: "right", axis: 7, rank: 2, .. }));
+    assert!(matches!(
+        err,
+        strideweave::Error::InvalidAxis {
+            operand: "right",
+            axis: 7,
+            rank: 2,
+            ..
+        }
+    ));
 }
 
 #[test]
 fn contract_duplicate_axis_is_a_duplicate_axis() {
-    let err = t("(3,3)").contract(&t("(3,3)"), &[0, 0], &[0, 1]).unwrap_err();
-    assert_eq!(err.to_string(), "contract: axis 0 appears more than once in the left operand's axes");
+    let err = t("(3,3)")
+        .contract(&t("(3,3)"), &[0, 0], &[0, 1])
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "contract: axis 0 appears more than once in the left operand's axes"
+    );
 }
 
 #[test]
@@ -144,30 +191,59 @@ fn contract_reads_transposed_reversed_and_broadcast_operands_in_place() {
     let a = t("(4,3)").permute(&[1, 0]).unwrap(); // (3,4), strides (4,1)
     let b = t("(4,5)").reverse(1).unwrap();
     let c = a.contract(&b, &[1], &[0]).unwrap();
-    assert_eq!(c.to_vec::<f64>().unwrap(), naive_contract(&a, &b, &[1], &[0]).0);
+    assert_eq!(
+        c.to_vec::<f64>().unwrap(),
+        naive_contract(&a, &b, &[1], &[0]).0
+    );
     let v = Tensor::from_vec(vec![2.0f64, 3.0], &"(2)".parse().unwrap()).unwrap();
-    let bc = v.unsqueeze(1).unwrap().broadcast_to(&"(2,3)".parse().unwrap()).unwrap();
+    let bc = v
+        .unsqueeze(1)
+        .unwrap()
+        .broadcast_to(&"(2,3)".parse().unwrap())
+        .unwrap();
     let c = bc.contract(&t("(3,4)"), &[1], &[0]).unwrap();
-    assert_eq!(c.to_vec::<f64>().unwrap(), naive_contract(&bc, &t("(3,4)"), &[1], &[0]).0);
+    assert_eq!(
+        c.to_vec::<f64>().unwrap(),
+        naive_contract(&bc, &t("(3,4)"), &[1], &[0]).0
+    );
 }
 
 #[test]
 fn contract_of_integers_wraps_as_twos_complement() {
     let a = Tensor::from_vec(vec![100i8, 100], &"(2)".parse().unwrap()).unwrap();
     let d = a.dot(&a).unwrap();
-    assert_eq!(d.item::<i8>().unwrap(), 100i8.wrapping_mul(100).wrapping_add(100i8.wrapping_mul(100)));
+    assert_eq!(
+        d.item::<i8>().unwrap(),
+        100i8
+            .wrapping_mul(100)
+            .wrapping_add(100i8.wrapping_mul(100))
+    );
     let m = Tensor::from_vec(vec![1u8, 2, 3, 4], &"(2,2)".parse().unwrap()).unwrap();
-    assert_eq!(m.matmul(&m).unwrap().to_vec::<u8>().unwrap(), [7, 10, 15, 22]);
+    assert_eq!(
+        m.matmul(&m).unwrap().to_vec::<u8>().unwrap(),
+        [7, 10, 15, 22]
+    );
     let x = Tensor::from_vec(vec![i64::MAX, 2], &"(2)".parse().unwrap()).unwrap();
-    assert_eq!(x.outer(&x).unwrap().to_vec::<i64>().unwrap()[0], i64::MAX.wrapping_mul(i64::MAX));
+    assert_eq!(
+        x.outer(&x).unwrap().to_vec::<i64>().unwrap()[0],
+        i64::MAX.wrapping_mul(i64::MAX)
+    );
 }
 
 #[test]
 fn contract_of_complex_tensors_multiplies_without_conjugating() {
     use strideweave::Complex64;
-    let a = Tensor::from_vec(vec![Complex64::new(1.0, 2.0), Complex64::new(0.0, -1.0)], &"(2)".parse().unwrap()).unwrap();
+    let a = Tensor::from_vec(
+        vec![Complex64::new(1.0, 2.0), Complex64::new(0.0, -1.0)],
+        &"(2)".parse().unwrap(),
+    )
+    .unwrap();
     let d = a.dot(&a).unwrap().item::<Complex64>().unwrap();
-    assert_eq!(d, Complex64::new(1.0, 2.0) * Complex64::new(1.0, 2.0) + Complex64::new(0.0, -1.0) * Complex64::new(0.0, -1.0));
+    assert_eq!(
+        d,
+        Complex64::new(1.0, 2.0) * Complex64::new(1.0, 2.0)
+            + Complex64::new(0.0, -1.0) * Complex64::new(0.0, -1.0)
+    );
 }
 
 #[test]
@@ -175,14 +251,20 @@ fn dot_of_equal_length_vectors_is_a_rank_zero_tensor() {
     let a = t("(4)");
     let d = a.dot(&a.reverse(0).unwrap()).unwrap();
     assert_eq!(d.rank(), 0);
-    assert_eq!(d.item::<f64>().unwrap(), 1.0 * 4.0 + 2.0 * 3.0 + 3.0 * 2.0 + 4.0 * 1.0);
+    assert_eq!(
+        d.item::<f64>().unwrap(),
+        1.0 * 4.0 + 2.0 * 3.0 + 3.0 * 2.0 + 4.0 * 1.0
+    );
 }
 
 #[test]
 fn dot_of_unequal_lengths_is_a_dimension_mismatch_naming_both() {
     let err = t("(3)").dot(&t("(4)")).unwrap_err();
     assert!(matches!(err, strideweave::Error::DimensionMismatch { .. }));
-    assert_eq!(err.to_string(), "dot: the operands' lengths differ: (3) on the left, (4) on the right");
+    assert_eq!(
+        err.to_string(),
+        "dot: the operands' lengths differ: (3) on the left, (4) on the right"
+    );
     let err = t("(3)").dot(&t("(3,1)")).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Value);
 }
@@ -201,7 +283,10 @@ fn matmul_matrix_by_vector_treats_the_vector_as_a_column() {
     let v = t("(3)");
     let r = m.matmul(&v).unwrap();
     assert_eq!(r.shape().to_string(), "(2)");
-    assert_eq!(r.to_vec::<f64>().unwrap(), naive_contract(&m, &v, &[1], &[0]).0);
+    assert_eq!(
+        r.to_vec::<f64>().unwrap(),
+        naive_contract(&m, &v, &[1], &[0]).0
+    );
 }
 
 #[test]
@@ -209,7 +294,10 @@ fn matmul_vector_by_matrix_gives_a_vector() {
     let v = t("(2)");
     let m = t("(2,3)");
     let r = m.permute(&[1, 0]).unwrap().matmul(&t("(2)")).unwrap();
-    assert_eq!(v.matmul(&m).unwrap().to_vec::<f64>().unwrap(), r.to_vec::<f64>().unwrap());
+    assert_eq!(
+        v.matmul(&m).unwrap().to_vec::<f64>().unwrap(),
+        r.to_vec::<f64>().unwrap()
+    );
     assert_eq!(v.matmul(&m).unwrap().shape().to_string(), "(3)");
 }
 
@@ -221,9 +309,21 @@ fn matmul_batched_over_leading_modes_of_equal_extents() {
     assert_eq!(c.shape().to_string(), "(2,3,4,2)");
     for i in 0..2i64 {
         for j in 0..3i64 {
-            let key = [strideweave::Key::Int(i), strideweave::Key::Int(j), strideweave::Key::all(), strideweave::Key::all()];
-            let want = a.slice(&key).unwrap().matmul(&b.slice(&key).unwrap()).unwrap();
-            assert_eq!(c.slice(&key).unwrap().to_vec::<f64>().unwrap(), want.to_vec::<f64>().unwrap());
+            let key = [
+                strideweave::Key::Int(i),
+                strideweave::Key::Int(j),
+                strideweave::Key::all(),
+                strideweave::Key::all(),
+            ];
+            let want = a
+                .slice(&key)
+                .unwrap()
+                .matmul(&b.slice(&key).unwrap())
+                .unwrap();
+            assert_eq!(
+                c.slice(&key).unwrap().to_vec::<f64>().unwrap(),
+                want.to_vec::<f64>().unwrap()
+            );
         }
     }
 }
@@ -231,18 +331,41 @@ fn matmul_batched_over_leading_modes_of_equal_extents() {
 #[test]
 fn matmul_batch_modes_do_not_broadcast() {
     let err = t("(2,3,4)").matmul(&t("(1,4,3)")).unwrap_err();
-    assert!(matches!(err, strideweave::Error::DimensionMismatch { .. }), "{err:?}");
-    assert!(err.to_string().contains("batch mode 0 has extent 2 on the left and 1 on the right"), "{err}");
+    assert!(
+        matches!(err, strideweave::Error::DimensionMismatch { .. }),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string()
+            .contains("batch mode 0 has extent 2 on the left and 1 on the right"),
+        "{err}"
+    );
     assert!(t("(2,3,4)").matmul(&t("(4,3)")).is_err());
 }
 
 #[test]
 fn matmul_mismatched_inner_extents_name_both() {
-    for (a, b) in [("(2,3)", "(4,2)"), ("(2,3)", "(4)"), ("(3)", "(4,2)"), ("(5,2,3)", "(5,4,2)")] {
+    for (a, b) in [
+        ("(2,3)", "(4,2)"),
+        ("(2,3)", "(4)"),
+        ("(3)", "(4,2)"),
+        ("(5,2,3)", "(5,4,2)"),
+    ] {
         let err = t(a).matmul(&t(b)).unwrap_err();
-        assert!(matches!(err, strideweave::Error::DimensionMismatch { .. }), "{a} {b}: {err:?}");
-        assert!(err.to_string().starts_with("matmul: the left operand's column extent"), "{err}");
-        assert!(err.to_string().contains("extent 3 and the right operand's row extent 4"), "{err}");
+        assert!(
+            matches!(err, strideweave::Error::DimensionMismatch { .. }),
+            "{a} {b}: {err:?}"
+        );
+        assert!(
+            err.to_string()
+                .starts_with("matmul: the left operand's column extent"),
+            "{err}"
+        );
+        assert!(
+            err.to_string()
+                .contains("extent 3 and the right operand's row extent 4"),
+            "{err}"
+        );
     }
 }
 
@@ -261,6 +384,9 @@ fn a_failed_contraction_leaves_every_carrier_untouched() {
     assert!(a.matmul(&b).is_err());
     assert!(Tensor::einsum("i k, k j -> i j", &[&a, &b]).is_err());
     assert_eq!((a.carrier().version(), b.carrier().version()), (va, vb));
-    assert_eq!(a.to_vec::<f64>().unwrap(), t("(2,3)").to_vec::<f64>().unwrap());
+    assert_eq!(
+        a.to_vec::<f64>().unwrap(),
+        t("(2,3)").to_vec::<f64>().unwrap()
+    );
     let _ = Carrier::same(a.carrier(), b.carrier());
 }

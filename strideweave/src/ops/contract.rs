@@ -255,7 +255,12 @@ impl Tensor {
     /// assert_eq!(err.kind(), ErrorKind::Value);
     /// assert!(err.to_string().starts_with("contract: left axis 1 (extent 3) and right axis 0 (extent 4)"));
     /// ```
-    pub fn contract(&self, other: &Tensor, left_axes: &[usize], right_axes: &[usize]) -> Result<Tensor> {
+    pub fn contract(
+        &self,
+        other: &Tensor,
+        left_axes: &[usize],
+        right_axes: &[usize],
+    ) -> Result<Tensor> {
         let spec = contract_spec(CONTRACT, self, other, left_axes, right_axes)?;
         run(CONTRACT, self, Some(other), spec)
     }

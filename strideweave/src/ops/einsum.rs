@@ -168,13 +168,17 @@ fn spec(e: &strideweave_syntax::Einsum, views: &[Tensor], ne: &[usize]) -> Resul
     let places: Vec<HashMap<&str, usize>> = (e.symbols.iter().enumerate())
         .map(|(i, syms)| {
             let ne = ne[i];
-            syms.iter().enumerate().map(|(p, s)| (s.as_str(), ne + p)).collect()
+            syms.iter()
+                .enumerate()
+                .map(|(p, s)| (s.as_str(), ne + p))
+                .collect()
         })
         .collect();
     let at = |i: usize, s: &str| places.get(i).and_then(|m| m.get(s).copied());
     let out_syms = output_symbols(&e.inputs[0].right.terms);
     for s in &out_syms {
-        spec.out.push(pair(format!("symbol `{s}`"), at(0, s), at(1, s))?);
+        spec.out
+            .push(pair(format!("symbol `{s}`"), at(0, s), at(1, s))?);
     }
     let mut seen: HashSet<&str> = out_syms.iter().map(String::as_str).collect();
     for s in e.symbols.iter().flatten() {

@@ -91,7 +91,11 @@ fn matmul(a: &Tensor, b: &Tensor, op: &'static str, dest: Dest<'_>) -> Result<Op
     let (a0, a1) = modes(a)?;
     let (b0, b1) = modes(b)?;
     if a1.shape() != b0.shape() {
-        return Err(crate::ops::contract::inner_mismatch(op, a1.shape(), b0.shape()));
+        return Err(crate::ops::contract::inner_mismatch(
+            op,
+            a1.shape(),
+            b0.shape(),
+        ));
     }
     let shape = Shape::new(IntTuple::tuple([
         a0.shape().as_int_tuple().clone(),

@@ -125,23 +125,26 @@ pub(crate) fn contract<T: Ring>(
             return Ok(c);
         }
     }
-    // The plain loop: offset tables of each class (bounded by the operands' and the
-    // output's sizes, which exist), the contracted index innermost-but-one so that the
+    // The plain loop: offset tables of each class, the contracted index innermost-but-one so that the
     // inner loop runs along the left-free offsets.
-    let table = |v: &[Line]| -> Vec<(i64, i64, i64)> {
-        let mut t = vec![(0, 0, 0)];
+    let table = |v: &[Line]| -> Result<Vec<(i64, i64, i64)>> {
+        // A broadcast (stride-0) operand may name more offsets than memory holds: reserved
+        // fallibly (TooLarge), never an abort.
+        let len = (v.iter()).try_fold(1usize, |n, l| n.checked_mul(l.extent as usize));
+        let mut t = crate::budget::reserved_vec(op, len.unwrap_or(usize::MAX))?;
+        t.push((0, 0, 0));
         for l in v {
-            let prev = std::mem::take(&mut t);
-            for i in 0..l.extent {
-                t.extend(
-                    prev.iter()
-                        .map(|&(x, y, z)| (x + i * l.sa, y + i * l.sb, z + i * l.so)),
-                );
+            let n = t.len();
+            for i in 1..l.extent {
+                for j in 0..n {
+                    let (x, y, z) = t[j];
+                    t.push((x + i * l.sa, y + i * l.sb, z + i * l.so));
+                }
             }
         }
-        t
+        Ok(t)
     };
-    let (tm, tn, tk) = (table(&m), table(&n), table(&k));
+    let (tm, tn, tk) = (table(&m)?, table(&n)?, table(&k)?);
     odometer(&batch, |da, db, dc| {
         for &(_, nb, no) in &tn {
             for &(ka, kb, _) in &tk {

@@ -394,8 +394,16 @@ fn a_failed_contraction_leaves_every_carrier_untouched() {
 #[test]
 fn contract_of_huge_broadcast_operands_is_too_large_not_an_abort() {
     // An integer dot over 2^40 broadcast elements needs an offset table of 2^40 entries.
-    let v = Tensor::new(Carrier::from_vec(vec![1i64]), 0, "1099511627776:0".parse().unwrap()).unwrap();
+    let v = Tensor::new(
+        Carrier::from_vec(vec![1i64]),
+        0,
+        "1099511627776:0".parse().unwrap(),
+    )
+    .unwrap();
     let err = v.dot(&v).unwrap_err();
-    assert!(matches!(err, strideweave::Error::TooLarge { .. }), "{err:?}");
+    assert!(
+        matches!(err, strideweave::Error::TooLarge { .. }),
+        "{err:?}"
+    );
     assert!(err.to_string().starts_with("dot: cannot allocate"), "{err}");
 }

@@ -11,10 +11,12 @@
 //! | `fold` | reductions read in place through a planned walk, ordinal order per output kept |
 //! | `zip` | the elementwise engine: `f` of one or two strided sources straight into a strided destination |
 //! | `strided` | iteration over strided (and stride-zero) layouts without copying |
+//! | `contract` | the batched-contraction kernel: lines classed batch / left / right / contracted, folded, gemm once per batch index or a plain offset-table loop (integers wrap) |
 //! | `gemm` | `matrixmultiply`'s f32/f64 kernels: the crate's one `unsafe` block |
 //!
 //! Nothing here knows a `Tensor`: kernels see slices, offsets and layouts.
 
+pub(crate) mod contract;
 pub(crate) mod copy;
 pub(crate) mod fold;
 pub(crate) mod gemm;

@@ -20,9 +20,15 @@ use crate::tensor::read::{read, read2, read2_write};
 const OP: &str = "matmul";
 
 impl Tensor {
-    /// The matrix product of two rank-2 tensors: `(m, k) · (k, n) → (m, n)`, where the
-    /// inner modes' shapes must be equal. The result is compact (first-mode-fastest:
-    /// column-major as a matrix) and keeps the nesting of the outer modes.
+    /// The matrix product (seed 004's `x`): matrix × matrix `(m, k) · (k, n) → (m, n)`,
+    /// matrix × vector `(m, k) · (k) → (m)` (the vector is a column), vector × matrix
+    /// `(k) · (k, n) → (n)`, and batched matrix × matrix over leading modes of equal shapes
+    /// `(b…, m, k) · (b…, k, n) → (b…, m, n)` (no broadcasting: the batch modes must be
+    /// equal). The inner modes' shapes must be equal; a mismatch is a
+    /// [`DimensionMismatch`](crate::Error::DimensionMismatch) naming both. The result is
+    /// compact (first-mode-fastest: column-major as a matrix) and keeps the nesting of the
+    /// outer modes. Two vectors are refused: [`dot`](Self::dot) and [`outer`](Self::outer)
+    /// say which product is meant. Integer tensors multiply with wrapping arithmetic.
     ///
     /// ```
     /// use strideweave::Tensor;
@@ -33,12 +39,26 @@ impl Tensor {
     /// let c = a.matmul(&b).unwrap();
     /// assert_eq!(c.to_vec_row_major::<f64>().unwrap(), [14.0, 32.0, 32.0, 77.0]);
     /// assert!(a.matmul(&a).is_err());
+    ///
+    /// // Matrix × vector and a batch of two products.
+    /// let v = Tensor::from_vec(vec![1.0f64, 0.0, -1.0], &"3".parse().unwrap()).unwrap();
+    /// assert_eq!(a.matmul(&v).unwrap().to_vec::<f64>().unwrap(), [-2.0, -2.0]);
+    /// let x = Tensor::arange::<f64>(&"(2,2,3)".parse().unwrap());
+    /// let y = Tensor::arange::<f64>(&"(2,3,4)".parse().unwrap());
+    /// assert_eq!(x.matmul(&y).unwrap().shape().to_string(), "(2,2,4)");
     /// ```
     pub fn matmul(&self, other: &Tensor) -> Result<Tensor> {
-        fresh(matmul(self, other, OP, Dest::Fresh))
+        // Floating and complex matrices keep their own path (with `matmul_into`'s kernel);
+        // integers and the other forms run on the contraction core.
+        let float = with_num!(self.dtype(), T => { let _ = std::marker::PhantomData::<T>; true }, _ => false);
+        if self.rank() == 2 && other.rank() == 2 && float {
+            return fresh(matmul(self, other, OP, Dest::Fresh));
+        }
+        let spec = crate::ops::contract::matmul_spec(OP, self, other)?;
+        crate::ops::contract::run(OP, self, Some(other), spec)
     }
 
-    /// [`matmul`](Self::matmul) into `out`, allocating nothing (see
+    /// [`matmul`](Self::matmul) of two matrices (rank 2) into `out`, allocating nothing (see
     /// [`add_into`](Self::add_into) for the rules of a destination). `out` may share a
     /// carrier with an operand: the product is computed first, then written.
     ///
@@ -71,12 +91,11 @@ fn matmul(a: &Tensor, b: &Tensor, op: &'static str, dest: Dest<'_>) -> Result<Op
     let (a0, a1) = modes(a)?;
     let (b0, b1) = modes(b)?;
     if a1.shape() != b0.shape() {
-        return Err(Error::ShapeMismatch {
+        return Err(crate::ops::contract::inner_mismatch(
             op,
-            expected: a1.shape().to_string(),
-            found: b0.shape().to_string(),
-            detail: "the left operand's column mode and the right operand's row mode must have equal shapes".into(),
-        });
+            a1.shape(),
+            b0.shape(),
+        ));
     }
     let shape = Shape::new(IntTuple::tuple([
         a0.shape().as_int_tuple().clone(),
@@ -343,7 +362,7 @@ fn matmul_backward<T: Num>(cot: Dense, inputs: &[Tensor], needs: &[bool]) -> Res
 }
 
 /// The conjugated values of a tensor, compact.
-fn conj_compact<T: Num>(t: &Tensor) -> Result<Vec<T>> {
+pub(crate) fn conj_compact<T: Num>(t: &Tensor) -> Result<Vec<T>> {
     read(t, OP, |x: &[T], o, l| {
         let mut v = Vec::with_capacity(l.size());
         walk1(l, o, |i| v.push(x[i].conj()));

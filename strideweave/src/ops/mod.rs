@@ -6,7 +6,9 @@
 //! | `engine` | the elementwise engine run on tensors: operands in place, results straight into a fresh vector or the destination |
 //! | `exact` | the integer and bool kernels of `elementwise` and `reduce` (wrapping, checked division) |
 //! | `reduce` | `sum`, `sum_modes`, `mean` |
-//! | `matmul` | the product of two rank-2 tensors |
+//! | `matmul` | the product of two rank-2 floating or complex tensors (with `matmul_into`); its other forms run on `contract` |
+//! | `contract` | the batched-contraction core (`Spec`, `run`, its backward rule), `contract`, `dot`, `outer`, matmul's vector and batched forms |
+//! | `einsum` | `Tensor::einsum`/`einsum_with`: per-input rearrangement views + the core + a final view |
 //!
 //! The element arithmetic, dense value vectors, strided walks and the gemm call they run on
 //! are in `kernels`, shared with `autograd`.
@@ -19,6 +21,8 @@
 //! host carriers, and record their backward rule when an operand takes part in autograd.
 //! Nothing broadcasts implicitly: elementwise operands have equal shapes (C3).
 
+mod contract;
+mod einsum;
 mod elementwise;
 mod engine;
 mod exact;
@@ -34,7 +38,7 @@ use crate::tensor::Tensor;
 /// arithmetic operation takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Accepts {
-    /// Floating and complex only (matmul, `mean`, `copy_from`).
+    /// Floating and complex only (`matmul_into`, `mean`, `copy_from`).
     Float,
     /// Integers too (`sub`, `div`, `neg`, `sum`, `sum_modes`).
     Int,

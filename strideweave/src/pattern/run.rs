@@ -43,7 +43,18 @@ impl Plan {
     /// Parses, checks and encodes `text` once, then compiles it on `shape`. Errors start with
     /// `op`'s method name (`rearrange: …`).
     pub(crate) fn parse(shape: &Shape, op: Op, text: &str, sizes: &[(&str, i64)]) -> Result<Plan> {
-        let name = op.method();
+        Plan::parse_as(shape, op, op.method(), text, sizes)
+    }
+
+    /// [`parse`](Plan::parse) for an operation built on a rearrangement (einsum's per-input
+    /// views): errors start with `name`.
+    pub(crate) fn parse_as(
+        shape: &Shape,
+        op: Op,
+        name: &'static str,
+        text: &str,
+        sizes: &[(&str, i64)],
+    ) -> Result<Plan> {
         let fail = |detail: String| Error::InvalidRearrange { op: name, detail };
         let lift = |e: NotationError<Range<usize>>| fail(e.render(text));
         let kind = match op {

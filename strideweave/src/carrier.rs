@@ -471,7 +471,11 @@ impl Carrier {
     /// assert_eq!(strideweave::Carrier::from_vec(vec![3u8, 4]).to_vec::<u8>().unwrap(), [3, 4]);
     /// ```
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
-        self.read(|x: &[T]| x.to_vec())
+        const OP: &str = "Carrier::to_vec";
+        // Reserved before the lock (a failed allocation is `TooLarge`, never an abort).
+        let mut v = crate::budget::reserved_vec(OP, self.len())?;
+        self.read_as(OP, |x: &[T]| v.extend_from_slice(x))?;
+        Ok(v)
     }
 
     /// The element at `index`.

@@ -239,7 +239,7 @@ fn propagate(
                 }
                 let needs: SmallVec<[bool; 2]> = slots.iter().map(Option::is_some).collect();
                 let cot = cot.into_dense(op, &entries[i].tensor)?;
-                let outs = saved.rule.backward(cot, &saved.inputs, &needs)?;
+                let outs = saved.rule.backward(op, cot, &saved.inputs, &needs)?;
                 if outs.len() != slots.len() {
                     return Err(Error::InvalidGradient {
                         op,

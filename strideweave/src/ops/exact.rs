@@ -139,12 +139,11 @@ pub(super) fn sum_modes(
     dest: Dest<'_>,
 ) -> Result<Option<Tensor>> {
     with_int!(t.dtype(), T => {
-        let values = read(t, op, |x: &[T], o, l| {
-            let mut acc = vec![T::zero(); shape.size()];
+        let mut acc = crate::budget::filled_vec(op, T::zero(), shape.size())?;
+        read(t, op, |x: &[T], o, l| {
             let into = (&mut acc[..], 0, gather.stride().leaves());
             fold(l.shape().leaves(), side(x, o, l), into, |a, p| a.wadd(p));
-            acc
         })?;
-        deliver(op, dest, values, shape)
+        deliver(op, dest, acc, shape)
     }, _ => unreachable!("checked: an integer dtype"))
 }

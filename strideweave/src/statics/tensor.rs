@@ -103,6 +103,12 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// let t = StaticTensor::<i64, shape_t!(2, 2)>::arange();
     /// assert_eq!(t.to_vec().unwrap(), [0, 1, 2, 3]);
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// As [`Tensor::arange`]: when the shape's elements cannot be allocated (checked before
+    /// allocating, never an abort). [`Tensor::try_arange`] then
+    /// [`try_from_dynamic`](Self::try_from_dynamic) returns that case as an error.
     pub fn arange() -> Self {
         StaticTensor {
             tensor: Tensor::arange::<T>(&S::SHAPE.to_shape()),
@@ -117,6 +123,12 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// let t = StaticTensor::<f64, shape_t!(3)>::zeros();
     /// assert_eq!(t.to_vec().unwrap(), [0.0; 3]);
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// As [`Tensor::zeros`]: when the shape's elements cannot be allocated (checked before
+    /// allocating, never an abort). [`Tensor::zeros_of`] then
+    /// [`try_from_dynamic`](Self::try_from_dynamic) returns that case as an error.
     pub fn zeros() -> Self {
         StaticTensor {
             tensor: Tensor::zeros::<T>(&S::SHAPE.to_shape()),

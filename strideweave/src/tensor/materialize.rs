@@ -128,7 +128,13 @@ impl Tensor {
 struct Identity;
 
 impl Rule for Identity {
-    fn backward(&self, cot: Dense, _: &[Tensor], _: &[bool]) -> Result<Cotangents> {
+    fn backward(
+        &self,
+        _: &'static str,
+        cot: Dense,
+        _: &[Tensor],
+        _: &[bool],
+    ) -> Result<Cotangents> {
         Ok(smallvec::smallvec![Some(cot)])
     }
 }

@@ -252,7 +252,9 @@ impl<'a, T: Clone, R: TensorRank, D: ViewRepresentation> TypedTensorView<'a, T, 
                 detail: "the view's storage is not host memory; download it first".into(),
             });
         }
-        let data = self.logical_slice(OP)?.to_vec();
+        let slice = self.logical_slice(OP)?;
+        let mut data = crate::budget::reserved_vec(OP, slice.len())?;
+        data.extend_from_slice(slice);
         self.owned(OP, data)
     }
 
@@ -277,7 +279,8 @@ impl<'a, T: Clone, R: TensorRank, D: ViewRepresentation> TypedTensorView<'a, T, 
     pub fn to_col_major(&self) -> Result<TypedTensor<T, R>> {
         const OP: &str = "TypedTensorView::to_col_major";
         self.require_host(OP)?;
-        let mut data = Vec::with_capacity(self.n_elements());
+        // Fallible: a broadcast (stride-0) view's size is not bounded by its storage.
+        let mut data = crate::budget::reserved_vec(OP, self.n_elements())?;
         self.layout
             .for_each_index(|i| data.push(self.data[i].clone()));
         self.owned(OP, data)
@@ -304,7 +307,7 @@ impl<T: crate::dtype::Element, R: TensorRank, D: ViewRepresentation> TypedTensor
     pub(crate) fn to_col_major_engine(&self, op: &'static str) -> Result<TypedTensor<T, R>> {
         self.require_host(op)?;
         let n = self.n_elements();
-        let mut data = vec![T::zero(); n];
+        let mut data = crate::budget::filled_vec(op, T::zero(), n)?;
         if n > 0 {
             let extents: Vec<i64> = self.shape().iter().map(|&e| e as i64).collect();
             let src: Vec<i64> = self.strides().iter().map(|&s| s as i64).collect();

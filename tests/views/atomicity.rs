@@ -1592,7 +1592,7 @@ fn check_released(spec: &Spec, family: Family, seed: u64) -> Result<(), TestCase
     let op = gen_op(family, &src, seed);
     let live = run(&src.tensor, &op);
     for s in src.tensor.representation().subtensors() {
-        s.carrier.release();
+        s.carrier.release().unwrap();
     }
     let versions: Vec<u64> = src
         .tensor

@@ -26,9 +26,11 @@ use strideweave::{
 
 const CASES: u32 = 2000;
 
+/// `CASES` per property; `STRIDEWEAVE_LONG=1` (issue 11's long mode) runs a million.
 fn config() -> ProptestConfig {
+    let long = std::env::var_os("STRIDEWEAVE_LONG").is_some();
     ProptestConfig {
-        cases: CASES,
+        cases: if long { 1_000_000 } else { CASES },
         max_global_rejects: 1 << 20,
         failure_persistence: None,
         ..ProptestConfig::default()

@@ -540,6 +540,7 @@ fn scalar(
         Scalar::F64(0.0)
             .cast(t.dtype())
             // Unreachable: this path runs for differentiable (float/complex) dtypes only.
+            // unreachable from user input: this path runs for differentiable (float/complex) dtypes only.
             .expect("zero casts to every float dtype")
     });
     let values = with_num!(t.dtype(), T => match scalar_kernel::<T>(op, t, kind, s, dest)? {
@@ -559,6 +560,7 @@ fn scalar_kernel<T: Num>(
     s: Scalar,
     dest: Dest<'_>,
 ) -> Result<Option<Vec<T>>> {
+    // unreachable from user input: the caller cast the scalar to the tensor's dtype (Scalar::cast_for) and refused it otherwise.
     let s = T::from_scalar(s).expect("cast to the tensor's dtype");
     match kind {
         ScalarKind::Neg => map1(op, t, dest, |x: T| -x),

@@ -169,6 +169,7 @@ fn gather_layout(shape: &Shape, summed: &[bool], out: &Shape) -> Layout {
     for (span, &s) in spans.iter().zip(summed) {
         for leaf in span.vals.clone() {
             if !s {
+                // unreachable from user input: `out` is the compact shape of the kept modes, so it has one stride per kept leaf.
                 strides[leaf] = next.next().expect("one stride per kept leaf");
             }
         }

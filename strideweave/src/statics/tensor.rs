@@ -353,6 +353,7 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     pub fn get(&self, coord: &IntTuple) -> Result<T> {
         // Unreachable: a StaticTensor<T, _> is built only with T's dtype, so its scalar is a T.
         let v = self.tensor.get(coord)?;
+        // unreachable from user input: a StaticTensor<T, _> is built only with T's dtype, so its scalar is a T.
         Ok(T::from_scalar(v).expect("a StaticTensor<T, _> holds T"))
     }
 
@@ -367,6 +368,7 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     pub fn get_ordinal(&self, ordinal: usize) -> Result<T> {
         // Unreachable: a StaticTensor<T, _> is built only with T's dtype, so its scalar is a T.
         let v = self.tensor.get_ordinal(ordinal)?;
+        // unreachable from user input: a StaticTensor<T, _> is built only with T's dtype, so its scalar is a T.
         Ok(T::from_scalar(v).expect("a StaticTensor<T, _> holds T"))
     }
 

@@ -78,7 +78,7 @@ fn a_re_entrant_read_or_set_inside_a_read_is_a_runtime_error_and_the_carrier_sta
     assert!(
         read.unwrap_err()
             .to_string()
-            .starts_with("read: re-entrant")
+            .starts_with("Carrier::to_vec: re-entrant")
     );
     let set = set.unwrap_err();
     assert!(

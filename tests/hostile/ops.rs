@@ -10,22 +10,12 @@
 //! A few thousand cases in the test command; `STRIDEWEAVE_LONG=1` runs a million.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError};
+use proptest::test_runner::TestCaseError;
+
+use crate::config;
 use strideweave::{StorageRequest, Tensor};
 
-#[path = "../common/layouts.rs"]
-mod layouts;
-use layouts::{Shape, Strides, placed, shape, strides};
-
-fn config(cases: u32) -> Config {
-    let long = std::env::var_os("STRIDEWEAVE_LONG").is_some();
-    Config {
-        cases: if long { 1_000_000 } else { cases },
-        max_global_rejects: 1 << 20,
-        failure_persistence: None,
-        ..Config::default()
-    }
-}
+use crate::layouts::{Shape, Strides, placed, shape, strides};
 
 /// The second operand: the same shape (f64, an injective placement), the same shape in
 /// f32, or another shape.

@@ -433,6 +433,9 @@ fn zip_with<T: Num>(
     Ok(out)
 }
 
+/// The cotangents of a binary operation's two inputs (`None`: not needed).
+type Pair<T> = (Option<Vec<T>>, Option<Vec<T>>);
+
 /// The cotangents `(c, f(c))` of the inputs that need them: `c`'s own vector is reused,
 /// and a copy (reserved fallibly) made only when both inputs need it.
 fn split<T: Num>(
@@ -440,7 +443,7 @@ fn split<T: Num>(
     mut c: Vec<T>,
     needs: &[bool],
     f: impl Fn(T) -> T,
-) -> Result<(Option<Vec<T>>, Option<Vec<T>>)> {
+) -> Result<Pair<T>> {
     let ga = match (needs[0], needs[1]) {
         (false, _) => None,
         (true, false) => return Ok((Some(c), None)),
@@ -467,7 +470,7 @@ fn binary_backward<T: Num>(
     // unreachable from user input: the engine passes the result's cotangent in its dtype.
     let c = T::undense(op, cot)?.expect("the result's dtype");
     let (a, b) = (&inputs[0], &inputs[1]);
-    let (ga, gb): (Option<Vec<T>>, Option<Vec<T>>) = match kind {
+    let (ga, gb): Pair<T> = match kind {
         Binary::Add => split(op, c, needs, |x| x)?,
         Binary::Sub => split(op, c, needs, |x| -x)?,
         Binary::Mul => (

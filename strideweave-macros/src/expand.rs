@@ -61,16 +61,21 @@ pub fn shape_type(c: &Checked) -> TokenStream {
     for t in &c.profile {
         match t {
             Profile::Leaf => {
+                // unreachable from user input: validate.rs checked the literal: its profile has one extent per leaf.
                 let e = *extents.next().expect("one extent per leaf");
+                // unreachable from user input: the stack starts with the root level and a Pop never removes it (the profile is balanced).
                 stack.last_mut().expect("root").push(leaf(e));
             }
             Profile::Push => stack.push(Vec::new()),
             Profile::Pop => {
+                // unreachable from user input: validate.rs checked the literal: every Pop closes a Push.
                 let modes = stack.pop().expect("balanced");
+                // unreachable from user input: a Pop closes an inner level, so the root level is still below it.
                 stack.last_mut().expect("root").push(tuple(&modes));
             }
         }
     }
+    // unreachable from user input: the root level pushed first is never popped by a balanced profile.
     tuple(&stack.pop().expect("root"))
 }
 
@@ -109,6 +114,7 @@ pub fn pattern_call(
     let encoded = strideweave_syntax::encode_pattern(text, pattern).map_err(|m| {
         syn::Error::new(call.pattern.span_at(&(0..0)), format!("{}: {m}", call.mac))
     })?;
+    // unreachable from user input: every name asked for was collected from the same checked pattern.
     let sym = |name: &str| encoded.symbol(name).expect("collected");
     let side = |s: &strideweave_syntax::EncodedSide| {
         let toks = Literal::byte_string(&s.toks);

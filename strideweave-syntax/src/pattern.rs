@@ -417,9 +417,11 @@ fn parse_side(text: &str, toks: &[Tok], side: SideName) -> Result<Vec<Term<Range
                         format!("unbalanced parentheses on the {side}: this `)` closes nothing"),
                     ));
                 }
+                // unreachable from user input: the check just above returned an error for a `)` with no open group.
                 let (open, members) = stack.pop().expect("checked");
                 stack
                     .last_mut()
+                    // unreachable from user input: the stack keeps the top-level side below every open group.
                     .expect("checked")
                     .1
                     .push(Term::Group(members, open..*p + 1));

@@ -230,7 +230,7 @@ struct Shared {
 /// assert_eq!(c.version(), 0);
 /// c.set(1, 5.0f64.into()).unwrap();
 /// assert_eq!((d.version(), d.get(1).unwrap().to_f64()), (1, 5.0));
-/// c.release();
+/// c.release().unwrap();
 /// assert!(d.is_released());
 /// assert_eq!(d.get(0).unwrap_err().kind(), strideweave::ErrorKind::Runtime);
 /// ```
@@ -366,19 +366,24 @@ impl Carrier {
 
     /// Frees the storage; every later access is a `Runtime` error. Idempotent.
     ///
+    /// It waits for the accesses under way on other threads to finish. Called from inside a
+    /// [`read`](Self::read)/[`write`](Self::write) closure (or any operation) that holds this
+    /// same carrier, it would wait for itself: that is a `Runtime` error ("re-entrant
+    /// access"), and the carrier is left as it was.
+    ///
     /// ```
     /// let c = strideweave::Carrier::from_vec(vec![1u8]);
-    /// c.release();
+    /// let inside = c.read(|_: &[u8]| c.release()).unwrap();
+    /// assert!(inside.unwrap_err().to_string().starts_with("release: re-entrant access"));
+    /// assert!(!c.is_released());
+    /// c.release().unwrap();
     /// assert!(c.is_released());
     /// ```
-    pub fn release(&self) {
-        let mut guard = self
-            .shared
-            .storage
-            .write()
-            .unwrap_or_else(|p| p.into_inner());
-        *guard = None;
+    pub fn release(&self) -> Result<()> {
+        let mut lock = self.write_lock("release")?;
+        *lock.slot() = None;
         self.shared.released.store(true, Ordering::Release);
+        Ok(())
     }
 
     /// Whether [`release`](Self::release) was called.
@@ -427,11 +432,10 @@ impl Carrier {
         if !self.is_sole_handle() {
             return None;
         }
-        let mut guard = self
-            .shared
-            .storage
-            .write()
-            .unwrap_or_else(|p| p.into_inner());
+        // A sole handle cannot be held by this thread already; through the lock module
+        // all the same, so a re-entrant call is refused (`None`) rather than a deadlock.
+        let mut lock = self.write_lock("ArrayD::try_from").ok()?;
+        let guard = lock.slot();
         let storage: &mut dyn Any = guard.as_deref_mut()?;
         let data = storage.downcast_mut::<HostStorage>()?.0.take_vec::<T>()?;
         *guard = None;
@@ -474,7 +478,11 @@ impl Carrier {
     /// assert_eq!(strideweave::Carrier::from_vec(vec![3u8, 4]).to_vec::<u8>().unwrap(), [3, 4]);
     /// ```
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
-        self.read(|x: &[T]| x.to_vec())
+        const OP: &str = "Carrier::to_vec";
+        // Reserved before the lock (a failed allocation is `TooLarge`, never an abort).
+        let mut v = crate::budget::reserved_vec(OP, self.len())?;
+        self.read_as(OP, |x: &[T]| v.extend_from_slice(x))?;
+        Ok(v)
     }
 
     /// The element at `index`.

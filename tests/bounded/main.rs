@@ -5,6 +5,7 @@
 mod algebra;
 mod extremes;
 mod injective_oracle;
+mod ops;
 mod tensors;
 mod watchdog;
 

@@ -133,4 +133,26 @@ fn adversarial_cases() {
             let _ = t.as_strided(b.shape(), b.stride());
         }
     }
+    unallocatable_results();
+}
+
+/// Results of 2^30 `f32` (4 GiB), more than the child's address space: each is reserved
+/// before it is filled, so each is an error here, not an abort.
+fn unallocatable_results() {
+    let big = Tensor::arange::<f32>(&"(1,1)".parse().unwrap())
+        .broadcast_to(&"(32768,32768)".parse().unwrap())
+        .unwrap();
+    let shape = big.shape().clone();
+    for r in [
+        big.add(&big),
+        big.neg(),
+        big.mul_scalar(2.0f32),
+        big.matmul(&big),
+        big.sum_modes(&[1]).and(big.materialize()),
+        Tensor::zeros_of(strideweave::DType::F64, &shape),
+        Tensor::try_arange::<f32>(&shape),
+    ] {
+        assert!(r.is_err(), "a 4 GiB result fit in the child's 1.5 GB");
+    }
+    assert!(big.to_vec::<f32>().is_err());
 }

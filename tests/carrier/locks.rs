@@ -78,7 +78,7 @@ fn a_re_entrant_read_or_set_inside_a_read_is_a_runtime_error_and_the_carrier_sta
     assert!(
         read.unwrap_err()
             .to_string()
-            .starts_with("read: re-entrant")
+            .starts_with("Carrier::to_vec: re-entrant")
     );
     let set = set.unwrap_err();
     assert!(
@@ -155,4 +155,120 @@ fn opposite_order_binary_ops_with_queued_writers_make_progress() {
         !joined.contains(&false)
     });
     assert!(done, "a worker panicked");
+}
+
+/// Every public method that locks a carrier, called on `t` (whose carrier the caller
+/// holds) or with `t` as an operand or destination: the operation's name and its result.
+fn every_locking_call(t: &Tensor) -> Vec<(&'static str, strideweave::Result<()>)> {
+    let other = Tensor::from_vec(vec![1.0f32, 2.0, 3.0], &"3".parse().unwrap()).unwrap();
+    let m = t.reshape(&"(3,1)".parse().unwrap()).unwrap();
+    let row = Tensor::from_vec(vec![1.0f32], &"(1,1)".parse().unwrap()).unwrap();
+    let c = t.carrier();
+    let ok = |r: strideweave::Result<Tensor>| r.map(|_| ());
+    vec![
+        ("release", c.release()),
+        ("read", c.read(|_: &[f32]| ())),
+        ("write", c.write(|_: &mut [f32]| ())),
+        ("Carrier::to_vec", c.to_vec::<f32>().map(|_| ())),
+        ("Carrier::get", c.get(0).map(|_| ())),
+        ("Carrier::set", c.set(0, 1.0f32.into())),
+        ("get", t.get(&0.into()).map(|_| ())),
+        ("get_ordinal", t.get_ordinal(0).map(|_| ())),
+        ("set", t.set(&0.into(), 1.0f32)),
+        ("set_ordinal", t.set_ordinal(0, 1.0f32)),
+        ("fill", t.fill(1.0f32)),
+        ("to_vec", t.to_vec::<f32>().map(|_| ())),
+        ("to_vec_row_major", t.to_vec_row_major::<f32>().map(|_| ())),
+        ("to_scalars", t.to_scalars().map(|_| ())),
+        ("iter", t.iter::<f32>().map(|_| ())),
+        ("materialize", ok(t.materialize())),
+        ("materialize_into", t.materialize_into(&other)),
+        ("materialize_into", other.materialize_into(t)),
+        ("relayout", ok(t.relayout(&"3:1".parse().unwrap()))),
+        ("copy_from", t.copy_from(&other)),
+        ("copy_from", other.copy_from(t)),
+        ("add", ok(t.add(&other))),
+        ("add", ok(other.add(t))),
+        ("add_into", other.add_into(&other, t)),
+        ("neg", ok(t.neg())),
+        ("mul_scalar_into", other.mul_scalar_into(2.0f32, t)),
+        ("sum", ok(t.sum())),
+        ("sum_modes", ok(m.sum_modes(&[1]))),
+        ("matmul", ok(m.matmul(&row))),
+        ("Tensor::typed_view", t.typed_view::<f32>().map(|_| ())),
+        (
+            "Tensor::with_typed_view",
+            t.with_typed_view(|_: strideweave::TypedTensorView<'_, f32>| ()),
+        ),
+        (
+            "transfer_to",
+            ok(t.transfer_to(&strideweave::StorageRequest::host())),
+        ),
+    ]
+}
+
+#[test]
+fn every_locking_method_inside_a_closure_over_the_same_carrier_is_an_error_not_a_deadlock() {
+    let (inside_write, inside_read, after) = within(20, || {
+        let t = Tensor::from_vec(vec![1.0f32, 2.0, 3.0], &"3".parse().unwrap()).unwrap();
+        let w = t
+            .carrier()
+            .write(|_: &mut [f32]| {
+                every_locking_call(&t)
+                    .into_iter()
+                    .map(|(op, r)| (op, r.map_err(|e| e.to_string())))
+                    .collect::<Vec<_>>()
+            })
+            .unwrap();
+        let r = t
+            .carrier()
+            .read(|_: &[f32]| {
+                every_locking_call(&t)
+                    .into_iter()
+                    .map(|(op, r)| (op, r.map_err(|e| e.to_string())))
+                    .collect::<Vec<_>>()
+            })
+            .unwrap();
+        (
+            w,
+            r,
+            (
+                t.carrier().is_released(),
+                t.to_vec::<f32>().unwrap(),
+                t.carrier().version(),
+            ),
+        )
+    });
+    let wrong: Vec<String> = inside_write
+        .iter()
+        .chain(&inside_read)
+        .filter(|(op, r)| {
+            !r.as_ref()
+                .is_err_and(|e| e.starts_with(&format!("{op}: re-entrant access")))
+        })
+        .map(|(op, r)| format!("{op}: {r:?}"))
+        .collect();
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    // Nothing was released or written: the one version step is the outer write's.
+    assert_eq!(after, (false, vec![1.0, 2.0, 3.0], 1));
+}
+
+#[test]
+fn backward_inside_a_closure_over_an_input_carrier_is_an_error_and_stores_no_gradient() {
+    let (inside, grad, again) = within(20, || {
+        let x = Tensor::from_vec(vec![1.0f64, 2.0], &"2".parse().unwrap()).unwrap();
+        x.set_requires_grad(true).unwrap();
+        let loss = x.mul(&x).unwrap().sum().unwrap();
+        let inside = x
+            .carrier()
+            .read(|_: &[f64]| loss.backward().map_err(|e| e.to_string()))
+            .unwrap();
+        let grad = x.grad().is_none();
+        loss.backward().unwrap();
+        (inside, grad, x.grad().unwrap().to_vec::<f64>().unwrap())
+    });
+    let err = inside.unwrap_err();
+    assert!(err.starts_with("backward: re-entrant access"), "{err}");
+    assert!(grad, "a failed backward stored a gradient");
+    assert_eq!(again, [2.0, 4.0]);
 }

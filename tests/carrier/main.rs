@@ -136,7 +136,7 @@ fn a_read_only_storage_refuses_writes_and_keeps_its_values_and_version() {
 fn releasing_a_foreign_carrier_frees_its_storage_and_later_reads_are_runtime_errors() {
     let (c, dropped) = caller_carrier(vec![1.0, 2.0], true);
     let t = Tensor::new(c.clone(), 0, l("2:1")).unwrap();
-    c.release();
+    c.release().unwrap();
     assert!(dropped.load(Ordering::Acquire));
     let err = t.to_vec::<f32>().unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Runtime);

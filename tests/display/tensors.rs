@@ -192,7 +192,7 @@ fn display_never_fails_when_values_cannot_be_read() {
     let c = Carrier::from_vec(vec![1i32, 2]);
     let v = Tensor::new(c.clone(), 0, "2:1".parse().unwrap()).unwrap();
     assert_eq!(format!("{v:#}"), "[1 2]");
-    c.release();
+    c.release().unwrap();
     let released = format!("{v}");
     assert!(
         released.contains("[… the values cannot be read: Display: "),

@@ -359,3 +359,61 @@ fn a_hand_built_tiler_deeper_than_the_limit_is_refused_not_recursed() {
         .join()
         .unwrap();
 }
+
+#[test]
+fn a_hand_built_tree_is_cloned_compared_hashed_and_formatted_without_recursion() {
+    use std::collections::hash_map::DefaultHasher;
+    use std::hash::{Hash, Hasher};
+    // On a 256 KiB stack: a recursive clone, `==` or hash of 100,000 levels overflows it.
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(|| {
+            let t = deep_tree(100_000);
+            let c = t.clone();
+            assert!(c == t);
+            assert!(c != deep_tree(99_999));
+            assert!(Tree::node([Tree::Leaf, Tree::id(3)]) != Tree::node([Tree::Leaf, Tree::id(4)]));
+            let hash = |t: &Tree| {
+                let mut h = DefaultHasher::new();
+                t.hash(&mut h);
+                h.finish()
+            };
+            assert_eq!(hash(&c), hash(&t));
+            let shallow = Tree::node([Tree::id(1), Tree::Leaf, Tree::node([Tree::id(0)])]);
+            assert_eq!(
+                format!("{:?}", shallow.clone()),
+                "Node([Id(1), Leaf, Node([Id(0)])])"
+            );
+            assert_eq!(format!("{:?}", c).len(), format!("{:?}", t).len());
+            assert_eq!(c.depth(), 100_000);
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
+fn a_hand_built_tiler_is_cloned_compared_and_formatted_without_recursion() {
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(|| {
+            let t = deep_tiler(100_000);
+            let c = t.clone();
+            assert!(c == t);
+            assert!(c != deep_tiler(99_999));
+            let debug = format!("{c:?}");
+            assert!(debug.starts_with("ByMode([ByMode(["), "{}", &debug[..40]);
+            assert_eq!(debug.matches("Layout(Layout(").count(), 1);
+            let shallow =
+                Tiler::by_mode([Tiler::Keep, Tiler::from("3:4".parse::<Layout>().unwrap())]);
+            assert_eq!(
+                format!("{shallow:?}"),
+                "ByMode([Keep, Layout(Layout(Shape(3), Stride(4)))])"
+            );
+            assert!(shallow.clone() == shallow);
+            assert!(Tiler::Keep != shallow);
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}

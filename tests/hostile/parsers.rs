@@ -7,17 +7,9 @@
 //! property.
 
 use proptest::prelude::*;
-use proptest::test_runner::Config;
 use strideweave::{IntTuple, Layout, MAX_NESTING, Shape, Stride};
 
-fn config(cases: u32) -> Config {
-    let long = std::env::var_os("STRIDEWEAVE_LONG").is_some();
-    Config {
-        cases: if long { 1_000_000 } else { cases },
-        failure_persistence: None,
-        ..Config::default()
-    }
-}
+use crate::config;
 
 /// An error's message starts with `op` and says something after it.
 fn check_message(op: &str, text: &str, message: &str) -> Result<(), TestCaseError> {

@@ -73,7 +73,7 @@ fn typed_view_rejects_irregular_modes_other_dtypes_and_block_scaled_tensors() {
 #[test]
 fn typed_view_of_released_storage_is_a_runtime_error() {
     let t = Tensor::arange::<i32>(&"(2)".parse().unwrap());
-    t.carrier().release();
+    t.carrier().release().unwrap();
     let err = t.typed_view::<i32>().unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Runtime);
     assert!(err.to_string().starts_with("Tensor::typed_view: "), "{err}");

@@ -26,9 +26,11 @@ use strideweave::{
 
 const CASES: u32 = 2000;
 
+/// `CASES` per property; `STRIDEWEAVE_LONG=1` (issue 11's long mode) runs a million.
 fn config() -> ProptestConfig {
+    let long = std::env::var_os("STRIDEWEAVE_LONG").is_some();
     ProptestConfig {
-        cases: CASES,
+        cases: if long { 1_000_000 } else { CASES },
         max_global_rejects: 1 << 20,
         failure_persistence: None,
         ..ProptestConfig::default()
@@ -1592,7 +1594,7 @@ fn check_released(spec: &Spec, family: Family, seed: u64) -> Result<(), TestCase
     let op = gen_op(family, &src, seed);
     let live = run(&src.tensor, &op);
     for s in src.tensor.representation().subtensors() {
-        s.carrier.release();
+        s.carrier.release().unwrap();
     }
     let versions: Vec<u64> = src
         .tensor

@@ -42,7 +42,7 @@ fn every_tensor_error_starts_with_the_called_operation_once() {
     let t = tensor("(2,3):(1,2)", 0);
     let bad = IntTuple::from([2, 0]);
     let released = tensor("(2,3):(1,2)", 0);
-    released.carrier().release();
+    released.carrier().release().unwrap();
     let c = Carrier::from_vec(vec![0f64; 10]);
     let cases: Vec<(&str, Error)> = vec![
         ("Tensor::new", err(Tensor::new(c, 5, l("(2,3):(1,2)")))),

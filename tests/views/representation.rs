@@ -256,14 +256,14 @@ fn carriers_have_identity_versions_and_release_state() {
     assert_eq!(c.version(), 1);
     assert!(c.write(|x: &mut [f32]| x[0] = 5.0).is_err());
     assert_eq!(c.version(), 1, "a failed write is not a mutation");
-    c.release();
+    c.release().unwrap();
     assert!(d.is_released());
     assert_eq!(d.to_vec::<f64>().unwrap_err().kind(), ErrorKind::Runtime);
     assert_eq!(
         d.set(0, 1.0f64.into()).unwrap_err().kind(),
         ErrorKind::Runtime
     );
-    c.release();
+    c.release().unwrap();
     assert!(c.is_released());
 }
 

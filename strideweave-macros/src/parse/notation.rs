@@ -170,6 +170,7 @@ impl Cursor {
     /// The `:` between shape and stride.
     fn colon(&mut self) -> syn::Result<()> {
         // Unreachable: every caller checks that a token remains before asking for the colon.
+        // unreachable from user input: every caller checks that a token remains before asking for the colon.
         let tt = self.next().expect("caller checked for the end");
         if let TokenTree::Punct(p) = &tt
             && p.as_char() == ':'

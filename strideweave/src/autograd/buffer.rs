@@ -12,6 +12,7 @@
 use std::sync::Arc;
 
 use crate::autograd::cot::{Cot, add_held};
+use crate::budget::filled_vec;
 use crate::carrier::Carrier;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -172,8 +173,8 @@ pub(crate) fn gradient(
     existing: Option<&Tensor>,
 ) -> Result<Tensor> {
     if !target.layout().is_injective() {
-        let values = slot_values(target, cot.into_dense(op, target)?);
-        return from_values(target, values, existing);
+        let values = slot_values(op, target, cot.into_dense(op, target)?)?;
+        return from_values(op, target, values, existing);
     }
     fn go<T: Num>(
         op: &'static str,
@@ -183,7 +184,7 @@ pub(crate) fn gradient(
     ) -> Result<Tensor> {
         let l = target.layout();
         let (lo, hi) = l.reach();
-        let mut buf = vec![T::zero(); (hi - lo + 1) as usize];
+        let mut buf = filled_vec(op, T::zero(), (hi - lo + 1) as usize)?;
         cot.write(op, target, &mut buf, Some(-lo))?;
         if let Some(e) = existing {
             add_held(op, e, (&mut buf, -lo, l), false)?;
@@ -196,16 +197,16 @@ pub(crate) fn gradient(
 
 /// `cot` as the values a gradient buffer of `target` holds at each ordinal: itself when
 /// `target` is injective, else each slot's sum over its aliases, replicated (RT017).
-pub(crate) fn slot_values(target: &Tensor, cot: Dense) -> Dense {
-    fn go<T: Num>(l: &Layout, cot: Dense) -> Dense {
+pub(crate) fn slot_values(op: &'static str, target: &Tensor, cot: Dense) -> Result<Dense> {
+    fn go<T: Num>(op: &'static str, l: &Layout, cot: Dense) -> Result<Dense> {
         // Unreachable: the engine built the cotangent in the target's dtype (backward checked the
         // caller's cotangent dtype first), and T is chosen from that dtype.
         // unreachable from user input: the engine builds every cotangent in its target's dtype (engine-built, never user input).
-        let mut v = T::undense(cot).expect("the cotangent has the target's dtype");
+        let mut v = T::undense(op, cot)?.expect("the cotangent has the target's dtype");
         if !l.is_injective() {
             // Broadcast aliasing (checked before any traversal): per-slot sums, replicated.
             let (lo, hi) = l.reach();
-            let mut slots = vec![T::zero(); (hi - lo + 1) as usize];
+            let mut slots = filled_vec(op, T::zero(), (hi - lo + 1) as usize)?;
             let mut k = 0;
             walk1(l, -lo, |i| {
                 slots[i] += v[k];
@@ -217,19 +218,20 @@ pub(crate) fn slot_values(target: &Tensor, cot: Dense) -> Dense {
                 k += 1;
             });
         }
-        T::dense(v)
+        Ok(T::dense(v))
     }
-    with_num!(cot.dtype(), T => go::<T>(target.layout(), cot),
+    with_num!(cot.dtype(), T => go::<T>(op, target.layout(), cot),
         _ => unreachable!("cotangents are differentiable"))
 }
 
 /// The gradient buffer of `target` holding `values` (from [`slot_values`]) plus `existing`.
 pub(crate) fn from_values(
+    op: &'static str,
     target: &Tensor,
     values: Dense,
     existing: Option<&Tensor>,
 ) -> Result<Tensor> {
-    with_num!(values.dtype(), T => gradient_of::<T>(target.layout(), values, existing),
+    with_num!(values.dtype(), T => gradient_of::<T>(op, target.layout(), values, existing),
         _ => unreachable!("cotangents are differentiable"))
 }
 
@@ -265,7 +267,7 @@ pub(crate) fn accumulate_in_place(
             }
         }
         // unreachable from user input: the gradient buffer is built by the engine in the tensor's dtype.
-        let values = T::undense(slot_values(target, cot.into_dense(op, target)?))
+        let values = T::undense(op, slot_values(op, target, cot.into_dense(op, target)?)?)?
             .expect("the gradient's dtype");
         s.carrier.write_as(op, |buf: &mut [T]| {
             let mut k = 0;
@@ -279,23 +281,27 @@ pub(crate) fn accumulate_in_place(
         _ => unreachable!("cotangents are differentiable"))
 }
 
-fn gradient_of<T: Num>(l: &Layout, values: Dense, existing: Option<&Tensor>) -> Result<Tensor> {
-    const OP: &str = "backward";
+fn gradient_of<T: Num>(
+    op: &'static str,
+    l: &Layout,
+    values: Dense,
+    existing: Option<&Tensor>,
+) -> Result<Tensor> {
     // Unreachable: values come from slot_values for the target, in its dtype (T's).
     // unreachable from user input: the values are built by the engine in the target's dtype.
-    let mut v = T::undense(values).expect("the values have the target's dtype");
+    let mut v = T::undense(op, values)?.expect("the values have the target's dtype");
     let (lo, hi) = l.reach();
     let span = (hi - lo + 1) as usize;
     let injective = l.is_injective();
     if let Some(e) = existing {
-        for (x, y) in v.iter_mut().zip(gather::<T>(e, OP)?) {
+        for (x, y) in v.iter_mut().zip(gather::<T>(e, op)?) {
             *x += y;
         }
     }
     if !injective {
         return Tensor::new(Carrier::from_vec(v), 0, Layout::compact(l.shape()));
     }
-    let mut buf = vec![T::zero(); span];
+    let mut buf = filled_vec(op, T::zero(), span)?;
     let mut k = 0;
     walk1(l, -lo, |i| {
         buf[i] = v[k];

@@ -13,6 +13,7 @@
 use smallvec::{SmallVec, smallvec};
 
 use crate::autograd::view::OrdinalMap;
+use crate::budget::filled_vec;
 use crate::carrier::Carrier;
 use crate::error::Result;
 use crate::kernels::num::{Dense, Num, with_num};
@@ -136,7 +137,7 @@ impl Cot {
                 Values::Dense(d) => d,
                 Values::Held(t) => held_dense(op, &t)?,
             };
-            return Ok(Cot::dense(map.scatter(d)));
+            return Ok(Cot::dense(map.scatter(op, d)?));
         }
         Ok(Cot {
             parts: smallvec![Part {
@@ -167,7 +168,7 @@ impl Cot {
         }
         let dtype = target.dtype();
         with_num!(dtype, T => {
-            let mut g = vec![<T as crate::dtype::Element>::zero(); target.size()];
+            let mut g = filled_vec(op, <T as crate::dtype::Element>::zero(), target.size())?;
             self.write::<T>(op, target, &mut g, None)?;
             Ok(T::dense(g))
         }, _ => unreachable!("cotangents are differentiable"))

@@ -281,7 +281,7 @@ fn dense_rule(
     needs: &[bool],
 ) -> Result<SmallVec<[Option<Cot>; 2]>> {
     let cot = cot.into_dense(op, result)?;
-    let outs = saved.rule.backward(cot, &saved.inputs, needs)?;
+    let outs = saved.rule.backward(op, cot, &saved.inputs, needs)?;
     if outs.len() != needs.len() {
         return Err(Error::InvalidGradient {
             op,

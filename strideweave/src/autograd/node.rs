@@ -19,8 +19,15 @@ pub(crate) type Cotangents = SmallVec<[Option<Dense>; 2]>;
 pub(crate) trait Rule: Send + Sync {
     /// Maps `cot`, the result's cotangent in first-mode-fastest order, to one cotangent per
     /// saved input, in the order of that input's shape. `needs[k]` says whether input `k`
-    /// takes part in autograd; a rule may skip the others (returning `None`).
-    fn backward(&self, cot: Dense, inputs: &[Tensor], needs: &[bool]) -> Result<Cotangents>;
+    /// takes part in autograd; a rule may skip the others (returning `None`). `op` is the
+    /// operation the user called (`backward`, `grad`): every error names it.
+    fn backward(
+        &self,
+        op: &'static str,
+        cot: Dense,
+        inputs: &[Tensor],
+        needs: &[bool],
+    ) -> Result<Cotangents>;
 
     /// Whether input `k`'s cotangent is the result's cotangent unchanged (an identity
     /// backward: `add`'s for both inputs, `sub`'s and `add_scalar`'s for the first). When

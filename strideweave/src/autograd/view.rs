@@ -13,6 +13,7 @@
 use crate::autograd::node::{self, Cotangents, Rule};
 use smallvec::SmallVec;
 
+use crate::budget::filled_vec;
 use crate::error::Result;
 use crate::kernels::num::{Dense, Num, with_num};
 use crate::kernels::scatter::place;
@@ -57,11 +58,11 @@ impl OrdinalMap {
 
     /// The target's cotangent from the view's (a splat read through stride 0), written in
     /// one pass by the copy engine, or the scatter-add kernel where `M` aliases.
-    pub(crate) fn scatter(&self, cot: Dense) -> Dense {
+    pub(crate) fn scatter(&self, op: &'static str, cot: Dense) -> Result<Dense> {
         if self.identity && !matches!(cot, Dense::Splat(..)) {
-            return cot;
+            return Ok(cot);
         }
-        fn go<T: Num>(m: &OrdinalMap, cot: Dense) -> Dense {
+        fn go<T: Num>(op: &'static str, m: &OrdinalMap, cot: Dense) -> Result<Dense> {
             let (c, splat) =
                 // unreachable from user input: the engine passes a view's cotangent in its source's dtype.
                 T::undense_strided(&cot).expect("a view's cotangent has its source's dtype");
@@ -70,11 +71,11 @@ impl OrdinalMap {
             } else {
                 Layout::compact(m.map.shape()).stride().leaves().into()
             };
-            let mut g = vec![T::zero(); m.size];
+            let mut g = filled_vec(op, T::zero(), m.size)?;
             place((c, 0, &strides), (&mut g, m.delta, &m.map), true);
-            T::dense(g)
+            Ok(T::dense(g))
         }
-        with_num!(cot.dtype(), T => go::<T>(self, cot), _ => unreachable!("differentiable"))
+        with_num!(cot.dtype(), T => go::<T>(op, self, cot), _ => unreachable!("differentiable"))
     }
 }
 
@@ -87,11 +88,17 @@ pub(crate) struct ViewRule {
 }
 
 impl Rule for ViewRule {
-    fn backward(&self, cot: Dense, _inputs: &[Tensor], needs: &[bool]) -> Result<Cotangents> {
+    fn backward(
+        &self,
+        op: &'static str,
+        cot: Dense,
+        _inputs: &[Tensor],
+        needs: &[bool],
+    ) -> Result<Cotangents> {
         if !needs[0] {
             return Ok(smallvec::smallvec![None]);
         }
-        Ok(smallvec::smallvec![Some(self.direct.scatter(cot))])
+        Ok(smallvec::smallvec![Some(self.direct.scatter(op, cot)?)])
     }
 
     fn view(&self) -> Option<&ViewRule> {

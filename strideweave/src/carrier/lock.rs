@@ -12,7 +12,7 @@ use super::{Carrier, CarrierStorage};
 use crate::dtype::{Element, HostSlice, HostSliceMut};
 use crate::error::{Error, Result};
 
-type Slot = Option<Box<dyn CarrierStorage>>;
+pub(super) type Slot = Option<Box<dyn CarrierStorage>>;
 
 thread_local! {
     /// The addresses of the carriers this thread holds a lock on.
@@ -209,6 +209,11 @@ impl WriteLock<'_> {
         })?;
         c.check_lent(op, host.dtype(), host.len())?;
         Ok(host)
+    }
+
+    /// The storage slot itself: what `release` empties and `take_host_vec` takes from.
+    pub(super) fn slot(&mut self) -> &mut Slot {
+        &mut self.guard
     }
 
     /// Increments the version (after a successful write) and unlocks.

@@ -46,8 +46,9 @@ pub(crate) trait Num:
     fn conj(self) -> Self;
     /// Wraps a vector.
     fn dense(v: Vec<Self>) -> Dense;
-    /// The vector of a [`Dense`] of this type (a splat expanded).
-    fn undense(d: Dense) -> Option<Vec<Self>>;
+    /// The vector of a [`Dense`] of this type (`None`: another type), a splat expanded
+    /// into a vector reserved fallibly (an error naming `op` when it cannot be allocated).
+    fn undense(op: &'static str, d: Dense) -> crate::error::Result<Option<Vec<Self>>>;
     /// A borrowed view of a vector [`Dense`] of this type (`None` for a splat: see
     /// [`undense_strided`](Num::undense_strided)).
     fn undense_ref(d: &Dense) -> Option<&[Self]>;
@@ -84,11 +85,14 @@ macro_rules! dense_conversions {
         fn dense(v: Vec<Self>) -> Dense {
             Dense::$variant(v)
         }
-        fn undense(d: Dense) -> Option<Vec<Self>> {
+        fn undense(op: &'static str, d: Dense) -> crate::error::Result<Option<Vec<Self>>> {
             match d {
-                Dense::$variant(v) => Some(v),
-                Dense::Splat(v, n) => Self::undense(*v).map(|v| vec![v[0]; n]),
-                _ => None,
+                Dense::$variant(v) => Ok(Some(v)),
+                Dense::Splat(v, n) => match Self::undense_ref(&v) {
+                    Some(v) => crate::budget::filled_vec(op, v[0], n).map(Some),
+                    None => Ok(None),
+                },
+                _ => Ok(None),
             }
         }
         fn undense_ref(d: &Dense) -> Option<&[Self]> {
@@ -219,19 +223,10 @@ impl Dense {
         }
     }
 
-    /// A splat expanded to one value per ordinal; any other form unchanged.
-    pub(crate) fn expand(self) -> Dense {
-        match self {
-            Dense::Splat(..) => with_num!(self.dtype(), T => {
-                T::dense(T::undense(self).expect("its own dtype"))
-            }, _ => unreachable!("dense values are Num")),
-            d => d,
-        }
-    }
-
     /// `self += other`, elementwise (same dtype and length, which backward guarantees).
     pub(crate) fn add_assign(&mut self, other: &Dense) {
         fn go<T: Num>(a: &mut [T], b: &Dense) {
+            // unreachable from user input: `Cot::add` calls this only when both cotangents have the same dtype.
             match T::undense_strided(b).expect("cotangents of one tensor share its dtype") {
                 (b, true) => a.iter_mut().for_each(|x| *x += b[0]),
                 (b, false) => {
@@ -242,9 +237,6 @@ impl Dense {
                 }
             }
         }
-        if let Dense::Splat(..) = self {
-            *self = std::mem::replace(self, Dense::F32(Vec::new())).expand();
-        }
         match self {
             Dense::F32(v) => go(v, other),
             Dense::F64(v) => go(v, other),
@@ -254,7 +246,29 @@ impl Dense {
             Dense::F16(v) => go(v, other),
             #[cfg(feature = "half")]
             Dense::BF16(v) => go(v, other),
-            Dense::Splat(..) => unreachable!("expanded above"),
+            // unreachable from user input: `Cot::add`, the one caller, adds into a vector
+            // (`as_plain_mut` excludes splats).
+            Dense::Splat(..) => unreachable!("add_assign into a splat"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Dense, Num};
+
+    #[test]
+    fn undense_of_an_unallocatable_splat_is_too_large() {
+        // 2^62 f32 copies of one value: 2^64 bytes, beyond any allocator.
+        let d = f32::splat(1.5, 1 << 62);
+        let err = f32::undense("backward", d).unwrap_err();
+        assert!(matches!(err, crate::Error::TooLarge { .. }), "{err:?}");
+        assert!(
+            err.to_string().starts_with("backward: cannot allocate"),
+            "{err}"
+        );
+        let small = f32::undense("backward", f32::splat(1.5, 3)).unwrap();
+        assert_eq!(small, Some(vec![1.5; 3]));
+        assert_eq!(f64::undense("grad", Dense::F32(vec![1.0])).unwrap(), None);
     }
 }

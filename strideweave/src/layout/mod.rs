@@ -9,6 +9,7 @@
 //! | `notation` | `Display`/`Debug`/`FromStr` of layouts |
 //! | `structure` | sub-layouts, concat, append, permute, broadcast, flatten |
 //! | `tree` | [`Tree`] and tree rearrangement (L12): `rearrange_tree` |
+//! | `hier` | walks of hand-built hierarchies (`Tree`, `Tiler`) with an explicit stack |
 //! | `coalesce` | coalesce, by-mode coalesce, filter |
 //! | `compose` | composition with a layout, a shape or a by-mode tiler |
 //! | `complement` | complement |
@@ -26,6 +27,7 @@ mod compose;
 mod core;
 mod dim;
 mod divide;
+mod hier;
 mod injective;
 mod inline_vec;
 pub(crate) mod int_tuple;

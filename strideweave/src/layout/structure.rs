@@ -309,6 +309,7 @@ impl Layout {
         let (sv, tv) = (&self.shape.0.vals, &target.0.vals);
         let i = (0..tv.len())
             .find(|&i| sv[i] != tv[i] && sv[i] != 1)
+            // unreachable from user input: the caller found such a leaf before asking for this message.
             .expect("called only when the profiles agree and a leaf neither matches nor is 1");
         fail(format!(
             "mode {} has extent {}, which is not 1 and differs from the target extent {}",

@@ -4,10 +4,10 @@
 
 use crate::error::{Error, Result};
 use crate::layout::core::Layout;
+use crate::layout::hier::{self, Hierarchy};
 use crate::layout::int_tuple::{Node, check_nesting};
 use crate::layout::shape::Shape;
 use crate::layout::structure::LayoutBuilder;
-use crate::layout::tree::drop_flat;
 
 /// What a layout is composed with, divided by or multiplied by
 /// (`layout-algebra.md` §7): a whole layout (a 1-D function), a by-mode list applied to the
@@ -23,7 +23,11 @@ use crate::layout::tree::drop_flat;
 /// let s: strideweave::Shape = "(3,8)".parse().unwrap();
 /// assert_eq!(a.compose_tiler(&Tiler::from(&s)).unwrap().to_string(), "(3,(4,2)):(59,(13,1))");
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// A tiler may nest without limit: clone, equality, `Debug` and drop walk it with an
+/// explicit stack, never by recursion; the operations that take a tiler refuse one deeper
+/// than [`MAX_NESTING`](crate::MAX_NESTING).
+#[derive(Eq)]
 #[allow(clippy::large_enum_variant)] // tilers are built once per algebra call, not per element
 pub enum Tiler {
     /// Leave the mode unchanged.
@@ -46,16 +50,67 @@ impl Tiler {
     }
 }
 
+impl Hierarchy for Tiler {
+    fn children(&self) -> Option<&[Tiler]> {
+        match self {
+            Tiler::ByMode(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    fn children_mut(&mut self) -> Option<&mut Vec<Tiler>> {
+        match self {
+            Tiler::ByMode(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    fn node(children: Vec<Tiler>) -> Tiler {
+        Tiler::ByMode(children)
+    }
+
+    fn clone_leaf(&self) -> Tiler {
+        match self {
+            Tiler::Layout(l) => Tiler::Layout(l.clone()),
+            _ => Tiler::Keep,
+        }
+    }
+}
+
 impl Drop for Tiler {
     /// Drops nested tilers with an explicit stack: a tiler built by hand may nest without
     /// limit.
     fn drop(&mut self) {
-        if let Tiler::ByMode(children) = self {
-            drop_flat(children, |t| match t {
-                Tiler::ByMode(c) => Some(c),
-                _ => None,
-            });
-        }
+        hier::drop_flat(self);
+    }
+}
+
+impl Clone for Tiler {
+    /// A deep copy, rebuilt with an explicit stack (no recursion at any depth).
+    fn clone(&self) -> Tiler {
+        hier::clone_flat(self)
+    }
+}
+
+impl PartialEq for Tiler {
+    /// Same nesting and equal entries in order, compared with an explicit stack.
+    fn eq(&self, other: &Tiler) -> bool {
+        hier::eq_flat(self, other, |a, b| match (a, b) {
+            (Tiler::Layout(x), Tiler::Layout(y)) => x == y,
+            (Tiler::Keep, Tiler::Keep) => true,
+            _ => false,
+        })
+    }
+}
+
+impl std::fmt::Debug for Tiler {
+    /// As a derived `Debug` writes it (`ByMode([Keep, Layout(Layout(…))])`), with an
+    /// explicit stack.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        hier::write_flat(self, f, ("ByMode([", ", ", "])"), |t, f| match t {
+            Tiler::Layout(l) => write!(f, "Layout({l:?})"),
+            _ => f.write_str("Keep"),
+        })
     }
 }
 

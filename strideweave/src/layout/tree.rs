@@ -4,6 +4,7 @@ use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
 use crate::layout::core::Layout;
+use crate::layout::hier::{self, Hierarchy};
 use crate::layout::int_tuple::{Node, ProfileToken, check_nesting};
 use crate::layout::structure::LayoutBuilder;
 
@@ -19,7 +20,11 @@ use crate::layout::structure::LayoutBuilder;
 /// assert_eq!(t.recipe(), [Leaf, Leaf, Push, Leaf, Pop]);
 /// assert_eq!(t.to_string(), "(#1,_,(#0))");
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
+///
+/// A tree may nest without limit: clone, equality, hashing, formatting and drop walk it
+/// with an explicit stack, never by recursion; the operations that take a tree refuse one
+/// deeper than [`MAX_NESTING`](crate::MAX_NESTING).
+#[derive(Eq)]
 pub enum Tree {
     /// A plain leaf: in a selection, extract the subtree here; in an output, insert an
     /// extent-one, stride-zero mode.
@@ -115,23 +120,10 @@ impl Tree {
         id: (&str, &str),
         node: (&str, &str, &str),
     ) -> std::fmt::Result {
-        let (mut result, mut first) = (Ok(()), true);
-        self.walk(&mut |e| {
-            if result.is_err() {
-                return;
-            }
-            if !first && !matches!(e, Step::Close) {
-                result = f.write_str(node.1);
-            }
-            first = matches!(e, Step::Open);
-            result = result.and_then(|()| match e {
-                Step::Leaf => f.write_str(leaf),
-                Step::Id(n) => write!(f, "{}{n}{}", id.0, id.1),
-                Step::Open => f.write_str(node.0),
-                Step::Close => f.write_str(node.2),
-            });
-        });
-        result
+        hier::write_flat(self, f, node, |t, f| match t {
+            Tree::Id(n) => write!(f, "{}{n}{}", id.0, id.1),
+            _ => f.write_str(leaf),
+        })
     }
 
     /// The leaf-and-nesting recipe of the children (identifiers read as plain leaves).
@@ -159,7 +151,7 @@ impl Tree {
 }
 
 /// One step of [`Tree::walk`].
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Hash)]
 enum Step {
     Leaf,
     Id(usize),
@@ -167,27 +159,63 @@ enum Step {
     Close,
 }
 
-impl Drop for Tree {
-    /// Drops the children with an explicit stack: a tree built by hand may nest without
-    /// limit.
-    fn drop(&mut self) {
-        if let Tree::Node(children) = self {
-            drop_flat(children, |t| match t {
-                Tree::Node(c) => Some(c),
-                _ => None,
-            });
+impl Hierarchy for Tree {
+    fn children(&self) -> Option<&[Tree]> {
+        match self {
+            Tree::Node(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    fn children_mut(&mut self) -> Option<&mut Vec<Tree>> {
+        match self {
+            Tree::Node(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    fn node(children: Vec<Tree>) -> Tree {
+        Tree::Node(children)
+    }
+
+    fn clone_leaf(&self) -> Tree {
+        match self {
+            Tree::Id(n) => Tree::Id(*n),
+            _ => Tree::Leaf,
         }
     }
 }
 
-/// Drops a hierarchy's `children` with an explicit stack: each is emptied of its own
-/// children (`kids`) before it drops, so no drop recurses.
-pub(crate) fn drop_flat<T>(children: &mut Vec<T>, kids: impl Fn(&mut T) -> Option<&mut Vec<T>>) {
-    let mut stack = std::mem::take(children);
-    while let Some(mut t) = stack.pop() {
-        if let Some(c) = kids(&mut t) {
-            stack.append(c);
-        }
+impl Drop for Tree {
+    /// Drops the children with an explicit stack: a tree built by hand may nest without
+    /// limit.
+    fn drop(&mut self) {
+        hier::drop_flat(self);
+    }
+}
+
+impl Clone for Tree {
+    /// A deep copy, rebuilt with an explicit stack (no recursion at any depth).
+    fn clone(&self) -> Tree {
+        hier::clone_flat(self)
+    }
+}
+
+impl PartialEq for Tree {
+    /// Same nesting and the same leaves in order, compared with an explicit stack.
+    fn eq(&self, other: &Tree) -> bool {
+        hier::eq_flat(self, other, |a, b| match (a, b) {
+            (Tree::Id(m), Tree::Id(n)) => m == n,
+            (Tree::Leaf, Tree::Leaf) => true,
+            _ => false,
+        })
+    }
+}
+
+impl std::hash::Hash for Tree {
+    /// Hashes the depth-first walk (equal trees walk alike), with an explicit stack.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.walk(&mut |s| s.hash(state));
     }
 }
 

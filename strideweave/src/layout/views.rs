@@ -446,6 +446,7 @@ impl Layout {
             if dims.contains(&j) {
                 let (s, d) = source
                     .next()
+                    // unreachable from user input: `dims` was checked to name exactly one target mode per source mode.
                     .expect("one source mode per named target mode");
                 b.node(s, d);
             } else {

@@ -194,15 +194,27 @@ struct ContractRule {
 }
 
 impl Rule for ContractRule {
-    fn backward(&self, cot: Dense, inputs: &[Tensor], needs: &[bool]) -> Result<Cotangents> {
-        with_num!(cot.dtype(), T => self.grads::<T>(cot, inputs, needs), _ => unreachable!("differentiable"))
+    fn backward(
+        &self,
+        op: &'static str,
+        cot: Dense,
+        inputs: &[Tensor],
+        needs: &[bool],
+    ) -> Result<Cotangents> {
+        with_num!(cot.dtype(), T => self.grads::<T>(op, cot, inputs, needs), _ => unreachable!("differentiable"))
     }
 }
 
 impl ContractRule {
-    fn grads<T: Num>(&self, cot: Dense, inputs: &[Tensor], needs: &[bool]) -> Result<Cotangents> {
+    fn grads<T: Num>(
+        &self,
+        op: &'static str,
+        cot: Dense,
+        inputs: &[Tensor],
+        needs: &[bool],
+    ) -> Result<Cotangents> {
         // Unreachable from user input: the cotangent has the result's dtype (checked).
-        let c = T::undense(cot).expect("the result's dtype");
+        let c = T::undense(op, cot)?.expect("the result's dtype");
         let dc_layout = Layout::compact(&self.spec.shape()?);
         let mut grads: Cotangents = smallvec::smallvec![];
         for (x, t) in inputs.iter().enumerate() {
@@ -216,7 +228,7 @@ impl ContractRule {
             let v = match inputs.get(1 - x) {
                 None => compute::<T>(self.op, &spec, dc, None, len)?,
                 Some(y) if T::COMPLEX => {
-                    let yc = crate::ops::matmul::conj_compact::<T>(y)?;
+                    let yc = crate::ops::matmul::conj_compact::<T>(self.op, y)?;
                     let ly = Layout::compact(y.shape());
                     compute::<T>(self.op, &spec, dc, Some((&yc, 0, &ly)), len)?
                 }

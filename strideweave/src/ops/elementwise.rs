@@ -1,6 +1,7 @@
 //! Elementwise arithmetic on equal shapes, the scalar forms, and `copy_from`.
 
 use crate::autograd::node::{Cotangents, Rule};
+use crate::budget::reserved_vec;
 use crate::dtype::Scalar;
 use crate::error::{Error, Result};
 use crate::kernels::num::{Dense, Num, with_num};
@@ -402,8 +403,14 @@ fn binary_kernel<T: Num>(
 struct BinaryRule(Binary);
 
 impl Rule for BinaryRule {
-    fn backward(&self, cot: Dense, inputs: &[Tensor], needs: &[bool]) -> Result<Cotangents> {
-        with_num!(cot.dtype(), T => binary_backward::<T>(self.0, cot, inputs, needs), _ => unreachable!("differentiable"))
+    fn backward(
+        &self,
+        op: &'static str,
+        cot: Dense,
+        inputs: &[Tensor],
+        needs: &[bool],
+    ) -> Result<Cotangents> {
+        with_num!(cot.dtype(), T => binary_backward::<T>(op, self.0, cot, inputs, needs), _ => unreachable!("differentiable"))
     }
 
     fn passes_through(&self, k: usize) -> bool {
@@ -411,64 +418,98 @@ impl Rule for BinaryRule {
     }
 }
 
-/// `f(c[k], t[k])` for every ordinal `k`, reading `t` in place.
-fn zip_with<T: Num>(c: &[T], t: &Tensor, f: impl Fn(T, T) -> T) -> Result<Vec<T>> {
-    read(t, "backward", |x: &[T], o, l: &Layout| {
-        let mut out = Vec::with_capacity(c.len());
+/// `f(c[k], t[k])` for every ordinal `k`, reading `t` in place (the result reserved
+/// fallibly, before the read).
+fn zip_with<T: Num>(
+    op: &'static str,
+    c: &[T],
+    t: &Tensor,
+    f: impl Fn(T, T) -> T,
+) -> Result<Vec<T>> {
+    let mut out = reserved_vec(op, c.len())?;
+    read(t, op, |x: &[T], o, l: &Layout| {
         let mut k = 0;
         walk1(l, o, |i| {
             out.push(f(c[k], x[i]));
             k += 1;
         });
-        out
-    })
+    })?;
+    Ok(out)
+}
+
+/// The cotangents of a binary operation's two inputs (`None`: not needed).
+type Pair<T> = (Option<Vec<T>>, Option<Vec<T>>);
+
+/// The cotangents `(c, f(c))` of the inputs that need them: `c`'s own vector is reused,
+/// and a copy (reserved fallibly) made only when both inputs need it.
+fn split<T: Num>(
+    op: &'static str,
+    mut c: Vec<T>,
+    needs: &[bool],
+    f: impl Fn(T) -> T,
+) -> Result<Pair<T>> {
+    let ga = match (needs[0], needs[1]) {
+        (false, _) => None,
+        (true, false) => return Ok((Some(c), None)),
+        (true, true) => {
+            let mut v = reserved_vec(op, c.len())?;
+            v.extend_from_slice(&c);
+            Some(v)
+        }
+    };
+    if !needs[1] {
+        return Ok((ga, None));
+    }
+    c.iter_mut().for_each(|x| *x = f(*x));
+    Ok((ga, Some(c)))
 }
 
 fn binary_backward<T: Num>(
+    op: &'static str,
     kind: Binary,
     cot: Dense,
     inputs: &[Tensor],
     needs: &[bool],
 ) -> Result<Cotangents> {
-    let c = T::undense(cot).expect("the result's dtype");
+    // unreachable from user input: the engine passes the result's cotangent in its dtype.
+    let c = T::undense(op, cot)?.expect("the result's dtype");
     let (a, b) = (&inputs[0], &inputs[1]);
-    let (ga, gb): (Option<Vec<T>>, Option<Vec<T>>) = match kind {
-        Binary::Add => (needs[0].then(|| c.clone()), needs[1].then(|| c.clone())),
-        Binary::Sub => (
-            needs[0].then(|| c.clone()),
-            needs[1].then(|| c.iter().map(|&x| -x).collect()),
-        ),
+    let (ga, gb): Pair<T> = match kind {
+        Binary::Add => split(op, c, needs, |x| x)?,
+        Binary::Sub => split(op, c, needs, |x| -x)?,
         Binary::Mul => (
             match needs[0] {
-                true => Some(zip_with(&c, b, |c, y| c * y.conj())?),
+                true => Some(zip_with(op, &c, b, |c, y| c * y.conj())?),
                 false => None,
             },
             match needs[1] {
-                true => Some(zip_with(&c, a, |c, x| c * x.conj())?),
+                true => Some(zip_with(op, &c, a, |c, x| c * x.conj())?),
                 false => None,
             },
         ),
         Binary::Div => (
             match needs[0] {
-                true => Some(zip_with(&c, b, |c, y| c / y.conj())?),
+                true => Some(zip_with(op, &c, b, |c, y| c / y.conj())?),
                 false => None,
             },
             match needs[1] {
                 // d(x/y)/dy = -x/y²
-                true => Some(read2(
-                    a,
-                    b,
-                    "backward",
-                    |(x, ox, lx): (&[T], i64, &Layout), (y, oy, ly)| {
-                        let mut out = Vec::with_capacity(c.len());
-                        let mut k = 0;
-                        walk2((lx, ox), (ly, oy), |i, j| {
-                            out.push(-(c[k] * (x[i] / (y[j] * y[j])).conj()));
-                            k += 1;
-                        });
-                        out
-                    },
-                )?),
+                true => {
+                    let mut out = reserved_vec(op, c.len())?;
+                    read2(
+                        a,
+                        b,
+                        op,
+                        |(x, ox, lx): (&[T], i64, &Layout), (y, oy, ly)| {
+                            let mut k = 0;
+                            walk2((lx, ox), (ly, oy), |i, j| {
+                                out.push(-(c[k] * (x[i] / (y[j] * y[j])).conj()));
+                                k += 1;
+                            });
+                        },
+                    )?;
+                    Some(out)
+                }
                 false => None,
             },
         ),
@@ -506,6 +547,7 @@ fn scalar(
         Scalar::F64(0.0)
             .cast(t.dtype())
             // Unreachable: this path runs for differentiable (float/complex) dtypes only.
+            // unreachable from user input: this path runs for differentiable (float/complex) dtypes only.
             .expect("zero casts to every float dtype")
     });
     let values = with_num!(t.dtype(), T => match scalar_kernel::<T>(op, t, kind, s, dest)? {
@@ -525,6 +567,7 @@ fn scalar_kernel<T: Num>(
     s: Scalar,
     dest: Dest<'_>,
 ) -> Result<Option<Vec<T>>> {
+    // unreachable from user input: the caller cast the scalar to the tensor's dtype (Scalar::cast_for) and refused it otherwise.
     let s = T::from_scalar(s).expect("cast to the tensor's dtype");
     match kind {
         ScalarKind::Neg => map1(op, t, dest, |x: T| -x),
@@ -541,18 +584,28 @@ struct ScalarRule {
 }
 
 impl Rule for ScalarRule {
-    fn backward(&self, cot: Dense, _inputs: &[Tensor], _needs: &[bool]) -> Result<Cotangents> {
-        fn go<T: Num>(kind: ScalarKind, s: Scalar, cot: Dense) -> Dense {
-            let c = T::undense(cot).expect("the result's dtype");
+    fn backward(
+        &self,
+        op: &'static str,
+        cot: Dense,
+        _inputs: &[Tensor],
+        _needs: &[bool],
+    ) -> Result<Cotangents> {
+        fn go<T: Num>(op: &'static str, kind: ScalarKind, s: Scalar, cot: Dense) -> Result<Dense> {
+            // unreachable from user input: the engine passes the result's cotangent in its dtype.
+            let mut c = T::undense(op, cot)?.expect("the result's dtype");
+            // unreachable from user input: the scalar was cast to T when the op was recorded.
             let s = T::from_scalar(s).expect("cast when recorded");
+            // In place: the cotangent's own vector becomes the input's.
             match kind {
-                ScalarKind::Add | ScalarKind::Sub => T::dense(c),
-                ScalarKind::Neg => T::dense(c.into_iter().map(|x| -x).collect()),
-                ScalarKind::Mul => T::dense(c.into_iter().map(|x| x * s.conj()).collect()),
-                ScalarKind::Div => T::dense(c.into_iter().map(|x| x / s.conj()).collect()),
+                ScalarKind::Add | ScalarKind::Sub => {}
+                ScalarKind::Neg => c.iter_mut().for_each(|x| *x = -*x),
+                ScalarKind::Mul => c.iter_mut().for_each(|x| *x = *x * s.conj()),
+                ScalarKind::Div => c.iter_mut().for_each(|x| *x = *x / s.conj()),
             }
+            Ok(T::dense(c))
         }
-        let g = with_num!(cot.dtype(), T => go::<T>(self.kind, self.value, cot), _ => unreachable!("differentiable"));
+        let g = with_num!(cot.dtype(), T => go::<T>(op, self.kind, self.value, cot)?, _ => unreachable!("differentiable"));
         Ok(smallvec::smallvec![Some(g)])
     }
 

@@ -8,6 +8,7 @@
 //! is read: the result goes into a fresh vector first and is then copied into the
 //! destination by the copy engine, so overlapping reads never see new values.
 
+use crate::budget::filled_vec;
 use crate::carrier::Carrier;
 use crate::dtype::Element;
 use crate::error::Result;
@@ -31,13 +32,16 @@ pub(crate) fn zip2<T: Element>(
 ) -> Result<Option<Vec<T>>> {
     let extents = a.shape().leaves();
     match dest {
-        Dest::Fresh => read2(a, b, op, |(x, xo, xl), (y, yo, yl)| {
-            let order = Layout::compact(xl.shape());
-            let mut out = vec![T::zero(); xl.size()];
-            let to = (&mut out[..], 0, order.stride().leaves());
-            zip(extents, side(x, xo, xl), side(y, yo, yl), to, f);
-            Some(out)
-        }),
+        Dest::Fresh => {
+            // Reserved before any lock is taken: an impossible size is an error.
+            let mut out = filled_vec(op, T::zero(), a.size())?;
+            read2(a, b, op, |(x, xo, xl), (y, yo, yl)| {
+                let order = Layout::compact(xl.shape());
+                let to = (&mut out[..], 0, order.stride().leaves());
+                zip(extents, side(x, xo, xl), side(y, yo, yl), to, f);
+            })?;
+            Ok(Some(out))
+        }
         Dest::Into(out) if same_place(out, a) && !shares(out, b) => update(op, out, b, &f),
         Dest::Into(out) if same_place(out, b) && !shares(out, a) => {
             update(op, out, a, |z, x| f(x, z))
@@ -71,17 +75,15 @@ pub(crate) fn map1<T: Element>(
 ) -> Result<Option<Vec<T>>> {
     let extents = t.shape().leaves();
     match dest {
-        Dest::Fresh => read(t, op, |x: &[T], xo, xl| {
-            let order = Layout::compact(xl.shape());
-            let mut out = vec![T::zero(); xl.size()];
-            map(
-                extents,
-                side(x, xo, xl),
-                (&mut out, 0, order.stride().leaves()),
-                f,
-            );
-            Some(out)
-        }),
+        Dest::Fresh => {
+            let mut out = filled_vec(op, T::zero(), t.size())?;
+            read(t, op, |x: &[T], xo, xl| {
+                let order = Layout::compact(xl.shape());
+                let to = (&mut out[..], 0, order.stride().leaves());
+                map(extents, side(x, xo, xl), to, f);
+            })?;
+            Ok(Some(out))
+        }
         Dest::Into(out) if shares(out, t) => staged(op, out, map1(op, t, Dest::Fresh, f)?),
         Dest::Into(out) => {
             let (o, l) = (out.offset() as i64, out.layout());
@@ -135,6 +137,7 @@ fn staged<T: Element>(
     out: &Tensor,
     values: Option<Vec<T>>,
 ) -> Result<Option<Vec<T>>> {
+    // unreachable from user input: zip2/map1 with Dest::Fresh always return Some.
     let values = values.expect("the fresh form returns its values");
     write_values(op, out, &values)?;
     Ok(None)

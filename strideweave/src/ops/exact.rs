@@ -94,6 +94,7 @@ pub(super) fn scalar(
             .and_then(bool::from_scalar)
             // Unreachable: check_operand_for admits bool for add/mul only, which always carry
             // a value, and cast_for already refused one that is not a bool.
+            // unreachable from user input: check_operand_for admits bool for add/mul only, which carry a value that cast_for checked.
             .expect("checked: a bool operand");
         let values = match kind {
             ScalarKind::Add => map1(op, t, dest, |x: bool| x | s)?,
@@ -105,6 +106,7 @@ pub(super) fn scalar(
     with_int!(t.dtype(), T => {
         // Unreachable: the caller ran Scalar::cast_for(t.dtype()), which refuses a value
         // that does not fit (NotCastable).
+        // unreachable from user input: the caller ran Scalar::cast_for(t.dtype()), which refuses a value that does not fit.
         let s = s.map_or(T::zero(), |s| T::from_scalar(s).expect("cast to the tensor's dtype"));
         if matches!(kind, ScalarKind::Div) && s == T::zero() {
             return Err(Error::DivisionByZero { op, at: "the scalar operand".into() });
@@ -139,12 +141,11 @@ pub(super) fn sum_modes(
     dest: Dest<'_>,
 ) -> Result<Option<Tensor>> {
     with_int!(t.dtype(), T => {
-        let values = read(t, op, |x: &[T], o, l| {
-            let mut acc = vec![T::zero(); shape.size()];
+        let mut acc = crate::budget::filled_vec(op, T::zero(), shape.size())?;
+        read(t, op, |x: &[T], o, l| {
             let into = (&mut acc[..], 0, gather.stride().leaves());
             fold(l.shape().leaves(), side(x, o, l), into, |a, p| a.wadd(p));
-            acc
         })?;
-        deliver(op, dest, values, shape)
+        deliver(op, dest, acc, shape)
     }, _ => unreachable!("checked: an integer dtype"))
 }

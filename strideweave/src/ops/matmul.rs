@@ -9,6 +9,7 @@
 //! and column offsets does. Either way nothing is copied before the product.
 
 use crate::autograd::node::{Cotangents, Rule};
+use crate::budget::{filled_vec, reserved_vec};
 use crate::error::{Error, Result};
 use crate::kernels::num::{Dense, Num, with_num};
 use crate::kernels::strided::walk1;
@@ -108,12 +109,19 @@ fn matmul(a: &Tensor, b: &Tensor, op: &'static str, dest: Dest<'_>) -> Result<Op
         {
             return Ok(None);
         }
-        T::dense(read2(a, b, op, |(x, ox, _), (y, oy, _)| {
+        // Offsets and the result are allocated (fallibly) before any lock is taken.
+        let (ra, ca) = (Axis::of(op, &a0)?, Axis::of(op, &a1)?);
+        let (rb, cb) = (Axis::of(op, &b0)?, Axis::of(op, &b1)?);
+        let mut c = product_buffer::<T>(op, &ra, &cb)?;
+        read2(a, b, op, |(x, ox, _), (y, oy, _)| {
             product::<T>(
-                Operand { data: x, offset: ox, rows: Axis::of(&a0), cols: Axis::of(&a1) },
-                Operand { data: y, offset: oy, rows: Axis::of(&b0), cols: Axis::of(&b1) },
+                op,
+                Operand { data: x, offset: ox, rows: ra, cols: ca },
+                Operand { data: y, offset: oy, rows: rb, cols: cb },
+                &mut c,
             )
-        })?)
+        })??;
+        T::dense(c)
     }, _ => unreachable!("checked"));
     finish(op, dest, &[a, b], values, &shape, || Box::new(MatmulRule))
 }
@@ -135,7 +143,7 @@ fn gemm_into<T: Num>(
         return Ok(false);
     }
     let (c0, c1) = modes(out)?;
-    let axes = [a0, a1, b0, b1, &c0, &c1].map(|m| Axis::of(m).stride());
+    let axes = [a0, a1, b0, b1, &c0, &c1].map(Axis::stride_of);
     let [
         Some(rsa),
         Some(csa),
@@ -177,17 +185,27 @@ enum Axis {
 }
 
 impl Axis {
-    /// The offsets of a mode: one stride when the mode coalesces to one leaf.
-    fn of(mode: &Layout) -> Axis {
-        let c = mode.coalesce();
-        let (e, d) = (c.shape().leaves(), c.stride().leaves());
-        if e.len() == 1 {
-            return Axis::Strided {
-                n: e[0] as usize,
-                stride: d[0],
-            };
+    /// The offsets of a mode: one stride when the mode coalesces to one leaf, else the
+    /// list of its offsets (reserved fallibly: a mode's size comes from the user).
+    fn of(op: &'static str, mode: &Layout) -> Result<Axis> {
+        if let Some(stride) = Axis::stride_of(mode) {
+            return Ok(Axis::Strided {
+                n: mode.size(),
+                stride,
+            });
         }
-        Axis::Listed((0..mode.size() as i64).map(|i| mode.eval(i)).collect())
+        let mut v = reserved_vec(op, mode.size())?;
+        v.extend((0..mode.size() as i64).map(|i| mode.eval(i)));
+        Ok(Axis::Listed(v))
+    }
+
+    /// The one stride of a mode that coalesces to one leaf (`None`: it does not).
+    fn stride_of(mode: &Layout) -> Option<i64> {
+        let c = mode.coalesce();
+        match c.stride().leaves() {
+            [d] => Some(*d),
+            _ => None,
+        }
     }
 
     fn len(&self) -> usize {
@@ -204,10 +222,16 @@ impl Axis {
         }
     }
 
-    fn offsets(&self) -> Vec<i64> {
+    /// The offsets of the mode, listed (a strided mode's computed, a listed mode's
+    /// borrowed): only the plain loop asks, after the `m × n` result fit in memory.
+    fn offsets(&self, op: &'static str) -> Result<std::borrow::Cow<'_, [i64]>> {
         match self {
-            Axis::Strided { n, stride } => (0..*n as i64).map(|i| i * stride).collect(),
-            Axis::Listed(v) => v.clone(),
+            Axis::Strided { n, stride } => {
+                let mut v = reserved_vec(op, *n)?;
+                v.extend((0..*n as i64).map(|i| i * stride));
+                Ok(v.into())
+            }
+            Axis::Listed(v) => Ok(v[..].into()),
         }
     }
 }
@@ -231,11 +255,26 @@ impl<T> Operand<'_, T> {
     }
 }
 
-/// `A · B` into a compact (`m × n`, strides `(1, m)`) vector.
-fn product<T: Num>(a: Operand<'_, T>, b: Operand<'_, T>) -> Vec<T> {
+/// Zeros for the compact `m × n` product of a matrix with rows `rows` and one with
+/// columns `cols`, reserved fallibly (`m · n` is a valid shape's size: it fits in `i64`).
+fn product_buffer<T: Num>(op: &'static str, rows: &Axis, cols: &Axis) -> Result<Vec<T>> {
+    let len = rows.len().checked_mul(cols.len()).ok_or(Error::Overflow {
+        op,
+        what: "the size of the product",
+    })?;
+    filled_vec(op, T::zero(), len)
+}
+
+/// `A · B` into `c`, zeros, a compact (`m × n`, strides `(1, m)`) buffer.
+fn product<T: Num>(
+    op: &'static str,
+    a: Operand<'_, T>,
+    b: Operand<'_, T>,
+    c: &mut [T],
+) -> Result<()> {
     let (m, k, n) = (a.rows.len(), a.cols.len(), b.cols.len());
     debug_assert_eq!(k, b.rows.len());
-    let mut c = vec![T::zero(); m * n];
+    debug_assert_eq!(c.len(), m * n);
     if let (Some(rsa), Some(csa), Some(rsb), Some(csb)) = (
         a.rows.stride(),
         a.cols.stride(),
@@ -245,127 +284,121 @@ fn product<T: Num>(a: Operand<'_, T>, b: Operand<'_, T>) -> Vec<T> {
         (m, k, n),
         (a.data, a.offset, rsa, csa),
         (b.data, b.offset, rsb, csb),
-        (&mut c, 0, 1, m as i64),
+        (c, 0, 1, m as i64),
     ) {
-        return c;
+        return Ok(());
     }
     let (ra, ca, rb, cb) = (
-        a.rows.offsets(),
-        a.cols.offsets(),
-        b.rows.offsets(),
-        b.cols.offsets(),
+        a.rows.offsets(op)?,
+        a.cols.offsets(op)?,
+        b.rows.offsets(op)?,
+        b.cols.offsets(op)?,
     );
     for (j, &cbj) in cb.iter().enumerate() {
         let col = &mut c[j * m..(j + 1) * m];
-        for (&cap, &rbp) in ca.iter().zip(&rb) {
+        for (&cap, &rbp) in ca.iter().zip(rb.iter()) {
             let y = b.data[(b.offset + rbp + cbj) as usize];
-            for (ci, &rai) in col.iter_mut().zip(&ra) {
+            for (ci, &rai) in col.iter_mut().zip(ra.iter()) {
                 *ci += a.data[(a.offset + rai + cap) as usize] * y;
             }
         }
     }
-    c
+    Ok(())
 }
 
 /// Backward of `C = A·B`: `dA = dC · Bᴴ`, `dB = Aᴴ · dC`.
 struct MatmulRule;
 
 impl Rule for MatmulRule {
-    fn backward(&self, cot: Dense, inputs: &[Tensor], needs: &[bool]) -> Result<Cotangents> {
-        with_num!(cot.dtype(), T => matmul_backward::<T>(cot, inputs, needs), _ => unreachable!("differentiable"))
+    fn backward(
+        &self,
+        op: &'static str,
+        cot: Dense,
+        inputs: &[Tensor],
+        needs: &[bool],
+    ) -> Result<Cotangents> {
+        with_num!(cot.dtype(), T => matmul_backward::<T>(op, cot, inputs, needs), _ => unreachable!("differentiable"))
     }
 }
 
-fn matmul_backward<T: Num>(cot: Dense, inputs: &[Tensor], needs: &[bool]) -> Result<Cotangents> {
-    let c = T::undense(cot).expect("the result's dtype");
+/// A compact `rows × cols` matrix as an [`Operand`].
+fn compact<T>(data: &[T], rows: usize, cols: usize) -> Operand<'_, T> {
+    Operand {
+        data,
+        offset: 0,
+        rows: Axis::Strided { n: rows, stride: 1 },
+        cols: Axis::Strided {
+            n: cols,
+            stride: rows as i64,
+        },
+    }
+}
+
+fn matmul_backward<T: Num>(
+    op: &'static str,
+    cot: Dense,
+    inputs: &[Tensor],
+    needs: &[bool],
+) -> Result<Cotangents> {
+    // unreachable from user input: the engine passes the result's cotangent in its dtype.
+    let c = T::undense(op, cot)?.expect("the result's dtype");
     let (a, b) = (&inputs[0], &inputs[1]);
     let (a0, a1) = modes(a)?;
     let (b0, b1) = modes(b)?;
     let (m, n) = (a0.size(), b1.size());
-    let dc = |data| Operand {
-        data,
-        offset: 0,
-        rows: Axis::Strided { n: m, stride: 1 },
-        cols: Axis::Strided {
-            n,
-            stride: m as i64,
-        },
-    };
     // The conjugate of an operand: the operand itself for real types, else a compact copy.
     let ga = match needs[0] {
         false => None,
-        true => Some(if T::COMPLEX {
-            let bc = conj_compact::<T>(b)?;
-            let (k, n) = (b0.size(), b1.size());
-            product(
-                dc(&c),
-                Operand {
-                    data: &bc,
-                    offset: 0,
-                    rows: Axis::Strided { n: k, stride: 1 },
-                    cols: Axis::Strided {
-                        n,
-                        stride: k as i64,
-                    },
-                }
-                .t(),
-            )
-        } else {
-            read(b, OP, |y: &[T], oy, _| {
-                product(
-                    dc(&c),
-                    Operand {
+        true => Some({
+            let (rows, cols) = (Axis::of(op, &b1)?, Axis::of(op, &b0)?);
+            let mut g = product_buffer::<T>(op, &Axis::Strided { n: m, stride: 1 }, &cols)?;
+            if T::COMPLEX {
+                let bc = conj_compact::<T>(op, b)?;
+                let bt = compact(&bc, b0.size(), b1.size()).t();
+                product(op, compact(&c, m, n), bt, &mut g)?;
+            } else {
+                read(b, op, |y: &[T], oy, _| {
+                    let bt = Operand {
                         data: y,
                         offset: oy,
-                        rows: Axis::of(&b0),
-                        cols: Axis::of(&b1),
-                    }
-                    .t(),
-                )
-            })?
+                        rows,
+                        cols,
+                    };
+                    product(op, compact(&c, m, n), bt, &mut g)
+                })??;
+            }
+            g
         }),
     };
     let gb = match needs[1] {
         false => None,
-        true => Some(if T::COMPLEX {
-            let ac = conj_compact::<T>(a)?;
-            let (m, k) = (a0.size(), a1.size());
-            product(
-                Operand {
-                    data: &ac,
-                    offset: 0,
-                    rows: Axis::Strided { n: m, stride: 1 },
-                    cols: Axis::Strided {
-                        n: k,
-                        stride: m as i64,
-                    },
-                }
-                .t(),
-                dc(&c),
-            )
-        } else {
-            read(a, OP, |x: &[T], ox, _| {
-                product(
-                    Operand {
+        true => Some({
+            let (rows, cols) = (Axis::of(op, &a1)?, Axis::of(op, &a0)?);
+            let mut g = product_buffer::<T>(op, &rows, &Axis::Strided { n, stride: 1 })?;
+            if T::COMPLEX {
+                let ac = conj_compact::<T>(op, a)?;
+                let at = compact(&ac, a0.size(), a1.size()).t();
+                product(op, at, compact(&c, m, n), &mut g)?;
+            } else {
+                read(a, op, |x: &[T], ox, _| {
+                    let at = Operand {
                         data: x,
                         offset: ox,
-                        rows: Axis::of(&a0),
-                        cols: Axis::of(&a1),
-                    }
-                    .t(),
-                    dc(&c),
-                )
-            })?
+                        rows,
+                        cols,
+                    };
+                    product(op, at, compact(&c, m, n), &mut g)
+                })??;
+            }
+            g
         }),
     };
     Ok(smallvec::smallvec![ga.map(T::dense), gb.map(T::dense)])
 }
 
 /// The conjugated values of a tensor, compact.
-pub(crate) fn conj_compact<T: Num>(t: &Tensor) -> Result<Vec<T>> {
-    read(t, OP, |x: &[T], o, l| {
-        let mut v = Vec::with_capacity(l.size());
-        walk1(l, o, |i| v.push(x[i].conj()));
-        v
-    })
+pub(crate) fn conj_compact<T: Num>(op: &'static str, t: &Tensor) -> Result<Vec<T>> {
+    let mut v = reserved_vec(op, t.size())?;
+    read(t, op, |x: &[T], o, l| walk1(l, o, |i| v.push(x[i].conj())))?;
+    Ok(v)
 }

@@ -179,9 +179,10 @@ pub(crate) fn finish(
     shape: &crate::layout::Shape,
     rule: impl FnOnce() -> Box<dyn crate::autograd::node::Rule>,
 ) -> Result<Option<Tensor>> {
-    // Unreachable: with_num! picks T from the values' own dtype, so undense succeeds.
+    // unreachable from user input: with_num! picks T from the values' own dtype, so undense
+    // finds its vector (and the forward values are never a splat).
     let out = num::with_num!(values.dtype(),
-        T => deliver(op, dest, <T as num::Num>::undense(values).expect("its own dtype"), shape)?,
+        T => deliver(op, dest, <T as num::Num>::undense(op, values)?.expect("its own dtype"), shape)?,
         _ => unreachable!("arithmetic dtypes"));
     match out {
         Some(t) if crate::autograd::node::wants(inputs) => {
@@ -211,5 +212,6 @@ pub(crate) fn deliver<T: crate::dtype::Element>(
 
 /// The tensor of an allocating form.
 pub(crate) fn fresh(r: Result<Option<Tensor>>) -> Result<Tensor> {
+    // unreachable from user input: an op with Dest::Fresh always returns Some.
     r.map(|t| t.expect("an allocating form returns its result"))
 }

@@ -1,6 +1,7 @@
 //! Sums and means.
 
 use crate::autograd::node::{Cotangents, Rule};
+use crate::budget::filled_vec;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::kernels::copy::copy;
@@ -147,11 +148,11 @@ fn sum_modes(
         return exact::sum_modes(op, t, &gather, &out_shape, dest);
     }
     let values = with_num!(t.dtype(), T => {
-        T::dense(read(t, op, |x: &[T], o, l| {
-            let mut acc = vec![T::zero(); out_shape.size()];
+        let mut acc = filled_vec(op, T::zero(), out_shape.size())?;
+        read(t, op, |x: &[T], o, l| {
             fold(l.shape().leaves(), side(x, o, l), (&mut acc, 0, gather.stride().leaves()), |a, p| a + p);
-            acc
-        })?)
+        })?;
+        T::dense(acc)
     }, _ => unreachable!("checked"));
     finish(op, dest, &[t], values, &out_shape, || {
         Box::new(SumModes { gather })
@@ -168,6 +169,7 @@ fn gather_layout(shape: &Shape, summed: &[bool], out: &Shape) -> Layout {
     for (span, &s) in spans.iter().zip(summed) {
         for leaf in span.vals.clone() {
             if !s {
+                // unreachable from user input: `out` is the compact shape of the kept modes, so it has one stride per kept leaf.
                 strides[leaf] = next.next().expect("one stride per kept leaf");
             }
         }
@@ -218,9 +220,18 @@ struct Total {
 }
 
 impl Rule for Total {
-    fn backward(&self, cot: Dense, _inputs: &[Tensor], _needs: &[bool]) -> Result<Cotangents> {
+    fn backward(
+        &self,
+        _op: &'static str,
+        cot: Dense,
+        _inputs: &[Tensor],
+        _needs: &[bool],
+    ) -> Result<Cotangents> {
         fn go<T: Num>(r: &Total, cot: Dense) -> Dense {
-            let c = T::undense(cot).expect("the result's dtype")[0];
+            // unreachable from user input: the engine passes the result's cotangent (one
+            // value, never a splat wider than one) in its dtype.
+            let (c, _) = T::undense_strided(&cot).expect("the result's dtype");
+            let c = c[0];
             let c = if r.mean {
                 c / T::from_f64(r.n as f64)
             } else {
@@ -243,23 +254,30 @@ struct SumModes {
 }
 
 impl Rule for SumModes {
-    fn backward(&self, cot: Dense, _inputs: &[Tensor], _needs: &[bool]) -> Result<Cotangents> {
-        fn go<T: Num>(gather: &Layout, cot: Dense) -> Dense {
+    fn backward(
+        &self,
+        op: &'static str,
+        cot: Dense,
+        _inputs: &[Tensor],
+        _needs: &[bool],
+    ) -> Result<Cotangents> {
+        fn go<T: Num>(op: &'static str, gather: &Layout, cot: Dense) -> Result<Dense> {
             if let Some((c, true)) = T::undense_strided(&cot) {
                 // One value everywhere stays one value everywhere.
-                return T::splat(c[0], gather.size());
+                return Ok(T::splat(c[0], gather.size()));
             }
-            let c = T::undense(cot).expect("the result's dtype");
-            let mut g = vec![T::zero(); gather.size()];
+            // unreachable from user input: the engine passes the result's cotangent in its dtype.
+            let c = T::undense(op, cot)?.expect("the result's dtype");
+            let mut g = filled_vec(op, T::zero(), gather.size())?;
             let order = Layout::compact(gather.shape());
             copy(
                 gather.shape().leaves(),
                 (&c, 0, gather.stride().leaves()),
                 (&mut g, 0, order.stride().leaves()),
             );
-            T::dense(g)
+            Ok(T::dense(g))
         }
-        let g = with_num!(cot.dtype(), T => go::<T>(&self.gather, cot), _ => unreachable!("differentiable"));
+        let g = with_num!(cot.dtype(), T => go::<T>(op, &self.gather, cot)?, _ => unreachable!("differentiable"));
         Ok(smallvec::smallvec![Some(g)])
     }
 }

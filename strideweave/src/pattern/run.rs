@@ -76,6 +76,7 @@ impl Plan {
             .map(|&(n, v)| Keyword {
                 sym: *index
                     .get(n)
+                    // unreachable from user input: check_keywords refused every keyword that names no symbol of the pattern.
                     .expect("check_keywords: every keyword names a symbol"),
                 // check_keywords: every value is at least 1.
                 value: v,

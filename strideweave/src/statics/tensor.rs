@@ -120,6 +120,12 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// let t = StaticTensor::<i64, shape_t!(2, 2)>::arange();
     /// assert_eq!(t.to_vec().unwrap(), [0, 1, 2, 3]);
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// As [`Tensor::arange`]: when the shape's elements cannot be allocated (checked before
+    /// allocating, never an abort). [`Tensor::try_arange`] then
+    /// [`try_from_dynamic`](Self::try_from_dynamic) returns that case as an error.
     pub fn arange() -> Self {
         StaticTensor {
             tensor: Tensor::arange::<T>(&S::SHAPE.to_shape()),
@@ -134,6 +140,12 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// let t = StaticTensor::<f64, shape_t!(3)>::zeros();
     /// assert_eq!(t.to_vec().unwrap(), [0.0; 3]);
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// As [`Tensor::zeros`]: when the shape's elements cannot be allocated (checked before
+    /// allocating, never an abort). [`Tensor::zeros_of`] then
+    /// [`try_from_dynamic`](Self::try_from_dynamic) returns that case as an error.
     pub fn zeros() -> Self {
         StaticTensor {
             tensor: Tensor::zeros::<T>(&S::SHAPE.to_shape()),
@@ -358,6 +370,7 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     pub fn get(&self, coord: &IntTuple) -> Result<T> {
         // Unreachable: a StaticTensor<T, _> is built only with T's dtype, so its scalar is a T.
         let v = self.tensor.get(coord)?;
+        // unreachable from user input: a StaticTensor<T, _> is built only with T's dtype, so its scalar is a T.
         Ok(T::from_scalar(v).expect("a StaticTensor<T, _> holds T"))
     }
 
@@ -372,6 +385,7 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     pub fn get_ordinal(&self, ordinal: usize) -> Result<T> {
         // Unreachable: a StaticTensor<T, _> is built only with T's dtype, so its scalar is a T.
         let v = self.tensor.get_ordinal(ordinal)?;
+        // unreachable from user input: a StaticTensor<T, _> is built only with T's dtype, so its scalar is a T.
         Ok(T::from_scalar(v).expect("a StaticTensor<T, _> holds T"))
     }
 

@@ -151,7 +151,9 @@ impl Tensor {
         let s0 = &r.adjacent[0];
         let n = codes.layout.size();
         let carriers = [&codes.carrier, &scales.carrier];
-        let values = Carrier::with_hosts(op, &carriers, None, |hosts, _| {
+        // Reserved before the locks: a broadcast view's size may be too large to allocate.
+        let mut values = crate::budget::reserved_vec::<f32>(op, n)?;
+        Carrier::with_hosts(op, &carriers, None, |hosts, _| {
             let (HostSlice::I8(c), HostSlice::F32(s)) = (hosts[0], hosts[1]) else {
                 return Err(Error::Runtime {
                     op,
@@ -159,13 +161,12 @@ impl Tensor {
                         .into(),
                 });
             };
-            Ok((0..n as i64)
-                .map(|i| {
-                    let code = c[(codes.offset as i64 + codes.layout.eval(i)) as usize];
-                    let scale = s[(scales.offset as i64 + scales.layout.eval(s0.eval(i))) as usize];
-                    f32::from(code) * scale
-                })
-                .collect::<Vec<f32>>())
+            values.extend((0..n as i64).map(|i| {
+                let code = c[(codes.offset as i64 + codes.layout.eval(i)) as usize];
+                let scale = s[(scales.offset as i64 + scales.layout.eval(s0.eval(i))) as usize];
+                f32::from(code) * scale
+            }));
+            Ok(())
         })?;
         Tensor::from_vec(values, codes.layout.shape())
     }

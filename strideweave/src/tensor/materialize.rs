@@ -128,7 +128,13 @@ impl Tensor {
 struct Identity;
 
 impl Rule for Identity {
-    fn backward(&self, cot: Dense, _: &[Tensor], _: &[bool]) -> Result<Cotangents> {
+    fn backward(
+        &self,
+        _: &'static str,
+        cot: Dense,
+        _: &[Tensor],
+        _: &[bool],
+    ) -> Result<Cotangents> {
         Ok(smallvec::smallvec![Some(cot)])
     }
 }
@@ -218,6 +224,7 @@ fn copy_into(op: &'static str, src: &Tensor, dst: &Tensor) -> Result<()> {
     let from = (s.offset as i64, s.layout.stride().leaves());
     let to = (d.offset as i64, d.layout.stride().leaves());
     Carrier::with_hosts(op, &[&s.carrier], Some(&d.carrier), |x, y| {
+        // unreachable from user input: with_hosts was given Some(write), so it lends the written elements.
         let y = y.expect("the written carrier");
         copy_host(op, extents, (x[0], from), (y, to))
     })
@@ -236,6 +243,7 @@ pub(crate) fn fill(op: &'static str, t: &Tensor, value: crate::dtype::Scalar) ->
     let zeros = vec![0; extents.len()];
     let to = (d.offset as i64, d.layout.stride().leaves());
     Carrier::with_hosts(op, &[&one], Some(&d.carrier), |x, y| {
+        // unreachable from user input: with_hosts was given Some(write), so it lends the written elements.
         let y = y.expect("the written carrier");
         copy_host(op, extents, (x[0], (0, &zeros)), (y, to))
     })

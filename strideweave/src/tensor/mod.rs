@@ -24,6 +24,7 @@ use std::fmt;
 use std::mem::MaybeUninit;
 use std::sync::Arc;
 
+use crate::budget::{filled_vec, reserved_vec};
 use crate::carrier::{Carrier, CarrierClass};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
@@ -201,11 +202,17 @@ impl Tensor {
     /// let t = strideweave::Tensor::zeros::<f64>(&"(2,2)".parse().unwrap());
     /// assert_eq!(t.to_vec::<f64>().unwrap(), [0.0; 4]);
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// When `shape.size()` elements of `T` cannot be allocated. The allocation is checked
+    /// before it is made, so this is a panic with a message, never an abort of the process;
+    /// [`zeros_of`](Self::zeros_of) (`Tensor::zeros_of(T::DTYPE, shape)`) returns the same
+    /// case as an [`Error::TooLarge`].
     pub fn zeros<T: Element>(shape: &Shape) -> Tensor {
-        Tensor::from_repr(compact_repr(
-            Carrier::from_vec(vec![T::zero(); shape.size()]),
-            shape,
-        ))
+        let data = filled_vec("Tensor::zeros", T::zero(), shape.size())
+            .unwrap_or_else(|e| panic!("{e} (Tensor::zeros_of returns this as an error)"));
+        Tensor::from_repr(compact_repr(Carrier::from_vec(data), shape))
     }
 
     /// A compact tensor of zeros of a plain dtype.
@@ -227,9 +234,40 @@ impl Tensor {
     /// let t = strideweave::Tensor::arange::<i64>(&"(2,3)".parse().unwrap());
     /// assert_eq!(t.index(&[1.into(), 2.into()]).unwrap().value().unwrap().to_f64(), 5.0);
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// When `shape.size()` elements of `T` cannot be allocated. The allocation is checked
+    /// before it is made, so this is a panic with a message, never an abort of the process;
+    /// [`try_arange`](Self::try_arange) returns the same case as an [`Error::TooLarge`].
     pub fn arange<T: Element>(shape: &Shape) -> Tensor {
-        let data = (0..shape.size()).map(T::from_ordinal).collect();
-        Tensor::from_repr(compact_repr(Carrier::from_vec(data), shape))
+        Tensor::arange_as::<T>("Tensor::arange", shape)
+            .unwrap_or_else(|e| panic!("{e} (Tensor::try_arange returns this as an error)"))
+    }
+
+    /// [`arange`](Self::arange) that reports a size that cannot be allocated as an
+    /// [`Error::TooLarge`] instead of panicking.
+    ///
+    /// ```
+    /// use strideweave::{Error, Tensor};
+    /// let t = Tensor::try_arange::<i32>(&"(2,2)".parse().unwrap()).unwrap();
+    /// assert_eq!(t.to_vec::<i32>().unwrap(), [0, 1, 2, 3]);
+    /// let huge = "(4294967296,2147483647)".parse().unwrap();
+    /// let err = Tensor::try_arange::<f64>(&huge).unwrap_err();
+    /// assert!(matches!(err, Error::TooLarge { .. }));
+    /// assert!(err.to_string().starts_with("Tensor::try_arange: cannot allocate"));
+    /// ```
+    pub fn try_arange<T: Element>(shape: &Shape) -> Result<Tensor> {
+        Tensor::arange_as::<T>("Tensor::try_arange", shape)
+    }
+
+    fn arange_as<T: Element>(op: &'static str, shape: &Shape) -> Result<Tensor> {
+        let mut data = reserved_vec(op, shape.size())?;
+        data.extend((0..shape.size()).map(T::from_ordinal));
+        Ok(Tensor::from_repr(compact_repr(
+            Carrier::from_vec(data),
+            shape,
+        )))
     }
 
     /// A tensor of one element, with the empty shape `()` (no top-level modes, size 1).

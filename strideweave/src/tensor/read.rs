@@ -49,6 +49,7 @@ pub(crate) fn read_write<T: Element, R>(
     let s = t.require_single(op)?;
     let o = s.offset as i64;
     Carrier::with_slices(op, &[&s.carrier], Some(out.carrier()), |xs, z| {
+        // unreachable from user input: with_slices was given Some(write), so it lends the written elements.
         f((xs[0], o, &s.layout), z.expect("the written carrier"))
     })
 }
@@ -67,6 +68,7 @@ pub(crate) fn read2_write<T: Element, R>(
     let (oa, ob) = (sa.offset as i64, sb.offset as i64);
     let reads = [&sa.carrier, &sb.carrier];
     Carrier::with_slices(op, &reads, Some(out.carrier()), |xs, z| {
+        // unreachable from user input: with_slices was given Some(write), so it lends the written elements.
         let z = z.expect("the written carrier");
         f((xs[0], oa, &sa.layout), (xs[1], ob, &sb.layout), z)
     })

@@ -261,7 +261,8 @@ impl<'a, T, R: TensorRank> TypedTensorViewMut<'a, T, R> {
                 .into(),
             ));
         }
-        let mut from = Vec::with_capacity(src.n_elements());
+        let mut from =
+            crate::budget::reserved_vec("TypedTensorViewMut::copy_from", src.n_elements())?;
         src.layout.for_each_index(|i| from.push(i));
         let (data, src_data) = (&mut *self.data, src.data);
         let mut next = from.into_iter();

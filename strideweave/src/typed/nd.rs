@@ -36,6 +36,7 @@ impl<'a, T, R: TensorRank, D: ViewRepresentation> From<TypedTensorView<'a, T, R,
         let shape = IxDyn(view.shape());
         if view.n_elements() == 0 {
             return ArrayView::from_shape(shape, &[])
+                // unreachable from user input: a shape with no elements fits an empty slice.
                 .expect("an empty shape fits an empty slice in ndarray's default strides");
         }
         let (lo, _) = reach(
@@ -44,11 +45,13 @@ impl<'a, T, R: TensorRank, D: ViewRepresentation> From<TypedTensorView<'a, T, R,
             view.strides(),
             view.offset(),
         )
+        // unreachable from user input: the view's reach was checked without overflow when it was built.
         .expect("the reach of a built view was computed without overflow at construction");
         // ndarray takes custom strides as `usize` bit patterns of `isize` and the slice from
         // the lowest address the view reaches.
         let strides: Vec<usize> = view.strides().iter().map(|&s| s as usize).collect();
         ArrayView::from_shape(shape.strides(IxDyn(&strides)), &view.data[lo as usize..])
+            // unreachable from user input: every index of a built view was checked inside its slice when it was built.
             .expect("every index of a built view is inside its slice, so ndarray accepts it")
     }
 }
@@ -132,6 +135,7 @@ impl<T> From<TypedTensor<T, DynRank>> for ArrayD<T> {
     fn from(t: TypedTensor<T, DynRank>) -> ArrayD<T> {
         let shape = IxDyn(t.shape()).f();
         ArrayD::from_shape_vec(shape, t.into_vec())
+            // unreachable from user input: a TypedTensor is built with exactly its shape's elements, column-major.
             .expect("a typed tensor holds exactly its shape's elements in column-major order")
     }
 }
@@ -267,6 +271,7 @@ impl<T: Element> TryFrom<Tensor> for ArrayD<T> {
                 ),
             ));
         };
+        // unreachable from user input: the checks just above: a compact column-major tensor over its whole carrier.
         Ok(ArrayD::from_shape_vec(IxDyn(&shape).f(), data).expect(
             "a compact column-major tensor over its whole carrier has its shape's elements",
         ))

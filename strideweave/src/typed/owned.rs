@@ -252,7 +252,9 @@ impl<'a, T: Clone, R: TensorRank, D: ViewRepresentation> TypedTensorView<'a, T, 
                 detail: "the view's storage is not host memory; download it first".into(),
             });
         }
-        let data = self.logical_slice(OP)?.to_vec();
+        let slice = self.logical_slice(OP)?;
+        let mut data = crate::budget::reserved_vec(OP, slice.len())?;
+        data.extend_from_slice(slice);
         self.owned(OP, data)
     }
 

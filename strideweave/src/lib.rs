@@ -68,6 +68,7 @@ pub use strideweave_syntax::MAX_NESTING;
 /// Defined at the crate root: its path is part of every debuginfo and symbol name of a chain
 /// of results, which nest it once per call.
 pub struct Rearranged<S, P>(std::marker::PhantomData<S>, std::marker::PhantomData<P>);
+pub use ops::Reduction;
 pub use strideweave_macros::{layout, rearrange, repeat, s, shape, shape_t};
 pub use tensor::{Indexed, Tensor};
 pub use typed::{DynRank, Rank, StridedSliceSpec, TypedTensorView};

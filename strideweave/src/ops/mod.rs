@@ -6,6 +6,7 @@
 //! | `engine` | the elementwise engine run on tensors: operands in place, results straight into a fresh vector or the destination |
 //! | `exact` | the integer and bool kernels of `elementwise` and `reduce` (wrapping, checked division) |
 //! | `reduce` | `sum`, `sum_modes`, `mean` |
+//! | `reduction` | `Tensor::reduce` by a pattern: sum, mean, max, min, prod (the engine's `Op::Reduce`) |
 //! | `matmul` | the product of two rank-2 tensors |
 //!
 //! The element arithmetic, dense value vectors, strided walks and the gemm call they run on
@@ -24,6 +25,9 @@ mod engine;
 mod exact;
 mod matmul;
 mod reduce;
+mod reduction;
+
+pub use reduction::Reduction;
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};

@@ -6,6 +6,7 @@
 //! | `engine` | the elementwise engine run on tensors: operands in place, results straight into a fresh vector or the destination |
 //! | `exact` | the integer and bool kernels of `elementwise` and `reduce` (wrapping, checked division) |
 //! | `reduce` | `sum`, `sum_modes`, `mean` |
+//! | `vector` | `magnitude`, `normalize`, `cross` |
 //! | `reduction` | `Tensor::reduce` by a pattern: sum, mean, max, min, prod (the engine's `Op::Reduce`) |
 //! | `matmul` | the product of two rank-2 tensors |
 //!
@@ -26,6 +27,7 @@ mod exact;
 mod matmul;
 mod reduce;
 mod reduction;
+mod vector;
 
 pub use reduction::Reduction;
 

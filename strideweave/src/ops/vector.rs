@@ -94,9 +94,14 @@ impl Tensor {
             let s = length(&as_f64::<T>(self, OP)?);
             T::dense(vec![T::from_f64(s)])
         }, _ => unreachable!("checked: a real floating dtype"));
-        fresh(finish(OP, Dest::Fresh, &[self], values, &Shape::empty(), || {
-            Box::new(Magnitude)
-        }))
+        fresh(finish(
+            OP,
+            Dest::Fresh,
+            &[self],
+            values,
+            &Shape::empty(),
+            || Box::new(Magnitude),
+        ))
     }
 
     /// The unit vector `x / |x|` (see [`magnitude`](Self::magnitude)), or `None` for a
@@ -122,7 +127,10 @@ impl Tensor {
             T::dense(x.iter().map(|v| T::from_f64(v / s)).collect())
         }, _ => unreachable!("checked: a real floating dtype"));
         let shape = self.shape().clone();
-        finish(OP, Dest::Fresh, &[self], values, &shape, || Box::new(Normalize)).map(|t| {
+        finish(OP, Dest::Fresh, &[self], values, &shape, || {
+            Box::new(Normalize)
+        })
+        .map(|t| {
             // Unreachable from user input: the allocating form returns its result.
             Some(t.expect("an allocating form returns its result"))
         })
@@ -143,7 +151,7 @@ impl Tensor {
     /// assert_eq!(x.cross(&y).unwrap().to_vec::<f64>().unwrap(), [0.0, 0.0, 1.0]);
     /// let z = Tensor::zeros::<f64>(&"4".parse().unwrap());
     /// assert_eq!(x.cross(&z).unwrap_err().to_string(),
-    ///     "cross: needs two vectors of extent 3, found shapes (3) and (4)");
+    ///     "cross: needs two vectors of extent 3, found shapes 3 and 4");
     /// ```
     pub fn cross(&self, other: &Tensor) -> Result<Tensor> {
         const OP: &str = "cross";
@@ -174,9 +182,14 @@ impl Tensor {
         let values = with_num!(self.dtype(), T => {
             T::dense(cross3(&self.to_vec_as::<T>(OP)?, &other.to_vec_as::<T>(OP)?))
         }, _ => unreachable!("checked: a floating or complex dtype"));
-        fresh(finish(OP, Dest::Fresh, &[self, other], values, &shape, || {
-            Box::new(Cross)
-        }))
+        fresh(finish(
+            OP,
+            Dest::Fresh,
+            &[self, other],
+            values,
+            &shape,
+            || Box::new(Cross),
+        ))
     }
 }
 
@@ -227,7 +240,10 @@ impl Rule for Cross {
         fn go<T: Num>(cot: Dense, inputs: &[Tensor], needs: &[bool]) -> Result<Cotangents> {
             let c = T::undense(cot).expect("the result's dtype");
             let conj = |t: &Tensor| -> Result<Vec<T>> {
-                Ok(t.to_vec_as::<T>("cross")?.into_iter().map(T::conj).collect())
+                Ok(t.to_vec_as::<T>("cross")?
+                    .into_iter()
+                    .map(T::conj)
+                    .collect())
             };
             let da = match needs[0] {
                 true => Some(T::dense(cross3(&conj(&inputs[1])?, &c))),

@@ -4,6 +4,7 @@
 //! and the vector operations `magnitude`, `normalize`, `cross` (`vector.rs`).
 
 mod finite_diff;
+mod promotion;
 mod props;
 mod reference;
 mod rules;

@@ -8,6 +8,8 @@
 //! | `reduce` | `sum`, `sum_modes`, `mean` |
 //! | `vector` | `magnitude`, `normalize`, `cross` |
 //! | `reduction` | `Tensor::reduce` by a pattern: sum, mean, max, min, prod (the engine's `Op::Reduce`) |
+//! | `promote` | mixed dtypes: the other operand converted to `DType::promote`'s dtype, recorded |
+//! | `operators` | `std::ops` on `&Tensor` (`Output = Result<Tensor>`) |
 //! | `matmul` | the product of two rank-2 tensors |
 //!
 //! The element arithmetic, dense value vectors, strided walks and the gemm call they run on
@@ -25,6 +27,8 @@ mod elementwise;
 mod engine;
 mod exact;
 mod matmul;
+mod operators;
+mod promote;
 mod reduce;
 mod reduction;
 mod vector;

@@ -290,15 +290,16 @@ fn reduce_with(t: &Tensor, plan: &Plan, r: Reduction) -> Result<Option<Tensor>> 
             T::dense(v)
         }, _ => unreachable!("checked: a real floating dtype")),
         _ => with_num!(d, T => {
-            let mut v = match r {
+            let v = match r {
                 Reduction::Prod => fold_all(t, plan, &space, T::one(), |a, p: T| a * p)?,
                 _ => fold_all(t, plan, &space, T::zero(), |a, p: T| a + p)?,
             };
             if r == Reduction::Mean {
                 let n = T::from_f64(space.nred as f64);
-                v.iter_mut().for_each(|x| *x = *x / n);
+                T::dense(v.into_iter().map(|x| x / n).collect())
+            } else {
+                T::dense(v)
             }
-            T::dense(v)
         }, _ => unreachable!("checked: a floating or complex dtype")),
     };
     let out = space.out.clone();

@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::kernels::copy::copy;
 use crate::kernels::fold::fold;
 use crate::kernels::int::{Int, with_int};
-use crate::kernels::num::{Dense, Num, with_num};
+use crate::kernels::num::{Dense, Num, with_num, with_real};
 use crate::layout::{Layout, Shape};
 use crate::ops::{Accepts, Dest, check_operand_for, deliver, finish, fresh};
 use crate::pattern::Op;
@@ -83,35 +83,6 @@ impl std::fmt::Display for Reduction {
 }
 
 const OP: &str = "reduce";
-
-/// Runs `$body` with `$T` bound to the real floating type of `$dtype` (those with an order
-/// and gradients), or evaluates `$other`.
-macro_rules! with_real {
-    ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {
-        match $dtype {
-            DType::F32 => {
-                type $T = f32;
-                $body
-            }
-            DType::F64 => {
-                type $T = f64;
-                $body
-            }
-            #[cfg(feature = "half")]
-            DType::F16 => {
-                type $T = half::f16;
-                $body
-            }
-            #[cfg(feature = "half")]
-            DType::BF16 => {
-                type $T = half::bf16;
-                $body
-            }
-            #[allow(unreachable_patterns)]
-            _ => $other,
-        }
-    };
-}
 
 impl Tensor {
     /// einops' `reduce` in the rearrangement grammar (contracts §5): the symbols of the left

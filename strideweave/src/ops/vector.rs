@@ -5,38 +5,10 @@ use crate::autograd::node::{Cotangents, Rule};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::kernels::int::{Int, with_int};
-use crate::kernels::num::{Dense, Num, with_num};
+use crate::kernels::num::{Dense, Num, with_num, with_real};
 use crate::layout::Shape;
 use crate::ops::{Accepts, Dest, check_operand_for, check_pair_for, deliver, finish, fresh};
 use crate::tensor::Tensor;
-
-/// Runs `$body` with `$T` bound to the real floating type of `$dtype`, or evaluates `$other`.
-macro_rules! with_float {
-    ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {
-        match $dtype {
-            DType::F32 => {
-                type $T = f32;
-                $body
-            }
-            DType::F64 => {
-                type $T = f64;
-                $body
-            }
-            #[cfg(feature = "half")]
-            DType::F16 => {
-                type $T = half::f16;
-                $body
-            }
-            #[cfg(feature = "half")]
-            DType::BF16 => {
-                type $T = half::bf16;
-                $body
-            }
-            #[allow(unreachable_patterns)]
-            _ => $other,
-        }
-    };
-}
 
 /// The Euclidean length of `x` (every element, in ordinal order), scaled by the largest
 /// magnitude so that no square overflows or underflows; through `f64`.
@@ -90,7 +62,7 @@ impl Tensor {
     pub fn magnitude(&self) -> Result<Tensor> {
         const OP: &str = "magnitude";
         check_real(OP, self)?;
-        let values = with_float!(self.dtype(), T => {
+        let values = with_real!(self.dtype(), T => {
             let s = length(&as_f64::<T>(self, OP)?);
             T::dense(vec![T::from_f64(s)])
         }, _ => unreachable!("checked: a real floating dtype"));
@@ -118,7 +90,7 @@ impl Tensor {
     pub fn normalize(&self) -> Result<Option<Tensor>> {
         const OP: &str = "normalize";
         check_real(OP, self)?;
-        let values = with_float!(self.dtype(), T => {
+        let values = with_real!(self.dtype(), T => {
             let x = as_f64::<T>(self, OP)?;
             let s = length(&x);
             if s == 0.0 {
@@ -205,7 +177,7 @@ struct Magnitude;
 
 impl Rule for Magnitude {
     fn backward(&self, cot: Dense, inputs: &[Tensor], _needs: &[bool]) -> Result<Cotangents> {
-        let g = with_float!(cot.dtype(), T => {
+        let g = with_real!(cot.dtype(), T => {
             let c = T::undense(cot).expect("the result's dtype")[0].to_scalar().to_f64();
             let x = as_f64::<T>(&inputs[0], "magnitude")?;
             let s = length(&x);
@@ -220,7 +192,7 @@ struct Normalize;
 
 impl Rule for Normalize {
     fn backward(&self, cot: Dense, inputs: &[Tensor], _needs: &[bool]) -> Result<Cotangents> {
-        let g = with_float!(cot.dtype(), T => {
+        let g = with_real!(cot.dtype(), T => {
             let c: Vec<f64> = T::undense(cot).expect("the result's dtype").iter().map(|v| v.to_scalar().to_f64()).collect();
             let x = as_f64::<T>(&inputs[0], "normalize")?;
             let s = length(&x);

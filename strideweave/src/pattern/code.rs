@@ -16,7 +16,7 @@ pub enum Op {
     /// `repeat`: right symbols absent on the left are new stride-0 modes.
     Repeat,
     /// `reduce`: left symbols absent on the right (of any extent) are listed after the
-    /// result's leaves, as the leaves a reduction folds ([`Out::nkept`](super::plan::Out::nkept)).
+    /// result's leaves, as the leaves a reduction folds (`Out::nkept` says where the result ends).
     Reduce,
 }
 

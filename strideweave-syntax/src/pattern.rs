@@ -132,6 +132,10 @@ pub enum PatternKind {
     /// Right symbols absent on the left are new, broadcast (stride-0) modes whose extents
     /// come from keywords.
     Repeat,
+    /// As [`Rearrange`](PatternKind::Rearrange), and left symbols absent on the right are
+    /// reduced (at any extent, a layout-stage matter); the right side may be empty (a full
+    /// reduction to rank 0: `"a b ->"`).
+    Reduce,
 }
 
 /// What [`check_pattern`] leaves to the layout stage, each symbol with the span of its term.
@@ -565,7 +569,7 @@ pub fn check_pattern<S: Clone>(
     let mut ellipses: [Option<(S, Vec<usize>)>; 2] = [None, None];
     for (k, which) in [SideName::Left, SideName::Right].into_iter().enumerate() {
         let side = pattern.side(which);
-        if side.terms.is_empty() {
+        if side.terms.is_empty() && !(kind == PatternKind::Reduce && k == 1) {
             return Err(err(
                 &side.span,
                 format!(
@@ -659,7 +663,7 @@ pub fn check_pattern<S: Clone>(
     for (name, s) in &right {
         if !left_names.contains(name) {
             match kind {
-                PatternKind::Rearrange => {
+                PatternKind::Rearrange | PatternKind::Reduce => {
                     return Err(err(
                         s,
                         format!(

@@ -4,6 +4,7 @@
 
 mod cast;
 mod host;
+mod promote;
 
 use std::fmt;
 

@@ -87,6 +87,7 @@ pub struct Rearranged<S, P>(std::marker::PhantomData<S>, std::marker::PhantomDat
 /// Defined at the crate root, like [`Rearranged`], because its path is part of every
 /// debuginfo and symbol name of the results that nest it.
 pub struct MatMul<A, B>(std::marker::PhantomData<A>, std::marker::PhantomData<B>);
+pub use ops::Reduction;
 pub use strideweave_macros::{layout, rearrange, repeat, s, shape, shape_t};
 pub use tensor::{Indexed, Tensor};
 pub use typed::{DynRank, Rank, StridedSliceSpec, TypedTensorView};

@@ -171,17 +171,20 @@ fn the_mean_of_integers_is_refused_rather_than_truncated_or_converted() {
 }
 
 #[test]
-fn operands_of_two_integer_dtypes_are_refused() {
+fn operands_of_two_integer_dtypes_follow_the_promotion_table() {
+    // Issue 13: mixed dtypes follow DType::promote (i32 with i64 is i64), or fail naming both.
     let a = Tensor::arange::<i32>(&sh("2"));
     let b = Tensor::arange::<i64>(&sh("2"));
-    let err = a.add(&b).unwrap_err();
+    let sum = a.add(&b).unwrap();
+    assert_eq!(sum.dtype(), strideweave::DType::I64);
+    assert_eq!(sum.to_vec::<i64>().unwrap(), [0, 2]);
+    let f = Tensor::arange::<f64>(&sh("2"));
+    let err = b.add(&f).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Type);
-    assert!(
-        err.to_string()
-            .contains("two tensors of one dtype (i32 on the left)")
-    );
-    let out = Tensor::zeros::<i64>(&sh("2"));
-    assert_eq!(a.add_into(&a, &out).unwrap_err().kind(), ErrorKind::Type);
+    assert!(err.to_string().contains("i64 and f64"), "{err}");
+    // The destination has the promoted dtype, or it is refused.
+    let out = Tensor::zeros::<i32>(&sh("2"));
+    assert_eq!(a.add_into(&b, &out).unwrap_err().kind(), ErrorKind::Type);
 }
 
 #[test]

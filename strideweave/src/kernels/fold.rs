@@ -51,6 +51,24 @@ pub(crate) fn fold<T: Copy, A: Copy>(
         acc[ao as usize] = f(acc[ao as usize], x[xo as usize]);
         return;
     };
+    if let Some(&next) = modes.get(1)
+        && (inner.d, inner.s[0], next.d) == (1, 1, 0)
+    {
+        // A kept unit-stride run under a reduced leaf (a sum over the slow modes): the
+        // reduced leaf is walked here, so a short run costs no call of the outer walk each;
+        // every output still receives its terms in the same order.
+        let (e, step) = (inner.e as usize, next.s[0]);
+        outer(&modes[2..], ao, [xo], |d, [s]| {
+            let out = &mut acc[d as usize..d as usize + e];
+            for r in 0..next.e {
+                let s0 = (s + r * step) as usize;
+                for (z, &p) in out.iter_mut().zip(&x[s0..s0 + e]) {
+                    *z = f(*z, p);
+                }
+            }
+        });
+        return;
+    }
     outer(&modes[1..], ao, [xo], |d, [s]| run(x, s, acc, d, inner, &f));
 }
 

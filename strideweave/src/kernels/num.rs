@@ -207,6 +207,36 @@ macro_rules! with_num {
 }
 pub(crate) use with_num;
 
+/// Runs `$body` with `$T` bound to the real floating type of `$dtype` (those with an order
+/// and gradients), or evaluates `$other`.
+macro_rules! with_real {
+    ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {
+        match $dtype {
+            $crate::dtype::DType::F32 => {
+                type $T = f32;
+                $body
+            }
+            $crate::dtype::DType::F64 => {
+                type $T = f64;
+                $body
+            }
+            #[cfg(feature = "half")]
+            $crate::dtype::DType::F16 => {
+                type $T = half::f16;
+                $body
+            }
+            #[cfg(feature = "half")]
+            $crate::dtype::DType::BF16 => {
+                type $T = half::bf16;
+                $body
+            }
+            #[allow(unreachable_patterns)]
+            _ => $other,
+        }
+    };
+}
+pub(crate) use with_real;
+
 impl Dense {
     /// The dtype of the values.
     pub(crate) fn dtype(&self) -> DType {

@@ -2,7 +2,7 @@
 
 use crate::autograd::node::{Cotangents, Rule};
 use crate::budget::reserved_vec;
-use crate::dtype::Scalar;
+use crate::dtype::{DType, Scalar};
 use crate::error::{Error, Result};
 use crate::kernels::num::{Dense, Num, with_num};
 use crate::kernels::strided::{walk1, walk2};
@@ -369,6 +369,16 @@ fn binary(kind: Binary, a: &Tensor, b: &Tensor, dest: Dest<'_>) -> Result<Option
         Dest::Fresh => kind.name(),
         Dest::Into(_) => kind.into_name(),
     };
+    if a.dtype() != b.dtype() {
+        // Mixed element types: both in the promoted dtype (or an error naming both).
+        let d = DType::promote_as(op, a.dtype(), b.dtype())?;
+        same_shape(op, a, b)?;
+        let (a, b) = (
+            super::promote::convert(op, a, d)?,
+            super::promote::convert(op, b, d)?,
+        );
+        return binary(kind, &a, &b, dest);
+    }
     check_pair_for(op, a, b, kind.accepts(), BOOL_ONLY)?;
     same_shape(op, a, b)?;
     check_dest(op, dest, &[a, b], a.dtype(), a.shape())?;

@@ -9,6 +9,10 @@
 //! | `matmul` | the product of two rank-2 floating or complex tensors (with `matmul_into`); its other forms run on `contract` |
 //! | `contract` | the batched-contraction core (`Spec`, `run`, its backward rule), `contract`, `dot`, `outer`, matmul's vector and batched forms |
 //! | `einsum` | `Tensor::einsum`/`einsum_with`: per-input rearrangement views + the core + a final view |
+//! | `vector` | `magnitude`, `normalize`, `cross` |
+//! | `reduction` | `Tensor::reduce` by a pattern: sum, mean, max, min, prod (the engine's `Op::Reduce`) |
+//! | `promote` | mixed dtypes: the other operand converted to `DType::promote`'s dtype, recorded |
+//! | `operators` | `std::ops` on `&Tensor` (`Output = Result<Tensor>`) |
 //!
 //! The element arithmetic, dense value vectors, strided walks and the gemm call they run on
 //! are in `kernels`, shared with `autograd`.
@@ -27,7 +31,13 @@ mod elementwise;
 mod engine;
 mod exact;
 mod matmul;
+mod operators;
+mod promote;
 mod reduce;
+mod reduction;
+mod vector;
+
+pub use reduction::Reduction;
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};

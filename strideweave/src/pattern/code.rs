@@ -15,6 +15,9 @@ pub enum Op {
     Rearrange,
     /// `repeat`: right symbols absent on the left are new stride-0 modes.
     Repeat,
+    /// `reduce`: left symbols absent on the right (of any extent) are listed after the
+    /// result's leaves, as the leaves a reduction folds (`Out::nkept` says where the result ends).
+    Reduce,
 }
 
 impl Op {
@@ -27,6 +30,7 @@ impl Op {
         match self {
             Op::Rearrange => "rearrange!",
             Op::Repeat => "repeat!",
+            Op::Reduce => "reduce!",
         }
     }
 
@@ -39,6 +43,7 @@ impl Op {
         match self {
             Op::Rearrange => "rearrange",
             Op::Repeat => "repeat",
+            Op::Reduce => "reduce",
         }
     }
 }
@@ -224,7 +229,7 @@ pub struct Keyword {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct PatternRef<'a> {
-    /// The rule: `rearrange` or `repeat`.
+    /// The rule: `rearrange`, `repeat` or `reduce`.
     pub op: Op,
     /// The pattern as written (quoted in messages).
     pub text: &'a str,

@@ -172,6 +172,8 @@ pub const fn fast(
         return false;
     }
     let captured = rank.saturating_sub(named);
+    // `reduce` lists the omitted symbols after the result instead of refusing them.
+    let reduce = matches!(p.op, Op::Reduce);
 
     // What each symbol names (`kind`): a source node (tokens node_t0..node_t1, first leaf
     // leaf0) or a factor (extent, source leaf leaf0, stride multiplier mult).
@@ -226,7 +228,9 @@ pub const fn fast(
             SYMBOL => {
                 let s = field!(left, i, F_SYM);
                 let size = product!(extents, l0, n);
-                if (given[s] != 0 && given[s] != size) || (sides[s] & ON_RIGHT == 0 && size != 1) {
+                if (given[s] != 0 && given[s] != size)
+                    || (sides[s] & ON_RIGHT == 0 && size != 1 && !reduce)
+                {
                     return false;
                 }
                 kind[s] = NODE;
@@ -298,7 +302,7 @@ pub const fn fast(
                     if kind!(left, j) == SYMBOL {
                         let s = field!(left, j, F_SYM);
                         let e = if given[s] == 0 { inferred } else { given[s] };
-                        if sides[s] & ON_RIGHT == 0 && e != 1 {
+                        if sides[s] & ON_RIGHT == 0 && e != 1 && !reduce {
                             return false;
                         }
                         kind[s] = FACTOR;
@@ -412,6 +416,38 @@ pub const fn fast(
                 l += 1;
             }
             t += 1;
+        }
+    }
+    out.nkept = nl;
+    // `reduce`: the leaves of the omitted symbols, in left-side order, each a top-level leaf.
+    if reduce {
+        i = 0;
+        while i < nleft {
+            if kind!(left, i) == SYMBOL {
+                let s = field!(left, i, F_SYM);
+                if sides[s] & ON_RIGHT == 0 {
+                    // A node's leaves whole, or one factor of a split leaf.
+                    let node = kind[s] == NODE;
+                    let (mut l, l1, e1, m1) = if node {
+                        (leaf0[s], leaf0[s] + skip!(toks, node_t0[s]).1, 1, 1)
+                    } else {
+                        (leaf0[s], leaf0[s] + 1, extent[s], mult[s])
+                    };
+                    while l < l1 {
+                        if nt == cap_toks || nl == cap_leaves {
+                            return false;
+                        }
+                        out_toks[nt] = LEAF;
+                        nt += 1;
+                        out_extents[nl] = if node { extents[l] } else { e1 };
+                        source[nl] = l;
+                        multiplier[nl] = m1;
+                        nl += 1;
+                        l += 1;
+                    }
+                }
+            }
+            i += 1;
         }
     }
     out.ntoks = nt;

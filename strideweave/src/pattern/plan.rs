@@ -27,6 +27,10 @@ pub struct Out<'o> {
     pub multiplier: &'o mut [i64],
     /// How many leaves are written.
     pub nleaves: usize,
+    /// How many of the leaves belong to the result: all of them for `rearrange` and
+    /// `repeat`; for `reduce`, the leaves after these (each one top-level `LEAF` token at
+    /// the end of `toks`) are the reduced leaves of the omitted symbols, in left-side order.
+    pub nkept: usize,
 }
 
 /// The fast path's scratch space, zeroed: per symbol of the pattern (`given`, `sides`,

@@ -31,6 +31,9 @@ pub(crate) struct Plan {
     extents: SmallVec<[i64; INLINE]>,
     source: SmallVec<[usize; INLINE]>,
     multiplier: SmallVec<[i64; INLINE]>,
+    /// Leaves of the result; for `reduce`, the leaves after them are the reduced ones (one
+    /// top-level profile token each, at the end of `profile`).
+    nkept: usize,
 }
 
 /// Results of up to this many leaves and tokens, and the scratch of small patterns on small
@@ -59,6 +62,7 @@ impl Plan {
         let lift = |e: NotationError<Range<usize>>| fail(e.render(text));
         let kind = match op {
             Op::Rearrange => PatternKind::Rearrange,
+            Op::Reduce => PatternKind::Reduce,
             Op::Repeat => PatternKind::Repeat,
         };
         let pattern = parse_pattern(text).map_err(lift)?;
@@ -151,6 +155,7 @@ impl Plan {
             source,
             multiplier,
             nleaves: 0,
+            nkept: 0,
         };
         let mut scratch = Scratch {
             given,
@@ -214,6 +219,7 @@ impl Plan {
             extents: out.extents[..nl].into(),
             source: out.source[..nl].into(),
             multiplier: out.multiplier[..nl].into(),
+            nkept: out.nkept,
         })
     }
 
@@ -232,6 +238,16 @@ impl Plan {
             })
             .collect();
         crate::layout::__private::layout(&self.profile, &self.extents, &strides, false)
+    }
+}
+
+impl Plan {
+    /// The result's shape of a `reduce` plan: the kept leaves (the whole view for the other
+    /// rules).
+    pub(crate) fn kept_shape(&self) -> Shape {
+        let reduced = self.extents.len() - self.nkept;
+        let profile = &self.profile[..self.profile.len() - reduced];
+        crate::layout::__private::shape(profile, &self.extents[..self.nkept], false)
     }
 }
 

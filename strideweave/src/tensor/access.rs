@@ -88,7 +88,7 @@ impl Tensor {
     }
 
     /// [`to_vec`](Self::to_vec) reporting errors as `op`, the operation called.
-    fn to_vec_as<T: Element>(&self, op: &'static str) -> Result<Vec<T>> {
+    pub(crate) fn to_vec_as<T: Element>(&self, op: &'static str) -> Result<Vec<T>> {
         self.to_vec_ordered(op, &Layout::compact(self.shape()))
     }
 

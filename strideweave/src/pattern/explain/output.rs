@@ -8,11 +8,15 @@ use super::{
 use crate::pattern::code::{Op, TokKind};
 use crate::pattern::msg::MsgState;
 use crate::pattern::plan::{NO_SOURCE, ON_LEFT, ON_RIGHT, Out};
-use crate::pattern::shape::{LEAF, POP, PUSH, ShapeRef};
+use crate::pattern::shape::{LEAF, POP, PUSH, ShapeRef, leaves_in};
 
-/// Left symbols absent on the right are valid only at extent 1.
+/// Left symbols absent on the right are valid only at extent 1 (any extent for `reduce`,
+/// which folds them).
 pub(super) const fn omitted(c: &mut Compiler<'_, '_>) -> Result<(), MsgState> {
     let (src, p) = (c.src, c.p);
+    if matches!(p.op, Op::Reduce) {
+        return Ok(());
+    }
     let mut i = 0;
     while i < p.left.len() {
         let t = p.left.get(i);
@@ -196,6 +200,30 @@ pub(super) const fn place(c: &mut Compiler<'_, '_>) -> Result<(), MsgState> {
             }
         }
         i += 1;
+    }
+    out.out.nkept = out.out.nleaves;
+    if matches!(p.op, Op::Reduce) {
+        // The reduced leaves: each omitted symbol's leaves, in left-side order, top level.
+        i = 0;
+        while i < p.left.len() {
+            let t = p.left.get(i);
+            if matches!(t.kind, TokKind::Symbol)
+                && c.syms[t.sym].sides & ON_RIGHT == 0
+                && let i @ 0..usize::MAX = c.syms[t.sym].part
+            {
+                let part = c.parts[i];
+                if part.split {
+                    out.leaf(part.extent, part.node.l0, part.mult);
+                } else {
+                    let (mut l, n) = (part.node.l0, leaves_in(src, part.node.t0, part.node.t1));
+                    while l < part.node.l0 + n {
+                        out.leaf(src.extents[l], l, 1);
+                        l += 1;
+                    }
+                }
+            }
+            i += 1;
+        }
     }
     if out.full {
         let (leaves, toks) = (c.out.extents.len(), c.out.toks.len());

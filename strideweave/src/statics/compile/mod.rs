@@ -205,6 +205,7 @@ impl Room {
                 source: &mut self.source,
                 multiplier: &mut self.multiplier,
                 nleaves: 0,
+                nkept: 0,
             },
         )
     }

@@ -313,6 +313,7 @@ fn check(seed: u64) -> Option<bool> {
     let runtime = match case.kind {
         PatternKind::Rearrange => layout.rearrange(&case.pattern, &sizes),
         PatternKind::Repeat => layout.repeat(&case.pattern, &sizes),
+        PatternKind::Reduce => unreachable!("the generator makes rearrange and repeat cases"),
     };
     let what = format!(
         "{:?} on {} with {:?}",

@@ -1,0 +1,11 @@
+//! The algebra of shaped tensors (issue 13), the reduce part: `Tensor::reduce` against
+//! einops (`reference.rs`), its rules one test each (`rules.rs`), random inputs against a
+//! naive reference (`props.rs`), finite differences of every new gradient (`finite_diff.rs`)
+//! and the vector operations `magnitude`, `normalize`, `cross` (`vector.rs`).
+
+mod finite_diff;
+mod promotion;
+mod props;
+mod reference;
+mod rules;
+mod vector;

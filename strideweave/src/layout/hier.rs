@@ -75,6 +75,7 @@ pub(crate) fn clone_flat<T: Hierarchy>(root: &T) -> T {
     // root is left at the bottom level.
     open.pop()
         .and_then(|mut v| v.pop())
+        // unreachable from user input: the walk starts from the root, so it yields it.
         .expect("a walk yields its root")
 }
 

@@ -26,6 +26,7 @@ pub(crate) fn convert(op: &'static str, t: &Tensor, d: DType) -> Result<Tensor> 
         })
     };
     let int = with_int!(d, T => {
+        // unreachable from user input: `cast` returned a scalar of dtype `d`, which is `T`'s.
         let v: Vec<T> = values.iter().map(|&s| cast(s).map(|c| T::from_scalar(c).expect("its own dtype"))).collect::<Result<_>>()?;
         Some(deliver(op, Dest::Fresh, v, t.shape()))
     }, _ => None);
@@ -58,6 +59,7 @@ impl Rule for ConvertBack {
         _needs: &[bool],
     ) -> Result<Cotangents> {
         let parts: Vec<(f64, f64)> = with_num!(cot.dtype(), T => {
+            // unreachable from user input: the engine hands a rule a cotangent of its result's dtype.
             T::undense(op, cot)?.expect("the result's dtype").into_iter().map(|v| parts(v.to_scalar())).collect()
         }, _ => unreachable!("differentiable"));
         let g = match self.from {

@@ -407,6 +407,7 @@ impl ReduceRule {
             return Ok(T::splat(c[0] * scale, shape.size()));
         }
         let c: Vec<T> = T::undense(op, cot)?
+            // unreachable from user input: the engine hands a rule a cotangent of its result's dtype.
             .expect("the result's dtype")
             .into_iter()
             .map(|c| c * scale)
@@ -422,6 +423,7 @@ impl ReduceRule {
     }
 
     fn prod<T: Num>(&self, op: &'static str, cot: Dense, x: &Tensor) -> Result<Dense> {
+        // unreachable from user input: the engine hands a rule a cotangent of its result's dtype.
         let c = T::undense(op, cot)?.expect("the result's dtype");
         let xs = self.terms::<T>(x)?;
         let (nout, nred) = (self.space.nout, self.space.nred);
@@ -457,6 +459,7 @@ impl ReduceRule {
         cot: Dense,
         x: &Tensor,
     ) -> Result<Dense> {
+        // unreachable from user input: the engine hands a rule a cotangent of its result's dtype.
         let c = T::undense(op, cot)?.expect("the result's dtype");
         let xs = self.terms::<T>(x)?;
         let (nout, nred) = (self.space.nout, self.space.nred);

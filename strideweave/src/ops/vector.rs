@@ -184,6 +184,7 @@ impl Rule for Magnitude {
         _needs: &[bool],
     ) -> Result<Cotangents> {
         let g = with_real!(cot.dtype(), T => {
+            // unreachable from user input: the engine hands a rule a cotangent of its result's dtype.
             let c = T::undense(op, cot)?.expect("the result's dtype")[0].to_scalar().to_f64();
             let x = as_f64::<T>(&inputs[0], "magnitude")?;
             let s = length(&x);
@@ -205,6 +206,7 @@ impl Rule for Normalize {
         _needs: &[bool],
     ) -> Result<Cotangents> {
         let g = with_real!(cot.dtype(), T => {
+            // unreachable from user input: the engine hands a rule a cotangent of its result's dtype.
             let c: Vec<f64> = T::undense(op, cot)?.expect("the result's dtype").iter().map(|v| v.to_scalar().to_f64()).collect();
             let x = as_f64::<T>(&inputs[0], "normalize")?;
             let s = length(&x);
@@ -233,6 +235,7 @@ impl Rule for Cross {
             inputs: &[Tensor],
             needs: &[bool],
         ) -> Result<Cotangents> {
+            // unreachable from user input: the engine hands a rule a cotangent of its result's dtype.
             let c = T::undense(op, cot)?.expect("the result's dtype");
             let conj = |t: &Tensor| -> Result<Vec<T>> {
                 Ok(t.to_vec_as::<T>("cross")?

@@ -49,6 +49,14 @@ pub(crate) trait Num:
     /// The vector of a [`Dense`] of this type (`None`: another type), a splat expanded
     /// into a vector reserved fallibly (an error naming `op` when it cannot be allocated).
     fn undense(op: &'static str, d: Dense) -> crate::error::Result<Option<Vec<Self>>>;
+    /// The vector of a rule's cotangent: the autograd engine hands every backward rule its
+    /// result's cotangent in the result's dtype, which is `Self` inside the rule's
+    /// `with_num!` arm. A splat is expanded fallibly (an error naming `op`).
+    fn cotangent(op: &'static str, cot: Dense) -> crate::error::Result<Vec<Self>> {
+        // unreachable from user input: the engine builds every cotangent in the result's
+        // dtype, and the rule dispatches on that dtype.
+        Ok(Self::undense(op, cot)?.expect("a cotangent has its result's dtype"))
+    }
     /// A borrowed view of a vector [`Dense`] of this type (`None` for a splat: see
     /// [`undense_strided`](Num::undense_strided)).
     fn undense_ref(d: &Dense) -> Option<&[Self]>;

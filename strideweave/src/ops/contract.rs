@@ -213,8 +213,7 @@ impl ContractRule {
         inputs: &[Tensor],
         needs: &[bool],
     ) -> Result<Cotangents> {
-        // Unreachable from user input: the cotangent has the result's dtype (checked).
-        let c = T::undense(op, cot)?.expect("the result's dtype");
+        let c = T::cotangent(op, cot)?;
         let dc_layout = Layout::compact(&self.spec.shape()?);
         let mut grads: Cotangents = smallvec::smallvec![];
         for (x, t) in inputs.iter().enumerate() {
@@ -335,20 +334,14 @@ impl Tensor {
 
 /// Refuses an operand of rank other than 1.
 fn vectors(op: &'static str, a: &Tensor, b: &Tensor) -> Result<()> {
-    for (what, t) in [
-        ("top-level modes of the left operand (a vector)", a),
-        ("top-level modes of the right operand (a vector)", b),
-    ] {
-        if t.rank() != 1 {
-            return Err(Error::RankMismatch {
-                op,
-                what,
-                expected: 1,
-                found: t.rank(),
-            });
-        }
-    }
-    Ok(())
+    crate::ops::require_rank(
+        op,
+        1,
+        [
+            ("top-level modes of the left operand (a vector)", a),
+            ("top-level modes of the right operand (a vector)", b),
+        ],
+    )
 }
 
 /// The shape of top-level mode `i` of `t`.

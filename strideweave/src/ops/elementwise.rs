@@ -481,8 +481,7 @@ fn binary_backward<T: Num>(
     inputs: &[Tensor],
     needs: &[bool],
 ) -> Result<Cotangents> {
-    // unreachable from user input: the engine passes the result's cotangent in its dtype.
-    let c = T::undense(op, cot)?.expect("the result's dtype");
+    let c = T::cotangent(op, cot)?;
     let (a, b) = (&inputs[0], &inputs[1]);
     let (ga, gb): Pair<T> = match kind {
         Binary::Add => split(op, c, needs, |x| x)?,
@@ -602,8 +601,7 @@ impl Rule for ScalarRule {
         _needs: &[bool],
     ) -> Result<Cotangents> {
         fn go<T: Num>(op: &'static str, kind: ScalarKind, s: Scalar, cot: Dense) -> Result<Dense> {
-            // unreachable from user input: the engine passes the result's cotangent in its dtype.
-            let mut c = T::undense(op, cot)?.expect("the result's dtype");
+            let mut c = T::cotangent(op, cot)?;
             // unreachable from user input: the scalar was cast to T when the op was recorded.
             let s = T::from_scalar(s).expect("cast when recorded");
             // In place: the cotangent's own vector becomes the input's.

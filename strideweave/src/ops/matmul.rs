@@ -76,19 +76,14 @@ impl Tensor {
 
 fn matmul(a: &Tensor, b: &Tensor, op: &'static str, dest: Dest<'_>) -> Result<Option<Tensor>> {
     check_pair(op, a, b)?;
-    for (what, t) in [
-        ("top-level modes (rows, columns) of the left operand", a),
-        ("top-level modes (rows, columns) of the right operand", b),
-    ] {
-        if t.rank() != 2 {
-            return Err(Error::RankMismatch {
-                op,
-                what,
-                expected: 2,
-                found: t.rank(),
-            });
-        }
-    }
+    crate::ops::require_rank(
+        op,
+        2,
+        [
+            ("top-level modes (rows, columns) of the left operand", a),
+            ("top-level modes (rows, columns) of the right operand", b),
+        ],
+    )?;
     let (a0, a1) = modes(a)?;
     let (b0, b1) = modes(b)?;
     if a1.shape() != b0.shape() {
@@ -340,8 +335,7 @@ fn matmul_backward<T: Num>(
     inputs: &[Tensor],
     needs: &[bool],
 ) -> Result<Cotangents> {
-    // unreachable from user input: the engine passes the result's cotangent in its dtype.
-    let c = T::undense(op, cot)?.expect("the result's dtype");
+    let c = T::cotangent(op, cot)?;
     let (a, b) = (&inputs[0], &inputs[1]);
     let (a0, a1) = modes(a)?;
     let (b0, b1) = modes(b)?;

@@ -93,6 +93,24 @@ pub(crate) fn check_operand_for(
     Ok(())
 }
 
+/// Refuses the first of `operands` whose rank is not `expected` (`RankMismatch`, naming the
+/// operand by its description).
+pub(crate) fn require_rank(
+    op: &'static str,
+    expected: usize,
+    operands: [(&'static str, &Tensor); 2],
+) -> Result<()> {
+    match operands.into_iter().find(|(_, t)| t.rank() != expected) {
+        Some((what, t)) => Err(Error::RankMismatch {
+            op,
+            what,
+            expected,
+            found: t.rank(),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// The checks on two operands: each valid, and of one dtype.
 pub(crate) fn check_pair(op: &'static str, a: &Tensor, b: &Tensor) -> Result<()> {
     check_pair_for(op, a, b, Accepts::Float, "")

@@ -266,8 +266,7 @@ impl Rule for SumModes {
                 // One value everywhere stays one value everywhere.
                 return Ok(T::splat(c[0], gather.size()));
             }
-            // unreachable from user input: the engine passes the result's cotangent in its dtype.
-            let c = T::undense(op, cot)?.expect("the result's dtype");
+            let c = T::cotangent(op, cot)?;
             let mut g = filled_vec(op, T::zero(), gather.size())?;
             let order = Layout::compact(gather.shape());
             copy(

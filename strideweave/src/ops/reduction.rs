@@ -406,9 +406,7 @@ impl ReduceRule {
         if let Some((c, true)) = T::undense_strided(&cot) {
             return Ok(T::splat(c[0] * scale, shape.size()));
         }
-        let c: Vec<T> = T::undense(op, cot)?
-            // unreachable from user input: the engine hands a rule a cotangent of its result's dtype.
-            .expect("the result's dtype")
+        let c: Vec<T> = T::cotangent(op, cot)?
             .into_iter()
             .map(|c| c * scale)
             .collect();
@@ -423,8 +421,7 @@ impl ReduceRule {
     }
 
     fn prod<T: Num>(&self, op: &'static str, cot: Dense, x: &Tensor) -> Result<Dense> {
-        // unreachable from user input: the engine hands a rule a cotangent of its result's dtype.
-        let c = T::undense(op, cot)?.expect("the result's dtype");
+        let c = T::cotangent(op, cot)?;
         let xs = self.terms::<T>(x)?;
         let (nout, nred) = (self.space.nout, self.space.nred);
         let mut per = vec![T::zero(); xs.len()];
@@ -459,8 +456,7 @@ impl ReduceRule {
         cot: Dense,
         x: &Tensor,
     ) -> Result<Dense> {
-        // unreachable from user input: the engine hands a rule a cotangent of its result's dtype.
-        let c = T::undense(op, cot)?.expect("the result's dtype");
+        let c = T::cotangent(op, cot)?;
         let xs = self.terms::<T>(x)?;
         let (nout, nred) = (self.space.nout, self.space.nred);
         let pick = if self.r == Reduction::Max {

@@ -184,8 +184,7 @@ impl Rule for Magnitude {
         _needs: &[bool],
     ) -> Result<Cotangents> {
         let g = with_real!(cot.dtype(), T => {
-            // unreachable from user input: the engine hands a rule a cotangent of its result's dtype.
-            let c = T::undense(op, cot)?.expect("the result's dtype")[0].to_scalar().to_f64();
+            let c = T::cotangent(op, cot)?[0].to_scalar().to_f64();
             let x = as_f64::<T>(&inputs[0], "magnitude")?;
             let s = length(&x);
             T::dense(x.iter().map(|v| T::from_f64(if s == 0.0 { 0.0 } else { c * v / s })).collect())
@@ -206,8 +205,7 @@ impl Rule for Normalize {
         _needs: &[bool],
     ) -> Result<Cotangents> {
         let g = with_real!(cot.dtype(), T => {
-            // unreachable from user input: the engine hands a rule a cotangent of its result's dtype.
-            let c: Vec<f64> = T::undense(op, cot)?.expect("the result's dtype").iter().map(|v| v.to_scalar().to_f64()).collect();
+            let c: Vec<f64> = T::cotangent(op, cot)?.iter().map(|v| v.to_scalar().to_f64()).collect();
             let x = as_f64::<T>(&inputs[0], "normalize")?;
             let s = length(&x);
             let y: Vec<f64> = x.iter().map(|v| v / s).collect();
@@ -235,8 +233,7 @@ impl Rule for Cross {
             inputs: &[Tensor],
             needs: &[bool],
         ) -> Result<Cotangents> {
-            // unreachable from user input: the engine hands a rule a cotangent of its result's dtype.
-            let c = T::undense(op, cot)?.expect("the result's dtype");
+            let c = T::cotangent(op, cot)?;
             let conj = |t: &Tensor| -> Result<Vec<T>> {
                 Ok(t.to_vec_as::<T>("cross")?
                     .into_iter()

@@ -211,6 +211,7 @@ impl Tensor {
     /// case as an [`Error::TooLarge`].
     pub fn zeros<T: Element>(shape: &Shape) -> Tensor {
         let data = filled_vec("Tensor::zeros", T::zero(), shape.size())
+            // The documented panic (# Panics) of an infallible constructor: checked, not an abort.
             .unwrap_or_else(|e| panic!("{e} (Tensor::zeros_of returns this as an error)"));
         Tensor::from_repr(compact_repr(Carrier::from_vec(data), shape))
     }
@@ -242,6 +243,7 @@ impl Tensor {
     /// [`try_arange`](Self::try_arange) returns the same case as an [`Error::TooLarge`].
     pub fn arange<T: Element>(shape: &Shape) -> Tensor {
         Tensor::arange_as::<T>("Tensor::arange", shape)
+            // The documented panic (# Panics) of an infallible constructor: checked, not an abort.
             .unwrap_or_else(|e| panic!("{e} (Tensor::try_arange returns this as an error)"))
     }
 

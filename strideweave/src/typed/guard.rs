@@ -74,6 +74,8 @@ impl<'t, T: Element> TypedViewGuard<'t, T> {
     /// elements it lent when the guard was made, while it is locked for reading (a breach of
     /// the trait's contract); the host class never does.
     fn data(&self) -> &[T] {
+        // unreachable from user input: only a foreign CarrierStorage that breaks its contract
+        // (other elements while read-locked) reaches the expect; documented under # Panics.
         self.storage
             .host(OP)
             .ok()

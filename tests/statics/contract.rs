@@ -101,7 +101,7 @@ fn static_contract_types_its_result_and_equals_tensor_contract() {
 #[test]
 fn static_dot_and_outer_equal_the_tensor_ops() {
     let a = StaticTensor::<f64, shape_t!(3)>::from_vec(vec![1.0, 2.0, 3.0]).unwrap();
-    let b = StaticTensor::<f64, shape_t!((3,))>::from_vec(vec![4.0, 5.0, 6.0]).unwrap();
+    let b = StaticTensor::<f64, shape_t!(3,)>::from_vec(vec![4.0, 5.0, 6.0]).unwrap();
     let d: StaticTensor<f64, ()> = a.dot(&b).unwrap(); // `3` and `(3)` are one shape
     assert_eq!(d.item().unwrap(), 32.0);
     assert_eq!(d.shape().to_string(), "()");
@@ -221,8 +221,73 @@ fn gradients_flow_through_a_static_contract() {
     }
 }
 
+#[test]
+fn a_mode_written_3_pairs_with_a_mode_written_as_the_tuple_3_for_every_dtype() {
+    // The float matrix path compared `Shape`s and the contraction kernel compared nesting:
+    // integer products of `(2,(3))` refused what float products accepted. Both agree now,
+    // as the static rule does.
+    let a = StaticTensor::<i32, shape_t!(2, (3,))>::arange();
+    let b = StaticTensor::<i32, shape_t!(3, 2)>::arange();
+    let v = StaticTensor::<i32, shape_t!(3)>::arange();
+    assert_eq!(a.matmul(&b).unwrap().to_vec().unwrap(), [10, 13, 28, 40]);
+    assert_eq!(a.matmul(&v).unwrap().to_vec().unwrap(), [10, 13]);
+    let c = a.contract::<Axes<1>, Axes<0>, _>(&b).unwrap();
+    assert_eq!(c.to_vec().unwrap(), [10, 13, 28, 40]);
+    let f = StaticTensor::<f64, shape_t!(2, (3,))>::arange();
+    let g = StaticTensor::<f64, shape_t!(3, 2)>::arange();
+    assert_eq!(
+        f.matmul(&g).unwrap().to_vec().unwrap(),
+        [10.0, 13.0, 28.0, 40.0]
+    );
+}
+
+/// A scalar operator's name, its result on a static `i8` vector, and the naive element rule.
+type ScalarCase = (
+    &'static str,
+    strideweave::Result<StaticTensor<i8, shape_t!(3)>>,
+    fn(i8, i8) -> i8,
+);
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Any values and scalars: `dot`, `outer` and the scalar operators equal naive loops; a
+    /// scalar that does not fit `i8`, or a zero divisor, is an `Error` naming the operation
+    /// that leaves the operand untouched.
+    #[test]
+    fn static_dot_outer_and_scalars_equal_naive_loops(
+        x in prop::collection::vec(-9i8..9, 3),
+        y in prop::collection::vec(-9i8..9, 3),
+        s in -300i64..300,
+    ) {
+        let a = StaticTensor::<i8, shape_t!(3)>::from_vec(x.clone()).unwrap();
+        let b = StaticTensor::<i8, shape_t!(3)>::from_vec(y.clone()).unwrap();
+        let dot = x.iter().zip(&y).fold(0i8, |acc, (&p, &q)| acc.wrapping_add(p.wrapping_mul(q)));
+        prop_assert_eq!(a.dot(&b).unwrap().item().unwrap(), dot);
+        let outer: Vec<i8> = y.iter().flat_map(|&q| x.iter().map(move |&p| p.wrapping_mul(q))).collect();
+        prop_assert_eq!(a.outer(&b).unwrap().to_vec().unwrap(), outer);
+        let before = a.snapshot();
+        let ops: [ScalarCase; 4] = [
+            ("add_scalar", &a + s, i8::wrapping_add),
+            ("sub_scalar", &a - s, i8::wrapping_sub),
+            ("mul_scalar", &a * s, i8::wrapping_mul),
+            ("div_scalar", &a / s, i8::wrapping_div),
+        ];
+        for (name, got, f) in ops {
+            match (i8::try_from(s), got) {
+                (Ok(v), Ok(t)) if name != "div_scalar" || v != 0 => {
+                    prop_assert_eq!(t.to_vec().unwrap(), x.iter().map(|&p| f(p, v)).collect::<Vec<_>>());
+                }
+                (_, Err(e)) => {
+                    prop_assert!(i8::try_from(s).is_err() || (name == "div_scalar" && s == 0));
+                    prop_assert!(e.to_string().starts_with(name), "{}", e);
+                }
+                (_, Ok(_)) => prop_assert!(false, "{} {} accepted", name, s),
+            }
+        }
+        prop_assert!(before.changed().is_none());
+        prop_assert_eq!(a.to_vec().unwrap(), x);
+    }
 
     /// Any values, on a transposed or reversed view: the static contraction (2,3,4) ×
     /// (4,3) along (1,2) ~ (1,0) equals a naive loop, and the batched matmul equals one

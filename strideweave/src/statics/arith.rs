@@ -58,17 +58,40 @@ pub(crate) const fn elementwise_message(
             i += 1;
         }
         // Some mode differs: equal modes make equal shapes.
-        m.str("mode ");
-        m.int(i as i64);
-        m.str(" is ");
-        m.shape(a.mode(i).view());
-        m.str(" on the left and ");
-        m.shape(b.mode(i).view());
-        m.str(" on the right");
+        modes_differ(&mut m, "mode", i, a, b);
     }
     m.str("\n  ");
     m.str(EQUAL_SHAPES);
     Some(m.state())
+}
+
+/// Writes `op: the static shapes A and B`, the opening of the messages of the static
+/// products.
+pub(crate) const fn both_shapes(m: &mut Msg<'_>, op: &str, a: &ShapeCode, b: &ShapeCode) {
+    m.str(op);
+    m.str(": the static shapes ");
+    m.shape(a.view());
+    m.str(" and ");
+    m.shape(b.view());
+}
+
+/// Writes `what i is X on the left and Y on the right`, `X` and `Y` being mode `i` of `a`
+/// and of `b`.
+pub(crate) const fn modes_differ(
+    m: &mut Msg<'_>,
+    what: &str,
+    i: usize,
+    a: &ShapeCode,
+    b: &ShapeCode,
+) {
+    m.str(what);
+    m.str(" ");
+    m.int(i as i64);
+    m.str(" is ");
+    m.shape(a.mode(i).view());
+    m.str(" on the left and ");
+    m.shape(b.mode(i).view());
+    m.str(" on the right");
 }
 
 /// The compile-time check of an elementwise operator: panics (a build error) with

@@ -8,6 +8,7 @@
 
 use std::marker::PhantomData;
 
+use super::arith::both_shapes;
 use super::code::{MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape};
 use super::tensor::StaticTensor;
 use crate::Contracted;
@@ -234,10 +235,7 @@ pub(crate) const fn contract_message(
         Err(f) => f,
     };
     let mut m = Msg::new(buf);
-    m.str("contract: the static shapes ");
-    m.shape(a.view());
-    m.str(" and ");
-    m.shape(b.view());
+    both_shapes(&mut m, "contract", a, b);
     m.str(" do not contract along left axes ");
     axes(&mut m, l);
     m.str(" and right axes ");
@@ -249,20 +247,22 @@ pub(crate) const fn contract_message(
             m.str(side(right));
             m.str(" list names an axis after an unused position: write its axes first, as in Axes<1, 2>");
         }
-        Fault::Range { right, axis } => {
+        Fault::Range { right, axis } | Fault::Duplicate { right, axis } => {
+            let range = matches!(fault, Fault::Range { .. });
             m.str("axis ");
             m.uint(axis as u64);
-            m.str(" of the ");
+            m.str(if range {
+                " of the "
+            } else {
+                " appears more than once in the "
+            });
             m.str(side(right));
-            m.str(" operand is out of range for rank ");
-            m.uint(if right { b.rank() } else { a.rank() } as u64);
-        }
-        Fault::Duplicate { right, axis } => {
-            m.str("axis ");
-            m.uint(axis as u64);
-            m.str(" appears more than once in the ");
-            m.str(side(right));
-            m.str(" operand's axes");
+            if range {
+                m.str(" operand is out of range for rank ");
+                m.uint(if right { b.rank() } else { a.rank() } as u64);
+            } else {
+                m.str(" operand's axes");
+            }
         }
         Fault::Counts => {
             m.uint(count(l).0 as u64);
@@ -347,12 +347,8 @@ pub(crate) const fn vectors_message(
     let (ra, rb) = (a.rank(), b.rank());
     let op = if dot { "dot" } else { "outer" };
     let mut m = Msg::new(buf);
-    m.str(op);
     if ra != 1 || rb != 1 {
-        m.str(": the static shapes ");
-        m.shape(a.view());
-        m.str(" and ");
-        m.shape(b.view());
+        both_shapes(&mut m, op, a, b);
         m.str(" are not two vectors: ");
         if ra != 1 {
             m.str("the left operand has ");
@@ -369,6 +365,7 @@ pub(crate) const fn vectors_message(
         m.str(op);
         m.str(" takes two vectors (1 top-level mode each); matmul and contract take higher ranks");
     } else if dot && !a.same_shape(b) {
+        m.str(op);
         m.str(": the operands' lengths differ: ");
         m.shape(a.view());
         m.str(" on the left, ");
@@ -377,10 +374,7 @@ pub(crate) const fn vectors_message(
             " on the right\n  dot takes two vectors of equal shape; nothing broadcasts implicitly",
         );
     } else if !dot && contract_shape(a, b, &[NONE; MAX_AXES], &[NONE; MAX_AXES]).is_poisoned() {
-        m.str(": the static shapes ");
-        m.shape(a.view());
-        m.str(" and ");
-        m.shape(b.view());
+        both_shapes(&mut m, op, a, b);
         m.str(" have no static outer product: ");
         too_large(
             &mut m,

@@ -7,6 +7,7 @@
 
 use std::marker::PhantomData;
 
+use super::arith::{both_shapes, modes_differ};
 use super::code::{MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape};
 use super::tensor::StaticTensor;
 use crate::MatMul;
@@ -122,10 +123,7 @@ pub(crate) const fn matmul_message(
     };
     let (ra, rb) = (a.rank(), b.rank());
     let mut m = Msg::new(buf);
-    m.str("matmul: the static shapes ");
-    m.shape(a.view());
-    m.str(" and ");
-    m.shape(b.view());
+    both_shapes(&mut m, "matmul", a, b);
     m.str(" do not multiply: ");
     match fault {
         Fault::Vectors => {
@@ -140,13 +138,8 @@ pub(crate) const fn matmul_message(
             m.str("\n  matmul takes matrix × matrix (2 and 2 top-level modes), matrix × vector (2 and 1), vector × matrix (1 and 2), or batches of matrices (equal ranks of 3 or more)");
         }
         Fault::Batch(i) => {
-            m.str("batch mode ");
-            m.int(i as i64);
-            m.str(" is ");
-            m.shape(a.mode(i).view());
-            m.str(" on the left and ");
-            m.shape(b.mode(i).view());
-            m.str(" on the right\n  the leading (batch) modes must be equal: nothing broadcasts implicitly (repeat! an operand first)");
+            modes_differ(&mut m, "batch mode", i, a, b);
+            m.str("\n  the leading (batch) modes must be equal: nothing broadcasts implicitly (repeat! an operand first)");
         }
         Fault::Inner(p, q) => {
             inner_role(&mut m, "left", ra, p, "columns");
@@ -215,7 +208,7 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     ///
     /// // Matrix × vector, and a batch of two (2,3) · (3,4) products.
     /// let v = StaticTensor::<f64, shape_t!(3)>::from_vec(vec![1.0, 0.0, -1.0]).unwrap();
-    /// let av: StaticTensor<f64, shape_t!((2,))> = a.matmul(&v).unwrap().cast();
+    /// let av: StaticTensor<f64, shape_t!(2,)> = a.matmul(&v).unwrap().cast();
     /// assert_eq!(av.to_vec().unwrap(), [-2.0, -2.0]);
     /// let x = StaticTensor::<f32, shape_t!(2, 2, 3)>::arange();
     /// let y = StaticTensor::<f32, shape_t!(2, 3, 4)>::arange();

@@ -43,7 +43,9 @@ pub use dtype::{Complex32, Complex64, DType, Element, HostSlice, HostSliceMut, S
 pub use error::{Error, ErrorKind, Result};
 pub use layout::{Dim, IntTuple, Key, Layout, ProfileToken, Shape, Sliced, Stride, Tiler, Tree};
 pub use repr::{Representation, Snapshot, Subtensor};
-pub use statics::{Leaf, MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape, StaticTensor};
+pub use statics::{
+    Axes, AxisList, Leaf, MAX_AXES, MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape, StaticTensor,
+};
 /// The deepest nesting of any layout, shape, stride, tuple, tree or pattern: deeper input
 /// is an [`Error`] naming the limit, never a stack overflow.
 ///
@@ -87,6 +89,31 @@ pub struct Rearranged<S, P>(std::marker::PhantomData<S>, std::marker::PhantomDat
 /// Defined at the crate root, like [`Rearranged`], because its path is part of every
 /// debuginfo and symbol name of the results that nest it.
 pub struct MatMul<A, B>(std::marker::PhantomData<A>, std::marker::PhantomData<B>);
+
+/// The static shape of a contraction's result, [`StaticTensor::contract`] of static shapes
+/// `A` and `B` along the [`Axes`] lists `L` and `R`: the modes of `A` that `L` does not
+/// name, in order, then those of `B` that `R` does not name, each keeping its nesting
+/// ([`StaticTensor::outer`]'s result is the contraction along no axes).
+///
+/// ```
+/// use strideweave::{Axes, Contracted, StaticShape, StaticTensor, shape_t};
+/// type A = shape_t!(2, (3, 1), 4);
+/// type B = shape_t!(4, 5);
+/// assert_eq!(<Contracted<A, B, Axes<2>, Axes<0>>>::SHAPE.to_string(), "(2,(3,1),5)");
+/// let c: StaticTensor<f32, Contracted<A, B, Axes<2>, Axes<0>>> = StaticTensor::<f32, A>::zeros()
+///     .contract::<Axes<2>, Axes<0>, _>(&StaticTensor::<f32, B>::zeros())
+///     .unwrap();
+/// assert_eq!(c.shape().to_string(), "(2,(3,1),5)");
+/// ```
+///
+/// Defined at the crate root, like [`MatMul`], because its path is part of every debuginfo
+/// and symbol name of the results that nest it.
+pub struct Contracted<A, B, L, R>(
+    std::marker::PhantomData<A>,
+    std::marker::PhantomData<B>,
+    std::marker::PhantomData<L>,
+    std::marker::PhantomData<R>,
+);
 pub use ops::Reduction;
 pub use strideweave_macros::{layout, rearrange, repeat, s, shape, shape_t};
 pub use tensor::{Indexed, Tensor};

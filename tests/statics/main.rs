@@ -6,6 +6,7 @@
 
 mod agreement;
 mod arith;
+mod contract;
 mod einops_macro;
 mod keys;
 mod messages;

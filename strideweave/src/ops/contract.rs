@@ -109,7 +109,9 @@ fn lines(op: &'static str, spec: &Spec, la: &Layout, lb: Option<&Layout>) -> Res
     let out = Layout::compact(&spec.shape()?);
     let strides = |l: &Layout, mode: usize, shape: &IntTuple| -> Result<Vec<i64>> {
         let m = l.mode(mode)?;
-        if m.shape().as_int_tuple() != shape {
+        // Shapes compare as `Shape`s (`3` is `(3)` at a mode's root), as the rules that built
+        // `spec` compare them; the leaves, which the lines take, are the same either way.
+        if *m.shape() != Shape::new(shape.clone())? {
             return Err(Error::DimensionMismatch {
                 op,
                 detail: format!(

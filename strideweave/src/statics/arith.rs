@@ -1,7 +1,8 @@
-//! Arithmetic on static shapes: `+ - * /` of equal static shapes, unary `-`, and `matmul` of
-//! static matrices. The compiler checks the shapes (a mismatch is one build error naming
-//! both shapes) and types the result; the run-time work, its errors and its gradients are the
-//! [`Tensor`](crate::Tensor) operation's.
+//! Arithmetic on static shapes: `+ - * /` of equal static shapes and unary `-` (`matmul` is
+//! `statics/matmul.rs`, `contract`/`dot`/`outer` `statics/contract.rs`, scalar operands
+//! `statics/scalar.rs`). The compiler checks the shapes (a mismatch is one build error
+//! naming both shapes) and types the result; the run-time work, its errors and its gradients
+//! are the [`Tensor`](crate::Tensor) operation's.
 //!
 //! The operators return `Result`: the shapes cannot fail at run time, but the operation can
 //! (a dtype without the operation, such as bool `-`; an integer division by zero; released
@@ -10,9 +11,8 @@
 use std::marker::PhantomData;
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
-use super::code::{MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape};
+use super::code::{ShapeCode, StaticShape};
 use super::tensor::StaticTensor;
-use crate::MatMul;
 use crate::dtype::Element;
 use crate::error::Result;
 use crate::pattern::{MSG_CAP, Msg, MsgState};
@@ -58,17 +58,40 @@ pub(crate) const fn elementwise_message(
             i += 1;
         }
         // Some mode differs: equal modes make equal shapes.
-        m.str("mode ");
-        m.int(i as i64);
-        m.str(" is ");
-        m.shape(a.mode(i).view());
-        m.str(" on the left and ");
-        m.shape(b.mode(i).view());
-        m.str(" on the right");
+        modes_differ(&mut m, "mode", i, a, b);
     }
     m.str("\n  ");
     m.str(EQUAL_SHAPES);
     Some(m.state())
+}
+
+/// Writes `op: the static shapes A and B`, the opening of the messages of the static
+/// products.
+pub(crate) const fn both_shapes(m: &mut Msg<'_>, op: &str, a: &ShapeCode, b: &ShapeCode) {
+    m.str(op);
+    m.str(": the static shapes ");
+    m.shape(a.view());
+    m.str(" and ");
+    m.shape(b.view());
+}
+
+/// Writes `what i is X on the left and Y on the right`, `X` and `Y` being mode `i` of `a`
+/// and of `b`.
+pub(crate) const fn modes_differ(
+    m: &mut Msg<'_>,
+    what: &str,
+    i: usize,
+    a: &ShapeCode,
+    b: &ShapeCode,
+) {
+    m.str(what);
+    m.str(" ");
+    m.int(i as i64);
+    m.str(" is ");
+    m.shape(a.mode(i).view());
+    m.str(" on the left and ");
+    m.shape(b.mode(i).view());
+    m.str(" on the right");
 }
 
 /// The compile-time check of an elementwise operator: panics (a build error) with
@@ -77,143 +100,6 @@ const fn check_elementwise(op: &str, a: &ShapeCode, b: &ShapeCode) {
     let mut buf = [0u8; MSG_CAP];
     if let Some(st) = elementwise_message(op, a, b, &mut buf) {
         panic!("{}", st.text(&buf));
-    }
-}
-
-/// Whether a static product `a · b` has a result that a [`ShapeCode`] holds: its size fits
-/// in `i64` and its leaves and tokens fit the capacity.
-const fn product_fits(rows: &ShapeCode, cols: &ShapeCode) -> bool {
-    let nest = !rows.is_int() as usize + !cols.is_int() as usize;
-    let size = match rows.checked_size() {
-        Some(r) => match cols.checked_size() {
-            Some(c) => r.checked_mul(c),
-            None => None,
-        },
-        None => None,
-    };
-    size.is_some()
-        && rows.leaves().len() + cols.leaves().len() <= MAX_LEAVES
-        && rows.ntoks as usize + cols.ntoks as usize + 2 * nest <= MAX_TOKENS
-}
-
-/// Whether static shapes `a` and `b` are matrices whose product a static shape holds.
-const fn multiplies(a: &ShapeCode, b: &ShapeCode) -> bool {
-    a.rank() == 2
-        && b.rank() == 2
-        && a.mode(1).same_shape(&b.mode(0))
-        && product_fits(&a.mode(0), &b.mode(1))
-}
-
-/// The message of `matmul` on static shapes `a` and `b` that do not multiply, written into
-/// `buf`; `None` when they do (or one is the result of an earlier failed check).
-pub(crate) const fn matmul_message(
-    a: &ShapeCode,
-    b: &ShapeCode,
-    buf: &mut [u8],
-) -> Option<MsgState> {
-    if a.is_poisoned() || b.is_poisoned() {
-        return None;
-    }
-    if multiplies(a, b) {
-        return None;
-    }
-    let (ra, rb) = (a.rank(), b.rank());
-    let inner = ra == 2 && rb == 2 && a.mode(1).same_shape(&b.mode(0));
-    let mut m = Msg::new(buf);
-    m.str("matmul: the static shapes ");
-    m.shape(a.view());
-    m.str(" and ");
-    m.shape(b.view());
-    m.str(" do not multiply: ");
-    if ra != 2 || rb != 2 {
-        if ra != 2 {
-            m.str("the left operand has ");
-            m.plural(ra, "top-level mode");
-        }
-        if ra != 2 && rb != 2 {
-            m.str(" and ");
-        }
-        if rb != 2 {
-            m.str("the right operand has ");
-            m.plural(rb, "top-level mode");
-        }
-        m.str("\n  matmul takes matrices: 2 top-level modes (rows, columns) each");
-    } else if !inner {
-        m.str("the left operand's columns (mode 1) are ");
-        m.shape(a.mode(1).view());
-        m.str(", the right operand's rows (mode 0) are ");
-        m.shape(b.mode(0).view());
-        m.str("\n  (m, k) · (k, n) needs the left operand's column mode and the right operand's row mode equal");
-    } else {
-        m.str("the result (");
-        m.shape(a.mode(0).view());
-        m.str(",");
-        m.shape(b.mode(1).view());
-        m.str(") is larger than a static shape holds (a size that fits in i64, at most ");
-        m.int(MAX_LEAVES as i64);
-        m.str(" leaves and ");
-        m.int(MAX_TOKENS as i64);
-        m.str(" profile tokens)\n  multiply the dynamic tensors: a.as_dynamic().matmul(b.as_dynamic())");
-    }
-    Some(m.state())
-}
-
-/// The compile-time check of `matmul`: panics (a build error) with [`matmul_message`].
-const fn check_matmul(a: &ShapeCode, b: &ShapeCode) {
-    let mut buf = [0u8; MSG_CAP];
-    if let Some(st) = matmul_message(a, b, &mut buf) {
-        panic!("{}", st.text(&buf));
-    }
-}
-
-/// The static shape of `a · b`: rows of `a`, columns of `b`, each mode keeping its nesting
-/// (as [`Tensor::matmul`] builds it); poisoned when the shapes do not multiply, so a later
-/// check accepts it silently.
-pub(crate) const fn matmul_shape(a: &ShapeCode, b: &ShapeCode) -> ShapeCode {
-    if a.is_poisoned() || b.is_poisoned() || !multiplies(a, b) {
-        return ShapeCode::POISONED;
-    }
-    ShapeCode::tuple(&[a.mode(0), b.mode(1)])
-}
-
-impl<A: StaticShape, B: StaticShape> StaticShape for MatMul<A, B> {
-    const SHAPE: ShapeCode = matmul_shape(&A::SHAPE, &B::SHAPE);
-}
-
-impl<T: Element, S: StaticShape> StaticTensor<T, S> {
-    /// The matrix product of two static matrices, `(m, k) · (k, n) → (m, n)`, typed: the
-    /// compiler checks that both shapes have two top-level modes and that the left
-    /// operand's column mode equals the right operand's row mode (a build error naming both
-    /// shapes otherwise; reported by `cargo build`, not `cargo check`), and the result's
-    /// static shape is [`MatMul<S, S2>`](crate::MatMul). The product is
-    /// [`Tensor::matmul`]'s: its values, its run-time errors (a dtype without a matrix
-    /// product, released storage), its gradients.
-    ///
-    /// ```
-    /// use strideweave::{StaticTensor, shape_t};
-    /// let a = StaticTensor::<f64, shape_t!(2, 3)>::from_vec(vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0]).unwrap();
-    /// let b = StaticTensor::<f64, shape_t!(3, 1)>::from_vec(vec![1.0, 1.0, 1.0]).unwrap();
-    /// let c = a.matmul(&b).unwrap(); // StaticTensor<f64, MatMul<…>>, of shape (2,1)
-    /// let c: StaticTensor<f64, shape_t!(2, 1)> = c.cast();
-    /// assert_eq!(c.to_vec().unwrap(), [6.0, 15.0]);
-    /// ```
-    ///
-    /// Inner modes that differ do not build:
-    ///
-    /// ```compile_fail,E0080
-    /// use strideweave::{StaticTensor, shape_t};
-    /// let a = StaticTensor::<f64, shape_t!(2, 3)>::zeros();
-    /// let _ = a.matmul(&StaticTensor::<f64, shape_t!(4, 2)>::zeros());
-    /// ```
-    pub fn matmul<S2: StaticShape>(
-        &self,
-        other: &StaticTensor<T, S2>,
-    ) -> Result<StaticTensor<T, MatMul<S, S2>>> {
-        const { check_matmul(&S::SHAPE, &S2::SHAPE) };
-        Ok(StaticTensor {
-            tensor: Tensor::matmul(&self.tensor, &other.tensor)?,
-            marker: PhantomData,
-        })
     }
 }
 
@@ -354,7 +240,7 @@ impl<T: Element, S: StaticShape> Neg for &StaticTensor<T, S> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::Leaf;
 
@@ -363,11 +249,6 @@ mod tests {
     fn elementwise(a: &ShapeCode, b: &ShapeCode) -> Option<String> {
         let mut buf = [0u8; MSG_CAP];
         elementwise_message("add (`+`)", a, b, &mut buf).map(|st| st.text(&buf).to_string())
-    }
-
-    fn matmul(a: &ShapeCode, b: &ShapeCode) -> Option<String> {
-        let mut buf = [0u8; MSG_CAP];
-        matmul_message(a, b, &mut buf).map(|st| st.text(&buf).to_string())
     }
 
     #[test]
@@ -400,39 +281,9 @@ mod tests {
         assert_eq!(elementwise(&ShapeCode::POISONED, &<(L<2>,)>::SHAPE), None);
     }
 
-    #[test]
-    fn matmul_shapes_keep_the_outer_modes_nesting() {
-        type A = ((L<2>, L<3>), L<4>);
-        type B = (L<4>, (L<5>, L<1>));
-        assert_eq!(matmul(&A::SHAPE, &B::SHAPE), None);
-        assert_eq!(<MatMul<A, B>>::SHAPE.to_string(), "((2,3),(5,1))");
-        assert!(<MatMul<A, A>>::SHAPE.is_poisoned());
-        assert!(<MatMul<crate::__private::Poisoned, B>>::SHAPE.is_poisoned());
-        assert_eq!(
-            matmul(&A::SHAPE, &A::SHAPE).unwrap().lines().next(),
-            Some(
-                "matmul: the static shapes ((2,3),4) and ((2,3),4) do not multiply: the left operand's columns (mode 1) are 4, the right operand's rows (mode 0) are (2,3)"
-            )
-        );
-        let got = matmul(&<(L<2>, L<3>, L<4>)>::SHAPE, &<(L<4>,)>::SHAPE).unwrap();
-        assert!(
-            got.contains("the left operand has 3 top-level modes and the right operand has 1 top-level mode\n"),
-            "{got}"
-        );
-    }
-
-    #[test]
-    fn a_product_beyond_a_static_shapes_capacity_is_refused() {
-        type Big = (L<4294967296>, L<1>);
-        type Wide = (L<1>, L<4294967296>);
-        let got = matmul(&Big::SHAPE, &Wide::SHAPE).unwrap();
-        assert!(got.contains("is larger than a static shape holds"), "{got}");
-        assert!(<MatMul<Big, Wide>>::SHAPE.is_poisoned());
-    }
-
     /// Shapes whose pairs cover equal, permuted, re-nested, int-against-tuple and
     /// rank-differing operands.
-    const SHAPES: &[&str] = &[
+    pub(crate) const SHAPES: &[&str] = &[
         "(2,3)",
         "(2,(3))",
         "(3,2)",
@@ -467,26 +318,13 @@ mod tests {
                     ta.add(&tb).is_ok(),
                     "{a} + {b}"
                 );
-                // Static `matmul` types matrix × matrix only; `Tensor::matmul`'s vector and
-                // batched forms are refused at compile time (use `Tensor` for them).
-                if sa.rank() != 2 || sb.rank() != 2 {
-                    assert!(!multiplies(&ca, &cb), "{a} · {b}");
-                    continue;
-                }
-                let product = ta.matmul(&tb);
-                assert_eq!(multiplies(&ca, &cb), product.is_ok(), "{a} · {b}");
-                if let Ok(c) = product {
-                    let code = matmul_shape(&ca, &cb);
-                    assert_eq!(&code.to_shape(), c.shape(), "{a} · {b}");
-                    assert_eq!(code.to_string(), c.shape().to_string(), "{a} · {b}");
-                }
             }
         }
     }
 
     /// The compile-time message of a recorded ui case: the text after "evaluation
     /// panicked: ", with rustc's indentation of continuation lines removed.
-    fn recorded(case: &str) -> String {
+    pub(crate) fn recorded(case: &str) -> String {
         let path = format!(
             "{}/../ui-tests/fail/{case}.stderr",
             env!("CARGO_MANIFEST_DIR")
@@ -504,17 +342,16 @@ mod tests {
         message
     }
 
+    /// The static code of a shape written in CuTe notation.
+    pub(crate) fn code(s: &str) -> ShapeCode {
+        ShapeCode::from_shape(&s.parse().unwrap()).unwrap()
+    }
+
     #[test]
     fn the_ui_snapshots_record_these_messages() {
-        let code = |s: &str| ShapeCode::from_shape(&s.parse().unwrap()).unwrap();
         let elementwise = |op, a, b| {
             let mut buf = [0u8; MSG_CAP];
             let st = elementwise_message(op, &code(a), &code(b), &mut buf).unwrap();
-            st.text(&buf).to_string()
-        };
-        let product = |a, b| {
-            let mut buf = [0u8; MSG_CAP];
-            let st = matmul_message(&code(a), &code(b), &mut buf).unwrap();
             st.text(&buf).to_string()
         };
         let cases = [
@@ -534,9 +371,6 @@ mod tests {
                 "arith_div_after_rearrange",
                 elementwise("div (`/`)", "(3,2)", "(2,3)"),
             ),
-            ("arith_matmul_inner_extents", product("(2,3)", "(4,5)")),
-            ("arith_matmul_not_a_matrix", product("(2,3,4)", "(4,5)")),
-            ("arith_no_cascade", product("(2,3)", "(2,3)")),
         ];
         for (case, message) in cases {
             assert_eq!(recorded(case), message, "{case}");

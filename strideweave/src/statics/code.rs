@@ -135,6 +135,24 @@ impl ShapeCode {
         c.assert_size()
     }
 
+    /// This tuple-rooted code with `child` appended as its last top-level mode, or `None`
+    /// when the result would exceed the capacity or its size would overflow `i64` (what a
+    /// computed result shape, such as a product's, checks before it is built).
+    pub(crate) const fn try_push(self, child: &ShapeCode) -> Option<ShapeCode> {
+        let nest = if child.int_root { 0 } else { 2 };
+        if self.ntoks as usize + child.ntoks as usize + nest > MAX_TOKENS
+            || self.nleaves as usize + child.nleaves as usize > MAX_LEAVES
+        {
+            return None;
+        }
+        let mut c = self;
+        c.push_mode(child);
+        match c.checked_size() {
+            Some(_) => Some(c),
+            None => None,
+        }
+    }
+
     /// Appends `child` as the last top-level mode of this tuple-rooted code.
     const fn push_mode(&mut self, child: &ShapeCode) {
         self.poisoned |= child.poisoned;

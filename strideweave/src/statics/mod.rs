@@ -5,7 +5,10 @@
 //! | `code` | [`ShapeCode`] (a shape in a const-friendly encoding), [`StaticShape`], [`Leaf`] and tuple shapes |
 //! | `tensor` | [`StaticTensor`]: a `Tensor` whose shape the compiler knows |
 //! | `compile` | the static front end of the rearrangement engine (`crate::pattern`): its rule on a `ShapeCode`, in const context |
-//! | `arith` | `+ - * /` of equal static shapes and `matmul` of static matrices: compile-time checks, typed results |
+//! | `arith` | `+ - * /` of equal static shapes: compile-time checks, typed results |
+//! | `matmul` | `matmul` in `Tensor::matmul`'s forms (matrices, vectors, batches): compile-time checks, `MatMul` results |
+//! | `contract` | `contract` along [`Axes`] lists, `dot`, `outer`: compile-time checks, `Contracted` results |
+//! | `scalar` | scalar operands (`&a * 2.0`, `1 + &a`), keeping the static shape |
 //! | `dispatch` | the check constant, the dispatch on the tensor's type, the runtime paths |
 //!
 //! No type-level arithmetic: a static shape is a type whose associated constant holds the
@@ -15,10 +18,14 @@
 mod arith;
 mod code;
 mod compile;
+mod contract;
 mod dispatch;
+mod matmul;
+mod scalar;
 mod tensor;
 
 pub use code::{Leaf, MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape};
+pub use contract::{Axes, AxisList, MAX_AXES};
 pub use tensor::StaticTensor;
 
 /// What macro expansions call. Not part of the public API.

@@ -7,6 +7,7 @@
 mod agreement;
 mod arith;
 mod einops_macro;
+mod einsum;
 mod keys;
 mod messages;
 mod static_tensor;

@@ -202,7 +202,7 @@ fn write_tokens(
 }
 
 /// One keyword argument `name = value`.
-fn keyword(mac: MacroKind, s: syn::parse::ParseStream<'_>) -> syn::Result<KeywordArg> {
+pub(super) fn keyword(mac: MacroKind, s: syn::parse::ParseStream<'_>) -> syn::Result<KeywordArg> {
     let name: syn::Ident = match s.parse() {
         Ok(name) => name,
         Err(_) => {

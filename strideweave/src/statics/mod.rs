@@ -6,6 +6,7 @@
 //! | `tensor` | [`StaticTensor`]: a `Tensor` whose shape the compiler knows |
 //! | `compile` | the static front end of the rearrangement engine (`crate::pattern`): its rule on a `ShapeCode`, in const context |
 //! | `arith` | `+ - * /` of equal static shapes and `matmul` of static matrices: compile-time checks, typed results |
+//! | `einsum` | what `einsum!` calls: its pattern as data, the compile-time check of static operands, the dispatch |
 //! | `dispatch` | the check constant, the dispatch on the tensor's type, the runtime paths |
 //!
 //! No type-level arithmetic: a static shape is a type whose associated constant holds the
@@ -16,6 +17,7 @@ mod arith;
 mod code;
 mod compile;
 mod dispatch;
+mod einsum;
 mod tensor;
 
 pub use code::{Leaf, MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape};
@@ -27,6 +29,12 @@ pub mod __private {
     pub use super::dispatch::{
         Check, Compiled, Dynamic, PatternView, Poisoned, ShapeInfo, Target, Witness, check,
         check_at, check_keyword, dynamic, poisoned,
+    };
+    pub use super::einsum::{
+        EinsumCheck, EinsumCode, EinsumCompiled, EinsumFailure, EinsumKinds, EinsumOperand,
+        EinsumOutcome, EinsumOutput, EinsumOutput1, EinsumSameElement, PoisonedEinsum, SharedSymbol, Single, Typed,
+        Untyped, check_einsum, decide as decide_einsum, einsum_message, einsum1, einsum2,
+        poisoned1, poisoned2,
     };
     pub use crate::pattern::{
         Keyword, LEAF, MSG_CAP, Msg, MsgState, NO_SOURCE, Op, POP, PUSH, PatternCode, PatternRef,

@@ -8,7 +8,9 @@ use std::ops::Range;
 
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
-use strideweave_syntax::{Einsum, NotationError, Term, encode_pattern, parse_einsum, parse_pattern};
+use strideweave_syntax::{
+    Einsum, NotationError, Term, encode_pattern, parse_einsum, parse_pattern,
+};
 
 use crate::ast::{KeywordArg, MacroKind};
 use crate::parse::EinsumCall;
@@ -102,7 +104,8 @@ fn pattern_code(
     keywords: &[TokenStream],
 ) -> syn::Result<(TokenStream, Vec<String>)> {
     let p = quote!(::strideweave::__private);
-    let internal = |m: String| syn::Error::new(call.pattern.span_at(&(0..0)), format!("{MAC}: {m}"));
+    let internal =
+        |m: String| syn::Error::new(call.pattern.span_at(&(0..0)), format!("{MAC}: {m}"));
     let parsed = parse_pattern(parse_text).map_err(|e| internal(e.render(parse_text)))?;
     let encoded = encode_pattern(parse_text, &parsed).map_err(internal)?;
     let side = |s: &strideweave_syntax::EncodedSide| {

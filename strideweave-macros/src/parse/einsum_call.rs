@@ -1,10 +1,9 @@
 //! The input of `einsum!`: `a, "pattern", name = extent, …` or `a, b, "pattern", …`.
 
-use proc_macro2::{Span, TokenStream, TokenTree};
+use proc_macro2::{Span, TokenStream};
 use syn::Lit;
 
-use super::describe;
-use super::pattern_call::keyword;
+use super::pattern_call::{comma_after_tensor, keyword};
 use crate::ast::{KeywordArg, MacroKind, PatternSource, Text};
 
 const MAC: MacroKind = MacroKind::Einsum;
@@ -89,22 +88,7 @@ pub fn einsum_call(input: TokenStream) -> Result<EinsumCall, (syn::Error, Vec<To
             }
             tensors.push(tokens.clone());
             read.push(tokens);
-            if !s.peek(syn::Token![,]) {
-                let message = |what: String| {
-                    format!(
-                        "{MAC}: expected `,` and a pattern after the tensor, found {what}; e.g. `{EXAMPLE}`"
-                    )
-                };
-                if s.is_empty() {
-                    return Err(syn::Error::new(
-                        Span::call_site(),
-                        message("the end of the input".to_string()),
-                    ));
-                }
-                let found: TokenTree = s.parse()?;
-                return Err(syn::Error::new_spanned(&found, message(describe(&found))));
-            }
-            s.parse::<syn::Token![,]>()?;
+            comma_after_tensor(MAC, s, EXAMPLE)?;
         };
         let mut keywords = Vec::new();
         while !s.is_empty() {
@@ -150,7 +134,8 @@ mod tests {
         assert!(message(quote!()).contains("the input is empty"));
         assert!(message(quote!("i -> i")).contains("expected one or two tensors before"));
         assert!(message(quote!(a, b, c, "i -> i")).contains("at most two tensors"));
-        assert!(message(quote!(a, b)).contains("expected a pattern (a string literal)"));
+        assert!(message(quote!(a, b,)).contains("expected a pattern (a string literal)"));
+        assert!(message(quote!(a, b)).contains("found the end of the input"));
         assert!(message(quote!(a b)).contains("expected `,` and a pattern after the tensor"));
         assert!(message(quote!(a, "i -> i", h)).contains("expected `=`"));
     }

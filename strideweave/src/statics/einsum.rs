@@ -127,7 +127,9 @@ pub enum EinsumFailure {
     Output,
 }
 
-/// What the check decides.
+/// What the check decides (a constant the compiler keeps per call: boxing the shape is not
+/// possible in const context, and the size is the `Outcome`'s of `rearrange!`).
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EinsumOutcome {
     /// Static operands: the result's shape.
@@ -193,7 +195,11 @@ const fn symbols_shape(views: &[ShapeCode; 2], code: &EinsumCode) -> Option<Shap
 }
 
 /// The check: see the module's documentation. `None` is a dynamic operand.
-pub const fn decide(a: Option<ShapeCode>, b: Option<ShapeCode>, code: &EinsumCode) -> EinsumOutcome {
+pub const fn decide(
+    a: Option<ShapeCode>,
+    b: Option<ShapeCode>,
+    code: &EinsumCode,
+) -> EinsumOutcome {
     if code.poisoned {
         return EinsumOutcome::Poisoned;
     }
@@ -281,7 +287,15 @@ pub const fn einsum_message(
                     let (_, mut out) = room.split();
                     let mut parts = [NO_PART; MAX_LEAVES];
                     let mut syms = [NO_SYM; MAX_LEAVES];
-                    explain(srcs[k].view(), p, &mut parts, &mut syms, &mut out, buf, start)
+                    explain(
+                        srcs[k].view(),
+                        p,
+                        &mut parts,
+                        &mut syms,
+                        &mut out,
+                        buf,
+                        start,
+                    )
                 }
             };
             match st {
@@ -293,7 +307,11 @@ pub const fn einsum_message(
                 Err(st) => {
                     let mut m = Msg::resume(buf, st);
                     if matches!(failure, EinsumFailure::Input(_)) && !st.names_shape() {
-                        m.str(if two { "\n  input " } else { "\n  the tensor's shape is " });
+                        m.str(if two {
+                            "\n  input "
+                        } else {
+                            "\n  the tensor's shape is "
+                        });
                         if two {
                             m.int(k as i64);
                             m.str("'s shape is ");
@@ -331,7 +349,9 @@ pub const fn einsum_message(
             m.state()
         }
         EinsumFailure::Capacity | EinsumFailure::Output => {
-            m.str("the result is larger than a static shape holds (a size that fits in i64, at most ");
+            m.str(
+                "the result is larger than a static shape holds (a size that fits in i64, at most ",
+            );
             m.int(MAX_LEAVES as i64);
             m.str(" leaves and ");
             m.int(MAX_TOKENS as i64);
@@ -491,15 +511,19 @@ impl<T, S, A, B, P> EinsumKinds<A, B, P> for (Typed<T, S>, Untyped) {
 }
 
 /// The output type of `einsum!` on operands `X` and `Y` with pattern `P`.
-pub type EinsumOutput<P, X, Y> = <(<X as EinsumOperand>::Kind, <Y as EinsumOperand>::Kind) as EinsumKinds<
-    <X as EinsumOperand>::Shape,
-    <Y as EinsumOperand>::Shape,
-    P,
->>::Output;
+pub type EinsumOutput<P, X, Y> =
+    <(<X as EinsumOperand>::Kind, <Y as EinsumOperand>::Kind) as EinsumKinds<
+        <X as EinsumOperand>::Shape,
+        <Y as EinsumOperand>::Shape,
+        P,
+    >>::Output;
 
 /// The output type of `einsum!` on operand `X` alone with pattern `P`.
-pub type EinsumOutput1<P, X> =
-    <(<X as EinsumOperand>::Kind, Single) as EinsumKinds<<X as EinsumOperand>::Shape, (), P>>::Output;
+pub type EinsumOutput1<P, X> = <(<X as EinsumOperand>::Kind, Single) as EinsumKinds<
+    <X as EinsumOperand>::Shape,
+    (),
+    P,
+>>::Output;
 
 /// `einsum!(x, y, "…")`: the run-time work (parsing the checked text once, as
 /// [`Tensor::einsum_with`] does), typed by the operands' kinds.

@@ -32,9 +32,9 @@ pub mod __private {
     };
     pub use super::einsum::{
         EinsumCheck, EinsumCode, EinsumCompiled, EinsumFailure, EinsumKinds, EinsumOperand,
-        EinsumOutcome, EinsumOutput, EinsumOutput1, EinsumSameElement, PoisonedEinsum, SharedSymbol, Single, Typed,
-        Untyped, check_einsum, decide as decide_einsum, einsum_message, einsum1, einsum2,
-        poisoned1, poisoned2,
+        EinsumOutcome, EinsumOutput, EinsumOutput1, EinsumSameElement, PoisonedEinsum,
+        SharedSymbol, Single, Typed, Untyped, check_einsum, decide as decide_einsum,
+        einsum_message, einsum1, einsum2, poisoned1, poisoned2,
     };
     pub use crate::pattern::{
         Keyword, LEAF, MSG_CAP, Msg, MsgState, NO_SOURCE, Op, POP, PUSH, PatternCode, PatternRef,

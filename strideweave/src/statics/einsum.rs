@@ -32,6 +32,12 @@ const NAMES: EinsumNames = EinsumNames {
 
 /// A symbol named by both inputs: where it is in each, and where to point in the pattern.
 #[derive(Clone, Copy, Debug)]
+///
+/// ```
+/// use strideweave::__private::SharedSymbol;
+/// let k = SharedSymbol { name: "k", mode0: 1, mode1: 0, columns: (5, 6) };
+/// assert_eq!(k.columns.1 - k.columns.0, 1);
+/// ```
 pub struct SharedSymbol {
     /// Its name.
     pub name: &'static str,
@@ -103,6 +109,13 @@ impl EinsumCode {
 /// Implemented by each `einsum!` expansion's block-local pattern type, in the caller's code,
 /// for every pair of operand shapes (`B` is `()` for one input): the pattern as data, and
 /// its check, so that a failed check is reported there.
+///
+/// ```
+/// use strideweave::{StaticTensor, einsum, shape_t};
+/// // Each `einsum!` declares a type implementing it; a failed check is a build error.
+/// let a = StaticTensor::<f32, shape_t!(2, 3)>::zeros();
+/// assert_eq!(einsum!(&a, "i j -> j").unwrap().to_vec().unwrap(), [0.0; 3]);
+/// ```
 pub trait EinsumCheck<A, B>: 'static {
     /// The pattern.
     const CODE: EinsumCode;
@@ -112,6 +125,11 @@ pub trait EinsumCheck<A, B>: 'static {
 
 /// Why a check failed (the message is written on demand by [`einsum_message`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// ```
+/// use strideweave::__private::EinsumFailure;
+/// assert_ne!(EinsumFailure::Input(0), EinsumFailure::Input(1));
+/// ```
 pub enum EinsumFailure {
     /// A keyword constant below 1, in input `k`'s pattern.
     Keyword(usize),
@@ -129,6 +147,11 @@ pub enum EinsumFailure {
 
 /// What the check decides (a constant the compiler keeps per call: boxing the shape is not
 /// possible in const context, and the size is the `Outcome`'s of `rearrange!`).
+///
+/// ```
+/// use strideweave::__private::{EinsumCode, EinsumOutcome, decide_einsum};
+/// assert_eq!(decide_einsum(None, None, &EinsumCode::POISONED), EinsumOutcome::Poisoned);
+/// ```
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EinsumOutcome {
@@ -143,6 +166,11 @@ pub enum EinsumOutcome {
 }
 
 /// The outcome of pattern `P` on operand shapes `A` and `B`, computed once per triple.
+///
+/// ```
+/// use strideweave::__private::{Dynamic, EinsumCompiled, EinsumOutcome, PoisonedEinsum};
+/// assert_eq!(EinsumCompiled::<Dynamic, Dynamic, PoisonedEinsum>::OUTCOME, EinsumOutcome::Poisoned);
+/// ```
 pub struct EinsumCompiled<A, B, P>(PhantomData<A>, PhantomData<B>, PhantomData<P>);
 
 impl<A: ShapeInfo, B: ShapeInfo, P: EinsumCheck<A, B>> EinsumCompiled<A, B, P> {
@@ -195,6 +223,13 @@ const fn symbols_shape(views: &[ShapeCode; 2], code: &EinsumCode) -> Option<Shap
 }
 
 /// The check: see the module's documentation. `None` is a dynamic operand.
+///
+/// ```
+/// use strideweave::__private::{EinsumCode, EinsumOutcome, decide_einsum};
+/// use strideweave::{StaticShape, shape_t};
+/// let s = <shape_t!(2, 3)>::SHAPE;
+/// assert_eq!(decide_einsum(Some(s), Some(s), &EinsumCode::POISONED), EinsumOutcome::Poisoned);
+/// ```
 pub const fn decide(
     a: Option<ShapeCode>,
     b: Option<ShapeCode>,
@@ -258,6 +293,15 @@ const fn quote(m: &mut Msg<'_>, text: &str, start: u32, end: u32) {
 
 /// Writes the message of `failure` (from [`decide`] on the same operands) into `buf`,
 /// starting `einsum!: `.
+///
+/// ```
+/// use strideweave::__private::{EinsumCode, EinsumFailure, MSG_CAP, einsum_message};
+/// use strideweave::{StaticShape, shape_t};
+/// let s = <shape_t!(2, 3)>::SHAPE;
+/// let mut buf = [0u8; MSG_CAP];
+/// let st = einsum_message(&s, &s, &EinsumCode::POISONED, EinsumFailure::Capacity, &mut buf);
+/// assert!(st.text(&buf).starts_with("einsum!: the result is larger than a static shape holds"));
+/// ```
 pub const fn einsum_message(
     a: &ShapeCode,
     b: &ShapeCode,
@@ -269,7 +313,19 @@ pub const fn einsum_message(
     let two = code.inputs.len() == 2;
     let mut m = Msg::new(buf);
     m.str("einsum!: ");
-    let span = code.inputs[0].left_span;
+    let n = code.inputs.len();
+    let span = if n > 0 { code.inputs[0].left_span } else { (0, 0) };
+    // A failure that does not belong to this code (never from `decide`).
+    let foreign = match failure {
+        EinsumFailure::Keyword(k) | EinsumFailure::Input(k) => k >= n,
+        EinsumFailure::Shared(i) => n < 2 || i >= code.shared.len(),
+        _ => false,
+    };
+    if foreign {
+        m.mark();
+        m.str("no mistake");
+        return m.state();
+    }
     match failure {
         EinsumFailure::Keyword(k) | EinsumFailure::Input(k) => {
             if two {
@@ -365,6 +421,11 @@ pub const fn einsum_message(
 
 /// Runs the check of `P` on `A` and `B`: a failure panics with the message, which in const
 /// context is a compile error at the caller's (`#[track_caller]`) location, the pattern.
+///
+/// ```
+/// use strideweave::__private::{Dynamic, PoisonedEinsum, Witness, check_einsum};
+/// let _: Witness<(Dynamic, Dynamic)> = check_einsum::<Dynamic, Dynamic, PoisonedEinsum>();
+/// ```
 #[track_caller]
 pub const fn check_einsum<A: ShapeInfo, B: ShapeInfo, P: EinsumCheck<A, B>>() -> Witness<(A, B)> {
     if let EinsumOutcome::Err(failure) = EinsumCompiled::<A, B, P>::OUTCOME {
@@ -387,12 +448,32 @@ impl<A: StaticShape, B: StaticShape, P: EinsumCheck<A, B>> StaticShape for Einsu
 }
 
 /// The kind of a static operand: its element type and static shape.
+///
+/// ```
+/// use strideweave::__private::{EinsumOperand, Typed};
+/// use strideweave::{StaticTensor, shape_t};
+/// fn kind<X: EinsumOperand<Kind = Typed<f32, shape_t!(2)>>>(_: X) {}
+/// kind(&StaticTensor::<f32, shape_t!(2)>::zeros());
+/// ```
 pub struct Typed<T, S>(PhantomData<fn() -> (T, S)>);
 
 /// The kind of a dynamic operand.
+///
+/// ```
+/// use strideweave::__private::{EinsumOperand, Untyped};
+/// use strideweave::{Tensor, shape};
+/// fn kind<X: EinsumOperand<Kind = Untyped>>(_: X) {}
+/// kind(&Tensor::arange::<f32>(&shape!(2)));
+/// ```
 pub struct Untyped;
 
 /// The kind of the missing second operand of a one-input `einsum!`.
+///
+/// ```
+/// use strideweave::__private::{EinsumKinds, Single, Untyped};
+/// fn picks<K: EinsumKinds<(), (), ()>>() {}
+/// picks::<(Untyped, Single)>();
+/// ```
 pub struct Single;
 
 /// What `einsum!` accepts: `Tensor`, `StaticTensor` and references to them.
@@ -400,6 +481,13 @@ pub struct Single;
     message = "`einsum!` takes `Tensor`s or `StaticTensor`s (or references to them), not `{Self}`",
     label = "not a tensor"
 )]
+///
+/// ```
+/// use strideweave::__private::EinsumOperand;
+/// use strideweave::{Tensor, shape};
+/// let t = Tensor::arange::<f32>(&shape!(2));
+/// assert_eq!(EinsumOperand::tensor(&&t).shape(), &shape!(2));
+/// ```
 pub trait EinsumOperand {
     /// The shape as the compiler sees it.
     type Shape: ShapeInfo;
@@ -447,6 +535,13 @@ impl EinsumOperand for &Tensor {
 
 /// The result type of `einsum!` on operands of kinds `Self` (a `(first, second)` pair; the
 /// second is [`Single`] for one input): a typed result when every operand is static.
+///
+/// ```
+/// use strideweave::__private::{EinsumKinds, Untyped};
+/// use strideweave::Tensor;
+/// let r: strideweave::Result<Tensor> = <(Untyped, Untyped) as EinsumKinds<(), (), ()>>::wrap(Ok(Tensor::scalar(1.0f32)));
+/// assert!(r.is_ok());
+/// ```
 pub trait EinsumKinds<A, B, P> {
     /// `Result<StaticTensor<T, Einsummed<A, B, P>>>` or `Result<Tensor>`.
     type Output;
@@ -461,6 +556,12 @@ pub trait EinsumKinds<A, B, P> {
     message = "`einsum!` on static tensors of different element types: call it on the dynamic tensors (`a.as_dynamic()`), where `Tensor::einsum`'s dtype rule applies",
     label = "operands of different element types"
 )]
+///
+/// ```
+/// use strideweave::__private::{EinsumSameElement, Typed};
+/// fn same<K: EinsumSameElement>() {}
+/// same::<(Typed<f32, ()>, Typed<f32, ()>)>();
+/// ```
 pub trait EinsumSameElement {}
 
 impl<T, A, B> EinsumSameElement for (Typed<T, A>, Typed<T, B>) {}
@@ -511,6 +612,12 @@ impl<T, S, A, B, P> EinsumKinds<A, B, P> for (Typed<T, S>, Untyped) {
 }
 
 /// The output type of `einsum!` on operands `X` and `Y` with pattern `P`.
+///
+/// ```
+/// use strideweave::__private::{EinsumOutput, PoisonedEinsum};
+/// use strideweave::{Result, Tensor};
+/// let _: Option<EinsumOutput<PoisonedEinsum, Tensor, Tensor>> = None::<Result<Tensor>>;
+/// ```
 pub type EinsumOutput<P, X, Y> =
     <(<X as EinsumOperand>::Kind, <Y as EinsumOperand>::Kind) as EinsumKinds<
         <X as EinsumOperand>::Shape,
@@ -519,6 +626,12 @@ pub type EinsumOutput<P, X, Y> =
     >>::Output;
 
 /// The output type of `einsum!` on operand `X` alone with pattern `P`.
+///
+/// ```
+/// use strideweave::__private::{EinsumOutput1, PoisonedEinsum};
+/// use strideweave::{Result, Tensor};
+/// let _: Option<EinsumOutput1<PoisonedEinsum, &Tensor>> = None::<Result<Tensor>>;
+/// ```
 pub type EinsumOutput1<P, X> = <(<X as EinsumOperand>::Kind, Single) as EinsumKinds<
     <X as EinsumOperand>::Shape,
     (),
@@ -527,6 +640,13 @@ pub type EinsumOutput1<P, X> = <(<X as EinsumOperand>::Kind, Single) as EinsumKi
 
 /// `einsum!(x, y, "…")`: the run-time work (parsing the checked text once, as
 /// [`Tensor::einsum_with`] does), typed by the operands' kinds.
+///
+/// ```
+/// use strideweave::{Tensor, einsum, shape};
+/// // `einsum!(a, b, …)` expands to a call of `einsum2` with its pattern type.
+/// let a = Tensor::arange::<f32>(&shape!(2));
+/// assert_eq!(einsum!(&a, &a, "i, i -> i").unwrap().to_vec::<f32>().unwrap(), [0.0, 1.0]);
+/// ```
 pub fn einsum2<P, X, Y>(x: X, y: Y, _: Witness<(X::Shape, Y::Shape)>) -> EinsumOutput<P, X, Y>
 where
     X: EinsumOperand,
@@ -541,6 +661,12 @@ where
 
 /// `einsum!(x, "…")`: as [`einsum2`], with no second operand (`()`, a static empty shape,
 /// stands for it).
+///
+/// ```
+/// use strideweave::{Tensor, einsum, shape};
+/// let a = Tensor::arange::<f32>(&shape!(2, 2));
+/// assert_eq!(einsum!(&a, "i j -> i").unwrap().to_vec::<f32>().unwrap(), [2.0, 4.0]);
+/// ```
 pub fn einsum1<P, X>(x: X, _: Witness<(X::Shape, ())>) -> EinsumOutput1<P, X>
 where
     X: EinsumOperand,
@@ -554,6 +680,11 @@ where
 
 /// The placeholder of an `einsum!` whose pattern did not compile: a value of the type a
 /// compiled call would have (never run: the program does not compile).
+///
+/// ```
+/// use strideweave::__private::{EinsumCheck, PoisonedEinsum};
+/// assert!(<PoisonedEinsum as EinsumCheck<(), ()>>::CODE.poisoned);
+/// ```
 pub struct PoisonedEinsum;
 
 impl<A, B> EinsumCheck<A, B> for PoisonedEinsum {
@@ -562,6 +693,12 @@ impl<A, B> EinsumCheck<A, B> for PoisonedEinsum {
 }
 
 /// The placeholder result of a two-operand `einsum!` that did not compile.
+///
+/// ```
+/// use strideweave::{Tensor, shape};
+/// let a = Tensor::arange::<f32>(&shape!(2));
+/// assert!(strideweave::__private::poisoned2(&a, &a).is_err());
+/// ```
 pub fn poisoned2<X, Y>(_: X, _: Y) -> EinsumOutput<PoisonedEinsum, X, Y>
 where
     X: EinsumOperand,
@@ -575,6 +712,12 @@ where
 }
 
 /// The placeholder result of a one-operand `einsum!` that did not compile.
+///
+/// ```
+/// use strideweave::{Tensor, shape};
+/// let a = Tensor::arange::<f32>(&shape!(2));
+/// assert!(strideweave::__private::poisoned1(&a).is_err());
+/// ```
 pub fn poisoned1<X>(_: X) -> EinsumOutput1<PoisonedEinsum, X>
 where
     X: EinsumOperand,

@@ -314,7 +314,11 @@ pub const fn einsum_message(
     let mut m = Msg::new(buf);
     m.str("einsum!: ");
     let n = code.inputs.len();
-    let span = if n > 0 { code.inputs[0].left_span } else { (0, 0) };
+    let span = if n > 0 {
+        code.inputs[0].left_span
+    } else {
+        (0, 0)
+    };
     // A failure that does not belong to this code (never from `decide`).
     let foreign = match failure {
         EinsumFailure::Keyword(k) | EinsumFailure::Input(k) => k >= n,

@@ -1,5 +1,5 @@
 //! Compile-fail and compile-pass tests of `layout!`, `shape!`, `shape_t!`, `rearrange!`,
-//! `repeat!` and the arithmetic on static shapes (`&a + &b`, …, `StaticTensor::matmul`).
+//! `repeat!`, `einsum!` and the arithmetic on static shapes (`&a + &b`, …, `StaticTensor::matmul`).
 //!
 //! The `.stderr` snapshots were recorded with rustc 1.95; other compilers word and lay out
 //! diagnostics differently, so on them the suite prints a note and passes without running.
@@ -8,8 +8,8 @@
 //!
 //! One `TestCases` holds both kinds: with a pass case present, trybuild builds instead of only
 //! checking, so post-monomorphisation errors show too — the static-shape checks of
-//! `rearrange!`, `repeat!` (`fail/static_*`) and of the static arithmetic (`fail/arith_*`)
-//! are such errors. Keep a pass case here.
+//! `rearrange!`, `repeat!` (`fail/static_*`), of `einsum!` (`fail/einsum_static_*`) and of
+//! the static arithmetic (`fail/arith_*`) are such errors. Keep a pass case here.
 
 use std::process::Command;
 

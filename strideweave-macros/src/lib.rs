@@ -1,6 +1,6 @@
 //! Compile-time checked macros of StrideWeave: [`layout!`](macro@layout),
 //! [`shape!`](macro@shape), [`shape_t!`](macro@shape_t), [`rearrange!`](macro@rearrange),
-//! [`repeat!`](macro@repeat) and [`s!`](macro@s). Use them through the `strideweave` crate, which re-exports them.
+//! [`repeat!`](macro@repeat), [`einsum!`](macro@einsum) and [`s!`](macro@s). Use them through the `strideweave` crate, which re-exports them.
 //!
 //! Each macro is a pipeline: `parse` the tokens into a span-carrying tree (`ast`),
 //! `validate` it (every mistake reported once, at the offending token), then `expand` it
@@ -20,6 +20,7 @@ use proc_macro::TokenStream;
 use ast::{MacroKind, Spans};
 
 mod ast;
+mod einsum;
 mod expand;
 mod parse;
 mod validate;
@@ -220,6 +221,66 @@ pub fn repeat(input: TokenStream) -> TokenStream {
         MacroKind::Repeat,
         strideweave_syntax::PatternKind::Repeat,
     )
+}
+
+/// Einstein summation over one or two tensors, checked at compile time:
+/// `einsum!(a, b, "i k, k j -> i j")`, `einsum!(a, "i j -> j i")`, each with optional
+/// keyword extents `name = extent` (as in [`rearrange!`](macro@rearrange): integer literals
+/// or `i64` constants).
+///
+/// The operands are `Tensor`s, `StaticTensor`s or references to them; the pattern is a string
+/// in the grammar of `Tensor::einsum` (the rearrangement grammar, inputs separated by a
+/// comma): symbols absent from the output are summed, a symbol of both inputs must have one
+/// shape in both, groups split and build modes, `1` inserts an extent-one mode.
+///
+/// * Every mistake that needs no shape — the grammar's (an unknown identifier, a duplicate
+///   symbol, three inputs, `...` on one side only, …), a pattern naming more or fewer inputs
+///   than tensors are given, a keyword naming no symbol, given twice or below 1 — is a
+///   compile error at the pattern (or the keyword), quoting the pattern with a caret.
+/// * When every operand is a `StaticTensor<T, _>`, the compiler also checks each input's
+///   shape against its side (rank, group splits, keywords) and that every symbol the inputs
+///   share has one shape in both (one message naming both shapes and the symbol), at this
+///   line; the result is `Result<StaticTensor<T, Einsummed<A, B, _>>>` (`B` is `()` for one
+///   input) — `Result` because run-time failures (released storage, several subtensors)
+///   remain. These checks run under `cargo build`, not `cargo check`. `...` is refused for
+///   static operands (a compile error pointing to the dynamic form).
+/// * With any dynamic operand the result is `Result<Tensor>`, and the shape checks happen at
+///   run time with the same rules; errors start `einsum!: `.
+///
+/// Either way the run-time work is `Tensor::einsum_with`'s (the same values, dtype rules and
+/// gradients): the checked pattern text is parsed once more at run time, as
+/// `Tensor::einsum` does; only the static check is free at run time.
+///
+/// ```rust
+/// use strideweave::{StaticTensor, Tensor, einsum, shape, shape_t};
+///
+/// let a = StaticTensor::<f32, shape_t!(2, 3)>::arange();
+/// let b = StaticTensor::<f32, shape_t!(3, 4)>::arange();
+/// let c = einsum!(&a, &b, "i k, k j -> i j").unwrap(); // StaticTensor<f32, Einsummed<…>>
+/// assert_eq!(c.shape(), &shape!(2, 4));
+/// let c: StaticTensor<f32, shape_t!(2, 4)> = c.cast();
+/// assert_eq!(c.to_vec().unwrap(), a.matmul(&b).unwrap().to_vec().unwrap());
+/// let t = einsum!(&a, "i j -> j i").unwrap();
+/// assert_eq!(t.shape(), &shape!(3, 2));
+/// // A split by keyword: (h w) with h = 2 on a mode of extent 6 (h runs fastest).
+/// let x = StaticTensor::<f32, shape_t!(6, 3)>::arange();
+/// let s = einsum!(&x, "(h w) k -> h", h = 2).unwrap();
+/// assert_eq!(s.to_vec().unwrap(), [72.0, 81.0]);
+///
+/// // Dynamic operands: checked at run time, errors start `einsum!: `.
+/// let d = Tensor::arange::<f32>(&shape!(4, 4));
+/// let err = einsum!(&d, &a, "i k, k j -> i j").unwrap_err();
+/// assert_eq!(err.to_string(), "einsum!: symbol `k` has extent 4 in input 0 and 2 in input 1");
+/// ```
+///
+/// ```compile_fail
+/// // error: einsum!: the pattern names 2 inputs but 1 tensor is given: …
+/// let t = strideweave::Tensor::arange::<f32>(&strideweave::shape!(2, 3));
+/// let _ = strideweave::einsum!(&t, "i k, k j -> i j");
+/// ```
+#[proc_macro]
+pub fn einsum(input: TokenStream) -> TokenStream {
+    einsum::einsum(input.into()).into()
 }
 
 /// Slice keys for `Tensor::slice` (and `Tensor::index`), Python-style, checked at compile

@@ -114,8 +114,36 @@ pub struct Contracted<A, B, L, R>(
     std::marker::PhantomData<L>,
     std::marker::PhantomData<R>,
 );
+
+/// The static shape of an [`einsum!`](crate::einsum) result on static operands: pattern `P`
+/// (the macro's block-local type) applied to operand shapes `A` and `B` (`B` is `()` for the
+/// one-input form). Its [`SHAPE`](StaticShape::SHAPE) is computed at compile time by the
+/// rearrangement engine: each input's side against its shape, the shared symbols' shapes
+/// compared, the output side placing the output symbols' modes.
+///
+/// ```
+/// use strideweave::{Einsummed, StaticShape, StaticTensor, einsum, shape_t};
+/// fn shape_of<A: StaticShape, B: StaticShape, P>(_: &StaticTensor<f32, Einsummed<A, B, P>>) -> String
+/// where
+///     Einsummed<A, B, P>: StaticShape,
+/// {
+///     <Einsummed<A, B, P>>::SHAPE.to_string()
+/// }
+/// let a = StaticTensor::<f32, shape_t!(2, 3)>::arange();
+/// let b = StaticTensor::<f32, shape_t!(3, 4)>::arange();
+/// let c = einsum!(&a, &b, "i k, k j -> j 1 i").unwrap();
+/// assert_eq!(shape_of(&c), "(4,1,2)");
+/// ```
+///
+/// Defined at the crate root, like [`Rearranged`], because its path is part of every
+/// debuginfo and symbol name of the results that nest it.
+pub struct Einsummed<A, B, P>(
+    std::marker::PhantomData<A>,
+    std::marker::PhantomData<B>,
+    std::marker::PhantomData<P>,
+);
 pub use ops::Reduction;
-pub use strideweave_macros::{layout, rearrange, repeat, s, shape, shape_t};
+pub use strideweave_macros::{einsum, layout, rearrange, repeat, s, shape, shape_t};
 pub use tensor::{Indexed, Tensor};
 pub use typed::{DynRank, Rank, StridedSliceSpec, TypedTensorView};
 pub use validation::{ValidationError, ValidationKind};

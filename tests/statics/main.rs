@@ -8,6 +8,7 @@ mod agreement;
 mod arith;
 mod contract;
 mod einops_macro;
+mod einsum;
 mod keys;
 mod messages;
 mod static_tensor;

@@ -9,6 +9,7 @@
 //! |---|---|
 //! | `notation` | `layout!`, `shape!`, `shape_t!`: a string, or integer tuples as tokens |
 //! | `pattern_call` | `rearrange!`, `repeat!`: tensor, pattern (string or tokens), keywords |
+//! | `einsum_call` | `einsum!`: one or two tensors, a string pattern, keywords |
 //! | `keys` | `s!`: integer keys and `start..stop;step` slices |
 //!
 //! This module holds what they share: how a token is named and how an integer literal is read.
@@ -16,10 +17,12 @@
 use proc_macro2::{Delimiter, TokenTree};
 use syn::Lit;
 
+mod einsum_call;
 mod keys;
 mod notation;
 mod pattern_call;
 
+pub use einsum_call::{EinsumCall, einsum_call};
 pub use keys::keys;
 pub use notation::{layout, shape};
 pub use pattern_call::pattern_call;

@@ -40,22 +40,7 @@ pub fn pattern_call(
         } else {
             None
         };
-        if !s.peek(syn::Token![,]) {
-            let message = |what: String| {
-                format!(
-                    "{mac}: expected `,` and a pattern after the tensor, found {what}; e.g. `{example}`"
-                )
-            };
-            if s.is_empty() {
-                return Err(syn::Error::new(
-                    Span::call_site(),
-                    message("the end of the input".to_string()),
-                ));
-            }
-            let found: TokenTree = s.parse()?;
-            return Err(syn::Error::new_spanned(&found, message(describe(&found))));
-        }
-        s.parse::<syn::Token![,]>()?;
+        comma_after_tensor(mac, s, example)?;
         let mut pattern_tokens: Vec<TokenTree> = Vec::new();
         while !s.is_empty() && !s.peek(syn::Token![,]) {
             pattern_tokens.push(s.parse()?);
@@ -80,6 +65,31 @@ pub fn pattern_call(
     };
     let result = parser.parse2(input);
     result.map_err(|e| (e, read))
+}
+
+/// The `,` after a tensor expression; a message naming what was found instead.
+pub(super) fn comma_after_tensor(
+    mac: MacroKind,
+    s: syn::parse::ParseStream<'_>,
+    example: &str,
+) -> syn::Result<()> {
+    if !s.peek(syn::Token![,]) {
+        let message = |what: String| {
+            format!(
+                "{mac}: expected `,` and a pattern after the tensor, found {what}; e.g. `{example}`"
+            )
+        };
+        if s.is_empty() {
+            return Err(syn::Error::new(
+                Span::call_site(),
+                message("the end of the input".to_string()),
+            ));
+        }
+        let found: TokenTree = s.parse()?;
+        return Err(syn::Error::new_spanned(&found, message(describe(&found))));
+    }
+    s.parse::<syn::Token![,]>()?;
+    Ok(())
 }
 
 /// The pattern: one string literal, or tokens.
@@ -202,7 +212,7 @@ fn write_tokens(
 }
 
 /// One keyword argument `name = value`.
-fn keyword(mac: MacroKind, s: syn::parse::ParseStream<'_>) -> syn::Result<KeywordArg> {
+pub(super) fn keyword(mac: MacroKind, s: syn::parse::ParseStream<'_>) -> syn::Result<KeywordArg> {
     let name: syn::Ident = match s.parse() {
         Ok(name) => name,
         Err(_) => {

@@ -13,9 +13,20 @@ use crate::error::{Error, Result};
 use crate::ops::contract::{Index, Spec, index, mode_shape, run};
 use crate::tensor::Tensor;
 
-const OP: &str = "einsum";
-/// The names per-input rearrangement errors start with.
-const INPUT_OPS: [&str; 2] = ["einsum (input 0)", "einsum (input 1)"];
+/// The names errors start with: the operation, and per input its rearrangement's.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Names {
+    /// The operation (`einsum`, or `einsum!` for the macro).
+    pub op: &'static str,
+    /// Each input's rearrangement (`einsum (input 0)`, …).
+    pub inputs: [&'static str; 2],
+}
+
+/// [`Tensor::einsum`]'s names.
+const METHOD: Names = Names {
+    op: "einsum",
+    inputs: ["einsum (input 0)", "einsum (input 1)"],
+};
 
 impl Tensor {
     /// Einstein summation over one or two tensors, written in the rearrangement grammar
@@ -63,52 +74,78 @@ impl Tensor {
         inputs: &[&Tensor],
         sizes: &[(&str, usize)],
     ) -> Result<Tensor> {
-        let fail = |detail: String| Error::InvalidRearrange { op: OP, detail };
-        let e = parse_einsum(pattern).map_err(|err| fail(err.render(pattern)))?;
-        if e.inputs.len() != inputs.len() {
-            return Err(fail(format!(
-                "the pattern names {} input(s) but {} tensor(s) were given",
-                e.inputs.len(),
-                inputs.len()
-            )));
-        }
-        let mut keywords: Vec<(&str, i64)> = Vec::with_capacity(sizes.len());
+        let mut keywords: Vec<(&str, i64)> = Vec::new();
+        keywords
+            .try_reserve_exact(sizes.len())
+            .map_err(|_| Error::TooLarge {
+                op: METHOD.op,
+                detail: format!("{} keyword extents", sizes.len()),
+            })?;
         for &(name, value) in sizes {
-            if !e.symbols.iter().any(|s| s.iter().any(|x| x == name)) {
-                return Err(fail(format!(
-                    "keyword `{name}` names no symbol of the inputs of {pattern:?}"
-                )));
-            }
-            let value = i64::try_from(value)
-                .map_err(|_| fail(format!("keyword `{name}` = {value} exceeds i64::MAX")))?;
+            let value = i64::try_from(value).map_err(|_| Error::InvalidRearrange {
+                op: METHOD.op,
+                detail: format!("keyword `{name}` = {value} exceeds i64::MAX"),
+            })?;
             keywords.push((name, value));
         }
-        let arrow = pattern.find("->").unwrap_or(pattern.len());
-        // One view per input: its symbols (after its `...` modes) as top-level modes.
-        let mut views = Vec::with_capacity(inputs.len());
-        for (i, t) in inputs.iter().enumerate() {
-            let syms = &e.symbols[i];
-            let ell = if e.ellipsis { "... " } else { "" };
-            let text = format!("{}-> {ell}{}", &e.texts[i][..arrow], syms.join(" "));
-            let kw: Vec<(&str, i64)> = (keywords.iter())
-                .filter(|(n, _)| syms.iter().any(|s| s == n))
-                .copied()
-                .collect();
-            let name = if inputs.len() == 1 { OP } else { INPUT_OPS[i] };
-            views.push(t.rearrange_as(name, &text, &kw)?);
-        }
-        let ne: Vec<usize> = views
-            .iter()
-            .zip(&e.symbols)
-            .map(|(v, s)| v.rank() - s.len())
-            .collect();
-        let spec = spec(&e, &views, &ne)?;
-        let out_syms = output_symbols(&e.inputs[0].right.terms);
-        let result = run(OP, &views[0], views.get(1), spec)?;
-        let ell = if e.ellipsis { "... " } else { "" };
-        let text = format!("{ell}{} -> {}", out_syms.join(" "), &pattern[arrow + 2..]);
-        result.rearrange_as(OP, &text, &[])
+        einsum_named(METHOD, pattern, inputs, &keywords)
     }
+}
+
+/// [`Tensor::einsum_with`] with the names its errors start with (`einsum!` passes its own)
+/// and `i64` keyword extents (a value below 1 is the rearrangement's error).
+pub(crate) fn einsum_named(
+    names: Names,
+    pattern: &str,
+    inputs: &[&Tensor],
+    keywords: &[(&str, i64)],
+) -> Result<Tensor> {
+    let op = names.op;
+    let fail = |detail: String| Error::InvalidRearrange { op, detail };
+    let e = parse_einsum(pattern).map_err(|err| fail(err.render(pattern)))?;
+    if e.inputs.len() != inputs.len() {
+        return Err(fail(format!(
+            "the pattern names {} input(s) but {} tensor(s) were given",
+            e.inputs.len(),
+            inputs.len()
+        )));
+    }
+    for &(name, _) in keywords {
+        if !e.symbols.iter().any(|s| s.iter().any(|x| x == name)) {
+            return Err(fail(format!(
+                "keyword `{name}` names no symbol of the inputs of {pattern:?}"
+            )));
+        }
+    }
+    let arrow = pattern.find("->").unwrap_or(pattern.len());
+    // One view per input: its symbols (after its `...` modes) as top-level modes.
+    let mut views = Vec::with_capacity(inputs.len());
+    for (i, t) in inputs.iter().enumerate() {
+        let syms = &e.symbols[i];
+        let ell = if e.ellipsis { "... " } else { "" };
+        let text = format!("{}-> {ell}{}", &e.texts[i][..arrow], syms.join(" "));
+        let kw: Vec<(&str, i64)> = (keywords.iter())
+            .filter(|(n, _)| syms.iter().any(|s| s == n))
+            .copied()
+            .collect();
+        let name = if inputs.len() == 1 {
+            op
+        } else {
+            names.inputs[i]
+        };
+        views.push(t.rearrange_as(name, &text, &kw)?);
+    }
+    let ne: Vec<usize> = views
+        .iter()
+        .zip(&e.symbols)
+        .map(|(v, s)| v.rank() - s.len())
+        .collect();
+    let spec = spec(op, &e, &views, &ne)?;
+    let out_syms = output_symbols(&e.inputs[0].right.terms);
+    let result = run(op, &views[0], views.get(1), spec)?;
+    let ell = if e.ellipsis { "... " } else { "" };
+    let text = format!("{ell}{} -> {}", out_syms.join(" "), &pattern[arrow + 2..]);
+    result.rearrange_as(op, &text, &[])
 }
 
 /// The output side's symbols in order of appearance (inside groups too).
@@ -130,12 +167,17 @@ fn output_symbols(terms: &[Term<std::ops::Range<usize>>]) -> Vec<String> {
 
 /// The contraction of the per-input views: the `...` modes (paired by position), then the
 /// output symbols, summed the rest; a symbol of both inputs must have one shape.
-fn spec(e: &strideweave_syntax::Einsum, views: &[Tensor], ne: &[usize]) -> Result<Spec> {
+fn spec(
+    op: &'static str,
+    e: &strideweave_syntax::Einsum,
+    views: &[Tensor],
+    ne: &[usize],
+) -> Result<Spec> {
     if let [n0, n1] = ne
         && n0 != n1
     {
         return Err(Error::DimensionMismatch {
-            op: OP,
+            op,
             detail: format!(
                 "`...` stands for {n0} mode(s) of input 0 and {n1} of input 1: they pair by position, so the counts must be equal"
             ),
@@ -146,14 +188,14 @@ fn spec(e: &strideweave_syntax::Einsum, views: &[Tensor], ne: &[usize]) -> Resul
         let sb = b.map(|m| mode_shape(&views[1], m)).transpose()?;
         match (sa, sb) {
             (Some(x), Some(y)) if x != y => Err(Error::DimensionMismatch {
-                op: OP,
+                op,
                 detail: format!("{what} has extent {x} in input 0 and {y} in input 1"),
             }),
             (Some(s), _) | (None, Some(s)) => Ok(index(a, b, &s)),
             // Unreachable from user input: parse_einsum checked that every symbol is named
             // by some input.
             (None, None) => Err(Error::Runtime {
-                op: OP,
+                op,
                 detail: format!("{what} is named by no input"),
             }),
         }

@@ -27,6 +27,7 @@
 
 mod contract;
 mod einsum;
+pub(crate) use einsum::{Names as EinsumNames, einsum_named};
 mod elementwise;
 mod engine;
 mod exact;

@@ -47,7 +47,7 @@ impl StaticShape for Poisoned {
 }
 
 /// Proof that pattern `P` passed its check for shape `S`.
-pub struct Witness<S>(PhantomData<fn() -> S>);
+pub struct Witness<S>(pub(crate) PhantomData<fn() -> S>);
 
 /// Implemented by each expansion's block-local pattern type, in the caller's code, for every
 /// shape: the pattern as data, and its check, so that a failed check is reported there.

@@ -9,6 +9,7 @@
 //! | `matmul` | `matmul` in `Tensor::matmul`'s forms (matrices, vectors, batches): compile-time checks, `MatMul` results |
 //! | `contract` | `contract` along [`Axes`] lists, `dot`, `outer`: compile-time checks, `Contracted` results |
 //! | `scalar` | scalar operands (`&a * 2.0`, `1 + &a`), keeping the static shape |
+//! | `einsum` | what `einsum!` calls: its pattern as data, the compile-time check of static operands, the dispatch |
 //! | `dispatch` | the check constant, the dispatch on the tensor's type, the runtime paths |
 //!
 //! No type-level arithmetic: a static shape is a type whose associated constant holds the
@@ -21,6 +22,7 @@ mod compile;
 mod contract;
 mod dispatch;
 mod matmul;
+mod einsum;
 mod scalar;
 mod tensor;
 
@@ -34,6 +36,12 @@ pub mod __private {
     pub use super::dispatch::{
         Check, Compiled, Dynamic, PatternView, Poisoned, ShapeInfo, Target, Witness, check,
         check_at, check_keyword, dynamic, poisoned,
+    };
+    pub use super::einsum::{
+        EinsumCheck, EinsumCode, EinsumCompiled, EinsumFailure, EinsumKinds, EinsumOperand,
+        EinsumOutcome, EinsumOutput, EinsumOutput1, EinsumSameElement, PoisonedEinsum,
+        SharedSymbol, Single, Typed, Untyped, check_einsum, decide as decide_einsum,
+        einsum_message, einsum1, einsum2, poisoned1, poisoned2,
     };
     pub use crate::pattern::{
         Keyword, LEAF, MSG_CAP, Msg, MsgState, NO_SOURCE, Op, POP, PUSH, PatternCode, PatternRef,

@@ -22,6 +22,8 @@ pub enum MacroKind {
     Rearrange,
     /// `repeat!`.
     Repeat,
+    /// `reduce!`.
+    Reduce,
 }
 
 impl MacroKind {
@@ -33,6 +35,7 @@ impl MacroKind {
             MacroKind::ShapeT => "shape_t!",
             MacroKind::Rearrange => "rearrange!",
             MacroKind::Repeat => "repeat!",
+            MacroKind::Reduce => "reduce!",
         }
     }
 }

@@ -9,6 +9,7 @@
 //! |---|---|
 //! | `notation` | `layout!`, `shape!`, `shape_t!`: a string, or integer tuples as tokens |
 //! | `pattern_call` | `rearrange!`, `repeat!`: tensor, pattern (string or tokens), keywords |
+//! | `reduce_call` | `reduce!`: tensor, pattern, reduction name, keywords |
 //! | `keys` | `s!`: integer keys and `start..stop;step` slices |
 //!
 //! This module holds what they share: how a token is named and how an integer literal is read.
@@ -19,10 +20,12 @@ use syn::Lit;
 mod keys;
 mod notation;
 mod pattern_call;
+mod reduce_call;
 
 pub use keys::keys;
 pub use notation::{layout, shape};
 pub use pattern_call::pattern_call;
+pub use reduce_call::{ReduceCall, reduce_call};
 
 /// A literal expression, possibly negated or parenthesized (`4`, `-2`, `(3)`): whether it
 /// is negated, and the literal; `None` for any other expression.

@@ -83,7 +83,7 @@ pub fn pattern_call(
 }
 
 /// The pattern: one string literal, or tokens.
-fn pattern_source(
+pub(super) fn pattern_source(
     mac: MacroKind,
     tokens: Vec<TokenTree>,
     end: Span,
@@ -202,7 +202,7 @@ fn write_tokens(
 }
 
 /// One keyword argument `name = value`.
-fn keyword(mac: MacroKind, s: syn::parse::ParseStream<'_>) -> syn::Result<KeywordArg> {
+pub(super) fn keyword(mac: MacroKind, s: syn::parse::ParseStream<'_>) -> syn::Result<KeywordArg> {
     let name: syn::Ident = match s.parse() {
         Ok(name) => name,
         Err(_) => {

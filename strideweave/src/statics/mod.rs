@@ -7,6 +7,7 @@
 //! | `compile` | the static front end of the rearrangement engine (`crate::pattern`): its rule on a `ShapeCode`, in const context |
 //! | `arith` | `+ - * /` of equal static shapes and `matmul` of static matrices: compile-time checks, typed results |
 //! | `dispatch` | the check constant, the dispatch on the tensor's type, the runtime paths |
+//! | `reduce` | `reduce!`: its dispatch, the static result shape `Reduced`, the reduction's check against the element type |
 //!
 //! No type-level arithmetic: a static shape is a type whose associated constant holds the
 //! shape, a result's shape is computed by a `const fn`, and every message a user reads is
@@ -16,6 +17,7 @@ mod arith;
 mod code;
 mod compile;
 mod dispatch;
+mod reduce;
 mod tensor;
 
 pub use code::{Leaf, MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape};
@@ -27,6 +29,10 @@ pub mod __private {
     pub use super::dispatch::{
         Check, Compiled, Dynamic, PatternView, Poisoned, ShapeInfo, Target, Witness, check,
         check_at, check_keyword, dynamic, poisoned,
+    };
+    pub use super::reduce::{
+        Chosen, ElemInfo, ReduceTarget, ReduceView, ReductionCheck, check_reduction,
+        poisoned_reduce,
     };
     pub use crate::pattern::{
         Keyword, LEAF, MSG_CAP, Msg, MsgState, NO_SOURCE, Op, POP, PUSH, PatternCode, PatternRef,

@@ -273,7 +273,7 @@ pub fn repeat(input: TokenStream) -> TokenStream {
 /// ```
 ///
 /// ```compile_fail
-/// // error: reduce!: a i32 tensor has no `mean`: the mean of integers is not an integer, …
+/// // error: reduce!: i32 tensors have no `mean`: the mean of integers is not an integer, …
 /// let t = strideweave::StaticTensor::<i32, strideweave::shape_t!(2, 3)>::arange();
 /// let _ = strideweave::reduce!(&t, "a b -> a", mean);
 /// ```

@@ -9,5 +9,6 @@ mod arith;
 mod einops_macro;
 mod keys;
 mod messages;
+mod reduce;
 mod static_tensor;
 mod support;

@@ -1,6 +1,6 @@
 //! `reduce!`: `rearrange!`'s block (the pattern type and its check, spanned at the pattern)
 //! plus a reduction type whose check is spanned at the reduction's name, and the call of
-//! `ReduceView::reduce`.
+//! `ReduceView::reduce_by`.
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned};
@@ -13,9 +13,14 @@ pub fn reduce_call(
     pattern: &strideweave_syntax::Pattern<std::ops::Range<usize>>,
 ) -> syn::Result<TokenStream> {
     let p = quote!(::strideweave::__private);
-    let variant = Ident::new(r.variant, Span::call_site());
+    // A path is named as written (its import is then used; it must be `strideweave`'s
+    // `Reduction`), an einops name as `strideweave::Reduction`'s variant.
+    let value = r.path.clone().unwrap_or_else(|| {
+        let variant = Ident::new(r.variant, Span::call_site());
+        quote!(::strideweave::Reduction::#variant)
+    });
     let check = quote_spanned!(r.spans.first=>
-        ::strideweave::__private::check_reduction::<T>(::strideweave::Reduction::#variant)
+        ::strideweave::__private::check_reduction::<T>(#value)
     );
     let items = quote! {
         struct __StrideWeaveReduction;
@@ -26,7 +31,7 @@ pub fn reduce_call(
     let tensor = &r.call.tensor;
     super::pattern_block(&r.call, pattern, items, |witness| {
         quote_spanned!(super::tensor_span(&r.call)=>
-            ::strideweave::__private::ReduceView::<__StrideWeavePattern>::reduce(
+            ::strideweave::__private::ReduceView::<__StrideWeavePattern>::reduce_by(
                 #tensor,
                 #witness,
                 <__StrideWeaveReduction as ::strideweave::__private::ReductionCheck<_>>::CHECK,

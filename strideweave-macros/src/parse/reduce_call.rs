@@ -30,6 +30,9 @@ pub struct ReduceCall {
     pub variant: &'static str,
     /// Where the reduction was written.
     pub spans: Spans,
+    /// The path as written (`Reduction::Mean`), which the expansion names so that the
+    /// user's import is used; `None` for einops' names.
+    pub path: Option<TokenStream>,
 }
 
 /// Parses the input of `reduce!`. On an error, also returns the tensor expression if it was
@@ -78,7 +81,7 @@ pub fn reduce_call(input: TokenStream) -> Result<ReduceCall, (syn::Error, Option
         if s.peek(syn::Token![,]) {
             s.parse::<syn::Token![,]>()?;
         }
-        let (variant, spans) = reduction(until_comma(s)?, end)?;
+        let (variant, spans, path) = reduction(until_comma(s)?, end)?;
         let mut keywords = Vec::new();
         while !s.is_empty() {
             s.parse::<syn::Token![,]>()?;
@@ -98,6 +101,7 @@ pub fn reduce_call(input: TokenStream) -> Result<ReduceCall, (syn::Error, Option
             },
             variant,
             spans,
+            path,
         })
     };
     parser.parse2(input).map_err(|e| (e, read))
@@ -113,7 +117,10 @@ fn until_comma(s: syn::parse::ParseStream<'_>) -> syn::Result<Vec<TokenTree>> {
 }
 
 /// The reduction: `mean`, or a path ending in `Reduction::Mean`.
-fn reduction(tokens: Vec<TokenTree>, end: Span) -> syn::Result<(&'static str, Spans)> {
+fn reduction(
+    tokens: Vec<TokenTree>,
+    end: Span,
+) -> syn::Result<(&'static str, Spans, Option<TokenStream>)> {
     let mac = MacroKind::Reduce;
     let (Some(first), Some(last)) = (tokens.first(), tokens.last()) else {
         return Err(syn::Error::new(
@@ -144,16 +151,18 @@ fn reduction(tokens: Vec<TokenTree>, end: Span) -> syn::Result<(&'static str, Sp
         .map(|s| s.ident.to_string())
         .collect();
     let found = match (path.as_ref().map(|p| p.segments.len()), &segments[..]) {
-        (Some(1), [name]) if path.as_ref().is_some_and(|p| p.leading_colon.is_none()) => {
-            REDUCTIONS.iter().find(|(n, _)| n == name).map(|r| r.1)
-        }
-        (Some(n), [.., ty, variant]) if n == segments.len() && ty == "Reduction" => {
-            REDUCTIONS.iter().find(|(_, v)| v == variant).map(|r| r.1)
-        }
+        (Some(1), [name]) if path.as_ref().is_some_and(|p| p.leading_colon.is_none()) => REDUCTIONS
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|r| (r.1, None)),
+        (Some(n), [.., ty, variant]) if n == segments.len() && ty == "Reduction" => REDUCTIONS
+            .iter()
+            .find(|(_, v)| v == variant)
+            .map(|r| (r.1, Some(written.clone()))),
         _ => None,
     };
-    if let Some(variant) = found {
-        return Ok((variant, spans));
+    if let Some((variant, path)) = found {
+        return Ok((variant, spans, path));
     }
     let hint = match &segments[..] {
         [.., name] => REDUCTIONS

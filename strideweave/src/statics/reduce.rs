@@ -30,9 +30,10 @@ impl<S: StaticShape, P: Check<S>> StaticShape for Reduced<S, P> {
     };
 }
 
-/// The result of a reduction's iteration space: its first `nkept` leaves (each reduced leaf
-/// is one top-level token after them).
-const fn kept(mut shape: ShapeCode, nkept: usize) -> ShapeCode {
+/// The result of a reduction's iteration space: its first `nkept` leaves. The engine writes
+/// each reduced leaf as one top-level token after them, so the cut is exact for the shapes
+/// it writes (not for an arbitrary shape).
+pub(crate) const fn kept(mut shape: ShapeCode, nkept: usize) -> ShapeCode {
     let reduced = shape.nleaves as usize - nkept;
     shape.ntoks -= reduced as u8;
     shape.nleaves = nkept as u8;
@@ -73,9 +74,9 @@ pub const fn check_reduction<T: ElemInfo>(r: Reduction) -> Chosen<T> {
     {
         let mut buf = [0u8; MSG_CAP];
         let mut m = Msg::new(&mut buf);
-        m.str("reduce!: a ");
+        m.str("reduce!: ");
         m.str(dtype_name(d));
-        m.str(" tensor has no `");
+        m.str(" tensors have no `");
         m.str(r.name());
         m.str("`: ");
         m.str(why);
@@ -91,12 +92,12 @@ pub(crate) const fn refusal(r: Reduction, d: DType) -> Option<&'static str> {
     let complex = matches!(d, DType::ComplexF32 | DType::ComplexF64);
     let int = matches!(d, DType::I8 | DType::U8 | DType::I32 | DType::I64);
     match (r, d) {
-        (Reduction::Sum, DType::Bool) => {
-            Some("the sum of bools would be a count, not a bool; cast to an integer dtype first")
-        }
-        (Reduction::Mean, DType::Bool) => {
-            Some("the mean of bools is not a bool; cast to a floating dtype first")
-        }
+        (Reduction::Sum, DType::Bool) => Some(
+            "the sum of bools would be a count, not a bool, and nothing changes dtype silently: cast to an integer dtype first",
+        ),
+        (Reduction::Mean, DType::Bool) => Some(
+            "the mean of bools is not a bool, and nothing changes dtype silently: cast to a floating dtype first",
+        ),
         (Reduction::Mean, _) if int => Some(
             "the mean of integers is not an integer, and nothing changes dtype silently: take the sum, then divide",
         ),
@@ -141,7 +142,7 @@ pub trait ReduceView<P>: Sized {
     /// dynamic one.
     type Output;
     /// Reduces by the pattern; `check` and `reduction` are the caller's evaluated checks.
-    fn reduce(self, check: Witness<Self::Shape>, reduction: Chosen<Self::Elem>) -> Self::Output;
+    fn reduce_by(self, check: Witness<Self::Shape>, reduction: Chosen<Self::Elem>) -> Self::Output;
 }
 
 #[diagnostic::do_not_recommend]
@@ -149,7 +150,7 @@ impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for StaticTensor<T, 
     type Shape = S;
     type Elem = T;
     type Output = Result<StaticTensor<T, Reduced<S, P>>>;
-    fn reduce(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
+    fn reduce_by(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
         reduce_code(&self.tensor, &<P as Check<S>>::PATTERN, r.0).map(StaticTensor::new_unchecked)
     }
 }
@@ -159,7 +160,7 @@ impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for &StaticTensor<T,
     type Shape = S;
     type Elem = T;
     type Output = Result<StaticTensor<T, Reduced<S, P>>>;
-    fn reduce(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
+    fn reduce_by(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
         reduce_code(&self.tensor, &<P as Check<S>>::PATTERN, r.0).map(StaticTensor::new_unchecked)
     }
 }
@@ -169,7 +170,7 @@ impl<P: Check<Dynamic>> ReduceView<P> for Tensor {
     type Shape = Dynamic;
     type Elem = Dynamic;
     type Output = Result<Tensor>;
-    fn reduce(self, _: Witness<Dynamic>, r: Chosen<Dynamic>) -> Self::Output {
+    fn reduce_by(self, _: Witness<Dynamic>, r: Chosen<Dynamic>) -> Self::Output {
         reduce_code(&self, &<P as Check<Dynamic>>::PATTERN, r.0)
     }
 }
@@ -179,7 +180,7 @@ impl<P: Check<Dynamic>> ReduceView<P> for &Tensor {
     type Shape = Dynamic;
     type Elem = Dynamic;
     type Output = Result<Tensor>;
-    fn reduce(self, _: Witness<Dynamic>, r: Chosen<Dynamic>) -> Self::Output {
+    fn reduce_by(self, _: Witness<Dynamic>, r: Chosen<Dynamic>) -> Self::Output {
         reduce_code(self, &<P as Check<Dynamic>>::PATTERN, r.0)
     }
 }
@@ -238,5 +239,76 @@ impl ReduceTarget for &Tensor {
     type Poisoned = Result<Tensor>;
     fn poisoned(self) -> Self::Poisoned {
         Ok(self.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dtype::{Complex32, Complex64};
+    use crate::layout::Shape;
+
+    const ALL: [Reduction; 5] = [
+        Reduction::Sum,
+        Reduction::Mean,
+        Reduction::Max,
+        Reduction::Min,
+        Reduction::Prod,
+    ];
+
+    /// The compile-time rule refuses exactly what `Tensor::reduce` refuses, on every element
+    /// type, with the runtime's reason.
+    fn agree<T: Element>() {
+        let shape: Shape = "(2,3)".parse().unwrap();
+        let t = Tensor::zeros::<T>(&shape);
+        for r in ALL {
+            let runtime = t.reduce("a b -> a", r, &[]);
+            let rule = refusal(r, T::DTYPE);
+            assert_eq!(runtime.is_err(), rule.is_some(), "{r} of {}", T::DTYPE);
+            if let (Err(e), Some(why)) = (runtime, rule) {
+                let e = e.to_string();
+                let key = why
+                    .find("nothing changes dtype silently")
+                    .map_or("complex numbers have no order", |at| &why[at..at + 30]);
+                assert!(e.contains(key), "{r} of {}: {e} against {why}", T::DTYPE);
+            }
+            assert_eq!(dtype_name(T::DTYPE), T::DTYPE.to_string());
+        }
+    }
+
+    #[test]
+    fn the_compile_time_dtype_rule_is_tensor_reduces() {
+        agree::<f32>();
+        agree::<f64>();
+        agree::<i8>();
+        agree::<u8>();
+        agree::<i32>();
+        agree::<i64>();
+        agree::<bool>();
+        agree::<Complex32>();
+        agree::<Complex64>();
+        #[cfg(feature = "half")]
+        {
+            agree::<half::f16>();
+            agree::<half::bf16>();
+        }
+    }
+
+    #[test]
+    fn the_kept_shape_drops_the_reduced_leaves() {
+        let s = ShapeCode::EMPTY
+            .with_mode(
+                ShapeCode::EMPTY
+                    .with_mode(ShapeCode::leaf(2))
+                    .with_mode(ShapeCode::leaf(3)),
+            )
+            .with_mode(ShapeCode::leaf(4))
+            .with_mode(ShapeCode::leaf(5));
+        assert_eq!(kept(s, 3).to_string(), "((2,3),4)");
+        assert_eq!(kept(s, 2).to_string(), "((2,3))");
+        let flat = ShapeCode::EMPTY
+            .with_mode(ShapeCode::leaf(4))
+            .with_mode(ShapeCode::leaf(5));
+        assert_eq!(kept(flat, 0).to_string(), "()");
     }
 }

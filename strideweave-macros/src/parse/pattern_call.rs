@@ -23,39 +23,7 @@ pub fn pattern_call(
     };
     let mut read: Option<TokenStream> = None;
     let parser = |s: ParseStream<'_>| -> syn::Result<PatternCall> {
-        if s.is_empty() {
-            return Err(syn::Error::new(
-                Span::call_site(),
-                format!(
-                    "{mac}: the input is empty; write a tensor, a pattern and keyword extents, e.g. `{example}`"
-                ),
-            ));
-        }
-        let tensor: syn::Expr = s.parse()?;
-        read = Some(quote::ToTokens::to_token_stream(&tensor));
-        let shape = if s.peek(syn::Token![:]) {
-            s.parse::<syn::Token![:]>()?;
-            let ty: syn::Type = s.parse()?;
-            Some(quote::ToTokens::to_token_stream(&ty))
-        } else {
-            None
-        };
-        if !s.peek(syn::Token![,]) {
-            let message = |what: String| {
-                format!(
-                    "{mac}: expected `,` and a pattern after the tensor, found {what}; e.g. `{example}`"
-                )
-            };
-            if s.is_empty() {
-                return Err(syn::Error::new(
-                    Span::call_site(),
-                    message("the end of the input".to_string()),
-                ));
-            }
-            let found: TokenTree = s.parse()?;
-            return Err(syn::Error::new_spanned(&found, message(describe(&found))));
-        }
-        s.parse::<syn::Token![,]>()?;
+        let (tensor, shape) = head(s, mac, "a pattern and keyword extents", example, &mut read)?;
         let mut pattern_tokens: Vec<TokenTree> = Vec::new();
         while !s.is_empty() && !s.peek(syn::Token![,]) {
             pattern_tokens.push(s.parse()?);
@@ -72,7 +40,7 @@ pub fn pattern_call(
         Ok(PatternCall {
             mac,
             kind,
-            tensor: quote::ToTokens::to_token_stream(&tensor),
+            tensor,
             shape,
             pattern,
             keywords,
@@ -80,6 +48,51 @@ pub fn pattern_call(
     };
     let result = parser.parse2(input);
     result.map_err(|e| (e, read))
+}
+
+/// What every pattern macro starts with: the tensor (also stored in `read`, for the
+/// placeholder after a later error), an optional `: shape` type, and the comma after them.
+/// `rest` and `example` word the messages.
+pub(super) fn head(
+    s: syn::parse::ParseStream<'_>,
+    mac: MacroKind,
+    rest: &str,
+    example: &str,
+    read: &mut Option<TokenStream>,
+) -> syn::Result<(TokenStream, Option<TokenStream>)> {
+    if s.is_empty() {
+        return Err(syn::Error::new(
+            Span::call_site(),
+            format!("{mac}: the input is empty; write a tensor, {rest}, e.g. `{example}`"),
+        ));
+    }
+    let tensor: syn::Expr = s.parse()?;
+    let tensor = quote::ToTokens::to_token_stream(&tensor);
+    *read = Some(tensor.clone());
+    let shape = if s.peek(syn::Token![:]) {
+        s.parse::<syn::Token![:]>()?;
+        let ty: syn::Type = s.parse()?;
+        Some(quote::ToTokens::to_token_stream(&ty))
+    } else {
+        None
+    };
+    if !s.peek(syn::Token![,]) {
+        let message = |what: String| {
+            format!(
+                "{mac}: expected `,` and a pattern after the tensor, found {what}; e.g. `{example}`"
+            )
+        };
+        if s.is_empty() {
+            return Err(syn::Error::new(
+                Span::call_site(),
+                message("the end of the input".to_string()),
+            ));
+        }
+        let found: TokenTree = s.parse()?;
+        return Err(syn::Error::new_spanned(&found, message(describe(&found))));
+    }
+    s.parse::<syn::Token![,]>()?;
+    Ok((tensor, shape))
 }
 
 /// The pattern: one string literal, or tokens.

@@ -5,7 +5,7 @@
 use proc_macro2::{Span, TokenStream, TokenTree};
 
 use super::describe;
-use super::pattern_call::{keyword, pattern_source};
+use super::pattern_call::{head, keyword, pattern_source};
 use crate::ast::{MacroKind, PatternCall, Spans};
 
 /// The reductions, as `reduce!` spells them and as `strideweave::Reduction` names them.
@@ -42,39 +42,7 @@ pub fn reduce_call(input: TokenStream) -> Result<ReduceCall, (syn::Error, Option
     let mac = MacroKind::Reduce;
     let mut read: Option<TokenStream> = None;
     let parser = |s: ParseStream<'_>| -> syn::Result<ReduceCall> {
-        if s.is_empty() {
-            return Err(syn::Error::new(
-                Span::call_site(),
-                format!(
-                    "{mac}: the input is empty; write a tensor, a pattern and a reduction, e.g. `{EXAMPLE}`"
-                ),
-            ));
-        }
-        let tensor: syn::Expr = s.parse()?;
-        read = Some(quote::ToTokens::to_token_stream(&tensor));
-        let shape = if s.peek(syn::Token![:]) {
-            s.parse::<syn::Token![:]>()?;
-            let ty: syn::Type = s.parse()?;
-            Some(quote::ToTokens::to_token_stream(&ty))
-        } else {
-            None
-        };
-        if !s.peek(syn::Token![,]) {
-            let message = |what: String| {
-                format!(
-                    "{mac}: expected `,` and a pattern after the tensor, found {what}; e.g. `{EXAMPLE}`"
-                )
-            };
-            if s.is_empty() {
-                return Err(syn::Error::new(
-                    Span::call_site(),
-                    message("the end of the input".to_string()),
-                ));
-            }
-            let found: TokenTree = s.parse()?;
-            return Err(syn::Error::new_spanned(&found, message(describe(&found))));
-        }
-        s.parse::<syn::Token![,]>()?;
+        let (tensor, shape) = head(s, mac, "a pattern and a reduction", EXAMPLE, &mut read)?;
         let pattern_tokens = until_comma(s)?;
         let pattern = pattern_source(mac, pattern_tokens, s.span(), EXAMPLE)?;
         let end = s.span();
@@ -94,7 +62,7 @@ pub fn reduce_call(input: TokenStream) -> Result<ReduceCall, (syn::Error, Option
             call: PatternCall {
                 mac,
                 kind: strideweave_syntax::PatternKind::Reduce,
-                tensor: quote::ToTokens::to_token_stream(&tensor),
+                tensor,
                 shape,
                 pattern,
                 keywords,

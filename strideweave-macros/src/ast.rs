@@ -24,6 +24,8 @@ pub enum MacroKind {
     Repeat,
     /// `einsum!`.
     Einsum,
+    /// `reduce!`.
+    Reduce,
 }
 
 impl MacroKind {
@@ -36,6 +38,7 @@ impl MacroKind {
             MacroKind::Rearrange => "rearrange!",
             MacroKind::Repeat => "repeat!",
             MacroKind::Einsum => "einsum!",
+            MacroKind::Reduce => "reduce!",
         }
     }
 }

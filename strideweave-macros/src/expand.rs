@@ -7,6 +7,10 @@ use strideweave_syntax::Term;
 
 use crate::ast::{Checked, PatternCall, Profile};
 
+mod reduce;
+
+pub use reduce::{reduce_call, reduce_error};
+
 /// `::strideweave::__private::layout(&[profile…], &[extents…], &[strides…], int_root)`.
 pub fn layout(c: &Checked) -> TokenStream {
     let profile = profile(&c.profile);
@@ -109,6 +113,35 @@ pub fn pattern_call(
     call: &PatternCall,
     pattern: &strideweave_syntax::Pattern<std::ops::Range<usize>>,
 ) -> syn::Result<TokenStream> {
+    // The tensor goes to the dispatch call as it is (and a call on something else is one
+    // error, at the tensor): a helper that first checked it to be a tensor would be one more
+    // generic instantiation, compiled once per call.
+    let tensor = &call.tensor;
+    pattern_block(call, pattern, TokenStream::new(), |witness| {
+        quote_spanned!(tensor_span(call)=>
+            ::strideweave::__private::PatternView::<__StrideWeavePattern>::apply(#tensor, #witness)
+        )
+    })
+}
+
+/// The span of the tensor expression's first token.
+pub fn tensor_span(call: &PatternCall) -> proc_macro2::Span {
+    call.tensor
+        .clone()
+        .into_iter()
+        .next()
+        .map_or_else(proc_macro2::Span::call_site, |t| t.span())
+}
+
+/// The block of a pattern macro: the pattern type `__StrideWeavePattern` and its check,
+/// `items` (more declarations of the caller), then `apply(witness)`, the dispatch call given
+/// the check's witness.
+pub fn pattern_block(
+    call: &PatternCall,
+    pattern: &strideweave_syntax::Pattern<std::ops::Range<usize>>,
+    items: TokenStream,
+    apply: impl FnOnce(&TokenStream) -> TokenStream,
+) -> syn::Result<TokenStream> {
     let text = call.pattern.text();
     let col = |at: usize| text.get(..at).map_or(0, |s| s.chars().count()) as u32;
     let encoded = strideweave_syntax::encode_pattern(text, pattern).map_err(|m| {
@@ -135,20 +168,11 @@ pub fn pattern_call(
             quote!(#p::Keyword { sym: #id, value: #value })
         })
         .collect();
-    let op = if call.kind == strideweave_syntax::PatternKind::Repeat {
-        quote!(#p::Op::Repeat)
-    } else {
-        quote!(#p::Op::Rearrange)
+    let op = match call.kind {
+        strideweave_syntax::PatternKind::Repeat => quote!(#p::Op::Repeat),
+        strideweave_syntax::PatternKind::Reduce => quote!(#p::Op::Reduce),
+        _ => quote!(#p::Op::Rearrange),
     };
-    let tensor = &call.tensor;
-    let on_tensor = tensor
-        .clone()
-        .into_iter()
-        .next()
-        .map_or_else(proc_macro2::Span::call_site, |t| t.span());
-    // The tensor goes to the dispatch call as it is (and a call on something else is one
-    // error, at the tensor): a helper that first checked it to be a tensor would be one more
-    // generic instantiation, compiled once per call.
     let at = call.pattern.span_at(&pattern.left.span);
     // The token form checks term by term, each check spanned at its term, so that a shape
     // mistake is reported at the exact term; the last check catches the rest.
@@ -199,9 +223,7 @@ pub fn pattern_call(
             TokenStream::new(),
         ),
     };
-    let apply = quote_spanned!(on_tensor=>
-        ::strideweave::__private::PatternView::<__StrideWeavePattern>::apply(#tensor, #witness)
-    );
+    let apply = apply(&witness);
     Ok(quote! {
         {
             {
@@ -219,6 +241,7 @@ pub fn pattern_call(
                     const CHECK: #p::Witness<S> = #check;
                 }
                 #check_item
+                #items
                 #apply
             }
         }

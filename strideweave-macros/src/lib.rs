@@ -1,6 +1,6 @@
 //! Compile-time checked macros of StrideWeave: [`layout!`](macro@layout),
 //! [`shape!`](macro@shape), [`shape_t!`](macro@shape_t), [`rearrange!`](macro@rearrange),
-//! [`repeat!`](macro@repeat), [`einsum!`](macro@einsum) and [`s!`](macro@s). Use them through the `strideweave` crate, which re-exports them.
+//! [`repeat!`](macro@repeat), [`reduce!`](macro@reduce), [`einsum!`](macro@einsum) and [`s!`](macro@s). Use them through the `strideweave` crate, which re-exports them.
 //!
 //! Each macro is a pipeline: `parse` the tokens into a span-carrying tree (`ast`),
 //! `validate` it (every mistake reported once, at the offending token), then `expand` it
@@ -281,6 +281,74 @@ pub fn repeat(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn einsum(input: TokenStream) -> TokenStream {
     einsum::einsum(input.into()).into()
+}
+
+/// einops' `reduce`, checked at compile time like [`rearrange!`](macro@rearrange):
+/// `reduce!(t, "pattern", reduction, name = extent, …)`.
+///
+/// The left-side symbols the right side omits are folded by `reduction`, one of einops'
+/// names `sum`, `mean`, `max`, `min`, `prod` (or a path to a variant,
+/// `Reduction::Mean`); the kept ones are arranged as the right side says (groups, `1`, `...`,
+/// split leaves with keyword extents), and an empty right side (`"a b ->"`) folds everything
+/// into a rank-0 tensor. Values, dtype rules, NaN and gradients are those of
+/// `Tensor::reduce` (see `strideweave::Reduction`); the result is a fresh compact tensor.
+///
+/// * Every pattern-only mistake is a compile error quoting the pattern with a caret, a
+///   missing or unknown reduction one at the reduction listing the five names, exactly
+///   as `rearrange!`'s rules (keyword extents are literals or `i64` constants).
+/// * For a `StaticTensor<T, S>` the compiler also checks the rank, splits, keyword
+///   assertions and `1`s against `S` at this line, and the result is
+///   `Result<StaticTensor<T, Reduced<S, _>>>`, whose static shape is the kept symbols'.
+///   A reduction that `T` does not have (`mean` of integers, `sum` of bools, `max`/`min` of
+///   complex numbers) is a compile error at the reduction. What remains an `Error` at run
+///   time is what no type says (a released storage, a result too large to allocate).
+///   `reduce!(t: shape_t!(…), …)` also makes the shape check visible to `cargo check`.
+/// * For a `Tensor` it returns `Result<Tensor>` and checks the same rules at run time, with
+///   the same message text (starting `reduce!: `, ending with the tensor's shape); nothing
+///   is parsed at run time.
+///
+/// ```rust
+/// use strideweave::{StaticTensor, Tensor, reduce, shape, shape_t};
+///
+/// // b c h w (first mode fastest): the mean over h and w.
+/// let t = StaticTensor::<f32, shape_t!(2, 3, 2, 2)>::arange();
+/// let m = reduce!(&t, "b c h w -> b c", mean).unwrap();
+/// assert_eq!(m.shape(), &shape!(2, 3));
+/// assert_eq!(m.to_vec().unwrap(), [9.0, 10.0, 11.0, 12.0, 13.0, 14.0]);
+///
+/// // Pooling by two along the first mode, on a dynamic tensor; the token form.
+/// let d = Tensor::arange::<i32>(&shape!(4, 2));
+/// let p = reduce!(&d, (h2 h) w -> h w, max, h2 = 2).unwrap();
+/// assert_eq!(p.to_vec::<i32>().unwrap(), [1, 3, 5, 7]);
+/// assert_eq!(reduce!(&d, "h w ->", sum).unwrap().item::<i32>().unwrap(), 28);
+///
+/// // A shape mistake on a dynamic tensor is an error naming its shape.
+/// let err = reduce!(&d, "(h h2) w -> h w", sum, h2 = 3).unwrap_err();
+/// assert!(err.to_string().starts_with("reduce!: h2 = 3 does not divide extent 4 of mode 0"), "{err}");
+/// ```
+///
+/// ```compile_fail
+/// // error: reduce!: unknown reduction identifier `avg`; write one of `sum`, `mean`, …
+/// let t = strideweave::Tensor::arange::<f32>(&strideweave::shape!(2, 3));
+/// let _ = strideweave::reduce!(&t, "a b -> a", avg);
+/// ```
+///
+/// ```compile_fail
+/// // error: reduce!: i32 tensors have no `mean`: the mean of integers is not an integer, …
+/// let t = strideweave::StaticTensor::<i32, strideweave::shape_t!(2, 3)>::arange();
+/// let _ = strideweave::reduce!(&t, "a b -> a", mean);
+/// ```
+#[proc_macro]
+pub fn reduce(input: TokenStream) -> TokenStream {
+    let r = match parse::reduce_call(input.into()) {
+        Ok(r) => r,
+        Err((e, tensor)) => return expand::reduce_error(&e, tensor.as_ref()).into(),
+    };
+    match validate::pattern(&r.call).and_then(|pattern| expand::reduce_call(&r, &pattern)) {
+        Ok(expansion) => expansion,
+        Err(e) => expand::reduce_error(&e, Some(&r.call.tensor)),
+    }
+    .into()
 }
 
 /// Slice keys for `Tensor::slice` (and `Tensor::index`), Python-style, checked at compile

@@ -144,7 +144,14 @@ impl DType {
 
 impl fmt::Display for DType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = match self {
+        f.write_str(self.name())
+    }
+}
+
+impl DType {
+    /// The name `Display` writes, in const context (compile-time messages name dtypes).
+    pub(crate) const fn name(&self) -> &'static str {
+        match self {
             DType::F32 => "f32",
             DType::F64 => "f64",
             DType::I32 => "i32",
@@ -159,8 +166,7 @@ impl fmt::Display for DType {
             #[cfg(feature = "half")]
             DType::BF16 => "bf16",
             DType::BlockScaledI8F32 => "block-scaled i8×f32",
-        };
-        f.write_str(name)
+        }
     }
 }
 

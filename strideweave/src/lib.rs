@@ -142,8 +142,29 @@ pub struct Einsummed<A, B, P>(
     std::marker::PhantomData<B>,
     std::marker::PhantomData<P>,
 );
+
+/// The static shape of a reduction's result, `reduce!` of a `StaticTensor<T, S>` by pattern
+/// `P`: the kept symbols, arranged as the right side says (the reduced ones are gone; an
+/// empty right side gives the rank-0 shape `()`).
+///
+/// ```
+/// use strideweave::{Reduced, StaticShape, StaticTensor, reduce, shape_t};
+/// fn shape_of<S: StaticShape>(_: &StaticTensor<f32, S>) -> String {
+///     S::SHAPE.to_string()
+/// }
+/// let t = StaticTensor::<f32, shape_t!(2, 3, 4)>::arange();
+/// let m = reduce!(&t, "a b c -> (c a)", sum).unwrap();
+/// assert_eq!(shape_of(&m), "((4,2))");
+/// let all = reduce!(&t, "a b c ->", max).unwrap();
+/// assert_eq!(shape_of(&all), "()");
+/// assert_eq!(all.item().unwrap(), 23.0);
+/// ```
+///
+/// Defined at the crate root, like [`Rearranged`], because its path is part of every
+/// debuginfo and symbol name of the results that nest it.
+pub struct Reduced<S, P>(std::marker::PhantomData<S>, std::marker::PhantomData<P>);
 pub use ops::Reduction;
-pub use strideweave_macros::{einsum, layout, rearrange, repeat, s, shape, shape_t};
+pub use strideweave_macros::{einsum, layout, rearrange, reduce, repeat, s, shape, shape_t};
 pub use tensor::{Indexed, Tensor};
 pub use typed::{DynRank, Rank, StridedSliceSpec, TypedTensorView};
 pub use validation::{ValidationError, ValidationKind};

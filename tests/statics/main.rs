@@ -11,5 +11,6 @@ mod einops_macro;
 mod einsum;
 mod keys;
 mod messages;
+mod reduce;
 mod static_tensor;
 mod support;

@@ -9,7 +9,7 @@ use strideweave::{ErrorKind, Result, Tensor, rearrange, repeat, shape};
 
 /// The compile-time message of a recorded ui case: the text after "evaluation panicked: ",
 /// with rustc's indentation of continuation lines removed.
-fn recorded(case: &str) -> String {
+pub(crate) fn recorded(case: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../ui-tests/fail")
         .join(format!("{case}.stderr"));

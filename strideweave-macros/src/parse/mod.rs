@@ -10,6 +10,7 @@
 //! | `notation` | `layout!`, `shape!`, `shape_t!`: a string, or integer tuples as tokens |
 //! | `pattern_call` | `rearrange!`, `repeat!`: tensor, pattern (string or tokens), keywords |
 //! | `einsum_call` | `einsum!`: one or two tensors, a string pattern, keywords |
+//! | `reduce_call` | `reduce!`: tensor, pattern, reduction name, keywords |
 //! | `keys` | `s!`: integer keys and `start..stop;step` slices |
 //!
 //! This module holds what they share: how a token is named and how an integer literal is read.
@@ -21,11 +22,13 @@ mod einsum_call;
 mod keys;
 mod notation;
 mod pattern_call;
+mod reduce_call;
 
 pub use einsum_call::{EinsumCall, einsum_call};
 pub use keys::keys;
 pub use notation::{layout, shape};
 pub use pattern_call::pattern_call;
+pub use reduce_call::{ReduceCall, reduce_call};
 
 /// A literal expression, possibly negated or parenthesized (`4`, `-2`, `(3)`): whether it
 /// is negated, and the literal; `None` for any other expression.
@@ -157,6 +160,9 @@ mod fuzz {
             // Expressions are read by syn, whose own messages name no macro: no panic is
             // what is asserted here.
             let _ = super::keys(tokens.clone());
+            if let Err((e, _)) = super::reduce_call(tokens.clone()) {
+                prop_assert!(!e.to_string().is_empty());
+            }
             let _ = super::pattern_call(
                 tokens,
                 MacroKind::Rearrange,

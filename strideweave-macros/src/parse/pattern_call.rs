@@ -23,24 +23,7 @@ pub fn pattern_call(
     };
     let mut read: Option<TokenStream> = None;
     let parser = |s: ParseStream<'_>| -> syn::Result<PatternCall> {
-        if s.is_empty() {
-            return Err(syn::Error::new(
-                Span::call_site(),
-                format!(
-                    "{mac}: the input is empty; write a tensor, a pattern and keyword extents, e.g. `{example}`"
-                ),
-            ));
-        }
-        let tensor: syn::Expr = s.parse()?;
-        read = Some(quote::ToTokens::to_token_stream(&tensor));
-        let shape = if s.peek(syn::Token![:]) {
-            s.parse::<syn::Token![:]>()?;
-            let ty: syn::Type = s.parse()?;
-            Some(quote::ToTokens::to_token_stream(&ty))
-        } else {
-            None
-        };
-        comma_after_tensor(mac, s, example)?;
+        let (tensor, shape) = head(s, mac, "a pattern and keyword extents", example, &mut read)?;
         let mut pattern_tokens: Vec<TokenTree> = Vec::new();
         while !s.is_empty() && !s.peek(syn::Token![,]) {
             pattern_tokens.push(s.parse()?);
@@ -57,7 +40,7 @@ pub fn pattern_call(
         Ok(PatternCall {
             mac,
             kind,
-            tensor: quote::ToTokens::to_token_stream(&tensor),
+            tensor,
             shape,
             pattern,
             keywords,
@@ -65,6 +48,36 @@ pub fn pattern_call(
     };
     let result = parser.parse2(input);
     result.map_err(|e| (e, read))
+}
+
+/// What every pattern macro starts with: the tensor (also stored in `read`, for the
+/// placeholder after a later error), an optional `: shape` type, and the comma after them.
+/// `rest` and `example` word the messages.
+pub(super) fn head(
+    s: syn::parse::ParseStream<'_>,
+    mac: MacroKind,
+    rest: &str,
+    example: &str,
+    read: &mut Option<TokenStream>,
+) -> syn::Result<(TokenStream, Option<TokenStream>)> {
+    if s.is_empty() {
+        return Err(syn::Error::new(
+            Span::call_site(),
+            format!("{mac}: the input is empty; write a tensor, {rest}, e.g. `{example}`"),
+        ));
+    }
+    let tensor: syn::Expr = s.parse()?;
+    let tensor = quote::ToTokens::to_token_stream(&tensor);
+    *read = Some(tensor.clone());
+    let shape = if s.peek(syn::Token![:]) {
+        s.parse::<syn::Token![:]>()?;
+        let ty: syn::Type = s.parse()?;
+        Some(quote::ToTokens::to_token_stream(&ty))
+    } else {
+        None
+    };
+    comma_after_tensor(mac, s, example)?;
+    Ok((tensor, shape))
 }
 
 /// The `,` after a tensor expression; a message naming what was found instead.
@@ -93,7 +106,7 @@ pub(super) fn comma_after_tensor(
 }
 
 /// The pattern: one string literal, or tokens.
-fn pattern_source(
+pub(super) fn pattern_source(
     mac: MacroKind,
     tokens: Vec<TokenTree>,
     end: Span,

@@ -39,6 +39,7 @@ mod reduction;
 mod vector;
 
 pub use reduction::Reduction;
+pub(crate) use reduction::reduce_code;
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};

@@ -127,11 +127,27 @@ impl Tensor {
         reduction: Reduction,
         sizes: &[(&str, usize)],
     ) -> Result<Tensor> {
-        check_dtype(self, reduction)?;
+        check_dtype(self, reduction, OP)?;
         let sizes = keyword_sizes(sizes)?;
         let plan = Plan::parse(self.shape(), Op::Reduce, pattern, &sizes)?;
-        fresh(reduce_with(self, &plan, reduction))
+        fresh(reduce_with(self, &plan, reduction, OP))
     }
+}
+
+/// `reduce!`'s run-time path (static and dynamic tensors alike): the macro's pre-parsed
+/// pattern compiled on the tensor's shape by the one engine, then folded as
+/// [`Tensor::reduce`] folds; every error starts with `reduce!` and a pattern mistake ends
+/// with the tensor's shape, as `rearrange!`'s dynamic messages do.
+pub(crate) fn reduce_code(
+    t: &Tensor,
+    p: &crate::pattern::PatternCode,
+    reduction: Reduction,
+) -> Result<Tensor> {
+    let op = Op::Reduce.name();
+    check_dtype(t, reduction, op)?;
+    let plan = Plan::compile(t.shape(), p, true)
+        .map_err(|detail| Error::InvalidRearrange { op, detail })?;
+    fresh(reduce_with(t, &plan, reduction, op))
 }
 
 /// The keyword sizes as the engine reads them (`i64`, the type of every extent).
@@ -153,31 +169,31 @@ fn keyword_sizes<'a>(sizes: &[(&'a str, usize)]) -> Result<Vec<(&'a str, i64)>> 
 }
 
 /// The dtypes each reduction takes (see [`Reduction`]).
-fn check_dtype(t: &Tensor, r: Reduction) -> Result<()> {
+fn check_dtype(t: &Tensor, r: Reduction, op: &'static str) -> Result<()> {
     let d = t.dtype();
     let refuse = |why: &str| {
         Err(Error::WrongType {
-            op: OP,
+            op,
             expected: format!("a tensor whose dtype has a {r} ({why})"),
             found: format!("a {d} tensor"),
         })
     };
     match r {
         Reduction::Sum => check_operand_for(
-            OP,
+            op,
             t,
             Accepts::Int,
             " (the sum of bools would be a count, not a bool, and nothing changes dtype silently)",
         ),
         Reduction::Mean => check_operand_for(
-            OP,
+            op,
             t,
             Accepts::Float,
             " (the mean of integers is not an integer, and nothing changes dtype silently: take the sum, then divide)",
         ),
-        Reduction::Prod => check_operand_for(OP, t, Accepts::IntBool, ""),
+        Reduction::Prod => check_operand_for(op, t, Accepts::IntBool, ""),
         Reduction::Max | Reduction::Min => {
-            check_operand_for(OP, t, Accepts::IntBool, "")?;
+            check_operand_for(op, t, Accepts::IntBool, "")?;
             if matches!(d, DType::ComplexF32 | DType::ComplexF64) {
                 return refuse("complex numbers have no order: reduce their magnitudes");
             }
@@ -228,26 +244,26 @@ impl Space {
 }
 
 /// Folds `t` (checked) by the compiled `plan`.
-fn reduce_with(t: &Tensor, plan: &Plan, r: Reduction) -> Result<Option<Tensor>> {
+fn reduce_with(t: &Tensor, plan: &Plan, r: Reduction, op: &'static str) -> Result<Option<Tensor>> {
     let space = Space::of(plan, t.shape());
     let d = t.dtype();
     if d == DType::Bool {
         // Checked: bool takes max (any), min (all) and prod (all).
         let values = match r {
-            Reduction::Max => fold_all(t, plan, &space, false, |a, p: bool| a | p)?,
-            _ => fold_all(t, plan, &space, true, |a, p: bool| a & p)?,
+            Reduction::Max => fold_all(op, t, plan, &space, false, |a, p: bool| a | p)?,
+            _ => fold_all(op, t, plan, &space, true, |a, p: bool| a & p)?,
         };
-        return deliver(OP, Dest::Fresh, values, &space.out);
+        return deliver(op, Dest::Fresh, values, &space.out);
     }
     let int = with_int!(d, T => {
         let values = match r {
-            Reduction::Sum => fold_all(t, plan, &space, T::zero(), |a, p: T| a.wadd(p))?,
-            Reduction::Prod => fold_all(t, plan, &space, T::ONE, |a, p: T| a.wmul(p))?,
-            Reduction::Max => fold_all(t, plan, &space, T::LOW, max::<T>)?,
-            Reduction::Min => fold_all(t, plan, &space, T::HIGH, min::<T>)?,
+            Reduction::Sum => fold_all(op, t, plan, &space, T::zero(), |a, p: T| a.wadd(p))?,
+            Reduction::Prod => fold_all(op, t, plan, &space, T::ONE, |a, p: T| a.wmul(p))?,
+            Reduction::Max => fold_all(op, t, plan, &space, T::LOW, max::<T>)?,
+            Reduction::Min => fold_all(op, t, plan, &space, T::HIGH, min::<T>)?,
             Reduction::Mean => unreachable!("checked: integers have no mean"),
         };
-        Some(deliver(OP, Dest::Fresh, values, &space.out))
+        Some(deliver(op, Dest::Fresh, values, &space.out))
     }, _ => None);
     if let Some(done) = int {
         return done;
@@ -255,15 +271,15 @@ fn reduce_with(t: &Tensor, plan: &Plan, r: Reduction) -> Result<Option<Tensor>> 
     let values = match r {
         Reduction::Max | Reduction::Min => with_real!(d, T => {
             let v = match r {
-                Reduction::Max => fold_all(t, plan, &space, T::LOW, max::<T>)?,
-                _ => fold_all(t, plan, &space, T::HIGH, min::<T>)?,
+                Reduction::Max => fold_all(op, t, plan, &space, T::LOW, max::<T>)?,
+                _ => fold_all(op, t, plan, &space, T::HIGH, min::<T>)?,
             };
             T::dense(v)
         }, _ => unreachable!("checked: a real floating dtype")),
         _ => with_num!(d, T => {
             let v = match r {
-                Reduction::Prod => fold_all(t, plan, &space, T::one(), |a, p: T| a * p)?,
-                _ => fold_all(t, plan, &space, T::zero(), |a, p: T| a + p)?,
+                Reduction::Prod => fold_all(op, t, plan, &space, T::one(), |a, p: T| a * p)?,
+                _ => fold_all(op, t, plan, &space, T::zero(), |a, p: T| a + p)?,
             };
             if r == Reduction::Mean {
                 let n = T::from_f64(space.nred as f64);
@@ -274,7 +290,7 @@ fn reduce_with(t: &Tensor, plan: &Plan, r: Reduction) -> Result<Option<Tensor>> 
         }, _ => unreachable!("checked: a floating or complex dtype")),
     };
     let out = space.out.clone();
-    finish(OP, Dest::Fresh, &[t], values, &out, || {
+    finish(op, Dest::Fresh, &[t], values, &out, || {
         Box::new(ReduceRule {
             plan: plan.clone(),
             space,
@@ -285,6 +301,7 @@ fn reduce_with(t: &Tensor, plan: &Plan, r: Reduction) -> Result<Option<Tensor>> 
 
 /// `f`-folds every term of each output of `t` into a fresh compact vector, from `init`.
 fn fold_all<T: Element>(
+    op: &'static str,
     t: &Tensor,
     plan: &Plan,
     space: &Space,
@@ -294,11 +311,11 @@ fn fold_all<T: Element>(
     let mut acc = Vec::new();
     acc.try_reserve_exact(space.nout)
         .map_err(|_| Error::TooLarge {
-            op: OP,
+            op,
             detail: format!("a result of {} elements", space.nout),
         })?;
     acc.resize(space.nout, init);
-    read(t, OP, |x: &[T], o, l| {
+    read(t, op, |x: &[T], o, l| {
         let view = plan.apply(l);
         fold(
             &space.extents,

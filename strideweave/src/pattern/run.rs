@@ -115,8 +115,11 @@ impl Plan {
         let profile = shape.profile();
         let (nleaves, ntoks) = (shape.leaves().len(), profile.len());
         let (nsym, nleft, nright) = (p.names.len(), p.left.len(), p.right.len());
-        // Room for every result leaf and token: the source's plus one per right-side token.
-        let (cap_leaves, cap_toks) = (nleaves + nright, ntoks + nright);
+        // Room for every result leaf and token: the source's plus one per right-side token,
+        // plus, for a reduction, one per left-side token (a split leaf's reduced factors are
+        // listed after the result: `(a b c) -> 1` on one leaf writes four leaves).
+        let extra = if matches!(p.op, Op::Reduce) { nleft } else { 0 };
+        let (cap_leaves, cap_toks) = (nleaves + nright + extra, ntoks + nright + extra);
         let depth = ntoks / 2 + 2;
         let mut bytes: SmallVec<[u8; SCRATCH]> = smallvec![0; ntoks + 2 * nsym + cap_toks];
         let mut words: SmallVec<[usize; SCRATCH]> = smallvec![0; 3 * nsym + 3 * depth + cap_leaves];

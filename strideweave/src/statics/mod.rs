@@ -11,6 +11,7 @@
 //! | `scalar` | scalar operands (`&a * 2.0`, `1 + &a`), keeping the static shape |
 //! | `einsum` | what `einsum!` calls: its pattern as data, the compile-time check of static operands, the dispatch |
 //! | `dispatch` | the check constant, the dispatch on the tensor's type, the runtime paths |
+//! | `reduce` | `reduce!`: its dispatch, the static result shape `Reduced`, the reduction's check against the element type |
 //!
 //! No type-level arithmetic: a static shape is a type whose associated constant holds the
 //! shape, a result's shape is computed by a `const fn`, and every message a user reads is
@@ -21,8 +22,9 @@ mod code;
 mod compile;
 mod contract;
 mod dispatch;
-mod matmul;
 mod einsum;
+mod matmul;
+mod reduce;
 mod scalar;
 mod tensor;
 
@@ -42,6 +44,10 @@ pub mod __private {
         EinsumOutcome, EinsumOutput, EinsumOutput1, EinsumSameElement, PoisonedEinsum,
         SharedSymbol, Single, Typed, Untyped, check_einsum, decide as decide_einsum,
         einsum_message, einsum1, einsum2, poisoned1, poisoned2,
+    };
+    pub use super::reduce::{
+        Chosen, ElemInfo, ReduceTarget, ReduceView, ReductionCheck, check_reduction,
+        poisoned_reduce,
     };
     pub use crate::pattern::{
         Keyword, LEAF, MSG_CAP, Msg, MsgState, NO_SOURCE, Op, POP, PUSH, PatternCode, PatternRef,

@@ -25,6 +25,9 @@ pub struct Plan {
     source: [usize; MAX_LEAVES],
     multiplier: [i64; MAX_LEAVES],
     len: usize,
+    /// The leaves of a reduction's result (the first `nkept`; the rest are reduced); `len`
+    /// for the other rules.
+    pub(in crate::statics) nkept: usize,
     /// The macro, named in the view's errors.
     pub(crate) op: Op,
 }
@@ -131,13 +134,14 @@ pub const fn compile(src: &ShapeCode, p: &PatternRef<'_>) -> Outcome {
     if !ok {
         return Outcome::Err;
     }
-    let (ntoks, nleaves) = (out.ntoks, out.nleaves);
+    let (ntoks, nleaves, nkept) = (out.ntoks, out.nleaves, out.nkept);
     Outcome::Ok(
         ShapeCode::from_raw(room.toks, ntoks, room.extents, nleaves),
         Plan {
             source: room.source,
             multiplier: room.multiplier,
             len: nleaves,
+            nkept,
             op: p.op,
         },
     )

@@ -1,8 +1,8 @@
 //! A differential test on random shapes, strides, patterns and keywords, valid and not: the
 //! engine's fast path against its checked path (the same result, or both fail), and the
 //! static front end (fixed arrays, `rearrange!`'s messages) against the run-time one
-//! (`Layout::rearrange`/`repeat`, scratch sized from the input): the same layouts, or the
-//! same messages.
+//! (`Layout::rearrange`/`repeat`, `Plan::parse` for reductions, scratch sized from the
+//! input): the same layouts (for a reduction also the same kept shape), or the same messages.
 
 use std::ops::Range;
 
@@ -55,6 +55,8 @@ fn generate(seed: u64) -> Case {
     let mut g = Gen(seed | 1);
     let kind = if g.chance(30) {
         PatternKind::Repeat
+    } else if g.chance(30) {
+        PatternKind::Reduce
     } else {
         PatternKind::Rearrange
     };
@@ -147,8 +149,10 @@ fn generate(seed: u64) -> Case {
         .collect();
     // The right side: the left symbols shuffled, some omitted, `1`s, new symbols, groups.
     let mut right: Vec<String> = Vec::new();
+    // A reduction omits (folds) a symbol more often.
+    let omit = if kind == PatternKind::Reduce { 40 } else { 10 };
     for s in &left_syms {
-        if !g.chance(10) {
+        if !g.chance(omit) {
             right.insert(g.below(right.len() + 1), s.clone());
         }
     }
@@ -266,10 +270,10 @@ fn code(
         })
         .collect();
     PatternCode {
-        op: if kind == PatternKind::Repeat {
-            Op::Repeat
-        } else {
-            Op::Rearrange
+        op: match kind {
+            PatternKind::Repeat => Op::Repeat,
+            PatternKind::Reduce => Op::Reduce,
+            _ => Op::Rearrange,
         },
         text: leak(text.to_string()),
         left_span: e.left_span,
@@ -310,10 +314,16 @@ fn check(seed: u64) -> Option<bool> {
     let case = generate(seed);
     let layout: Layout = case.layout.parse().ok()?;
     let sizes: Vec<(&str, i64)> = case.sizes.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+    // For a reduction: the view over the iteration space, and the kept (result) shape.
+    let mut kept = None;
     let runtime = match case.kind {
         PatternKind::Rearrange => layout.rearrange(&case.pattern, &sizes),
         PatternKind::Repeat => layout.repeat(&case.pattern, &sizes),
-        PatternKind::Reduce => unreachable!("the generator makes rearrange and repeat cases"),
+        _ => crate::pattern::run::Plan::parse(layout.shape(), Op::Reduce, &case.pattern, &sizes)
+            .map(|plan| {
+                kept = Some(plan.kept_shape());
+                plan.apply(&layout)
+            }),
     };
     let what = format!(
         "{:?} on {} with {:?}",
@@ -365,6 +375,10 @@ fn check(seed: u64) -> Option<bool> {
                 false,
             );
             assert_eq!(got, expected, "{what}");
+            if let Some(kept) = kept {
+                let ours = crate::statics::reduce::kept(shape, plan.nkept);
+                assert_eq!(ours.to_shape(), kept, "{what}: the kept shape");
+            }
             Some(true)
         }
         (Err(e), Outcome::Err) => {

@@ -1,0 +1,7 @@
+use strideweave::{StaticTensor, reduce, shape_t};
+
+fn main() {
+    let t = StaticTensor::<f32, shape_t!(10, 4)>::arange();
+    // The token form points at the term that fails.
+    let _ = reduce!(&t, (h h2) w -> h w, max, h2 = 3);
+}

@@ -143,9 +143,21 @@ impl Layout {
     /// (`n` at most the inline capacity): block copies, no per-leaf loop.
     #[inline(always)]
     pub(crate) fn set_flat_inline(&mut self, leaves: ([i64; 8], [i64; 8]), n: usize) {
+        self.set_flat_inline_root(leaves, n, n == 1);
+    }
+
+    /// [`set_flat_inline`](Self::set_flat_inline) with the integer-root flag given (`int_root`
+    /// only when `n == 1`).
+    #[inline(always)]
+    pub(crate) fn set_flat_inline_root(
+        &mut self,
+        leaves: ([i64; 8], [i64; 8]),
+        n: usize,
+        int_root: bool,
+    ) {
         self.shape.0.vals.set_inline(leaves.0, n);
         self.stride.0.vals.set_inline(leaves.1, n);
-        self.set_flat_profile(n, n == 1);
+        self.set_flat_profile(n, int_root);
     }
 
     /// The flat profile of `n` leaves on both halves, once their leaves are written.

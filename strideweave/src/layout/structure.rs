@@ -272,6 +272,22 @@ impl Layout {
         let (sv, tv, dv): (&[i64], &[i64], &[i64]) =
             (&self.shape.0.vals, &target.0.vals, &self.stride.0.vals);
         let n = tv.len();
+        if n <= 8 && sv.len() == n && self.shape.0.toks.len() == n && target.0.toks.len() == n {
+            // Flat on both sides (one token per leaf: every token a leaf, so the profiles
+            // agree) and inline: the leaves in fixed arrays, one pass, no per-leaf call.
+            let (mut shape, mut stride, mut bad) = ([0i64; 8], [0i64; 8], false);
+            let leaves = sv.iter().zip(tv).zip(dv);
+            for ((e, d), ((&s, &t), &st)) in shape.iter_mut().zip(&mut stride).zip(leaves) {
+                bad |= s != t && s != 1;
+                (*e, *d) = (t, if s != t { 0 } else { st });
+            }
+            if bad {
+                return Err(self.broadcast_error(op, target));
+            }
+            // Widening with stride 0 keeps the reach.
+            out.set_flat_inline_root((shape, stride), n, target.0.int_root);
+            return Ok(());
+        }
         if self.shape.0.toks != target.0.toks
             || sv.len() != n
             || dv.len() != n
@@ -435,4 +451,87 @@ pub(crate) fn profile_string(p: &[ProfileToken]) -> String {
         })
         .collect();
     format!("[{}]", names.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// `broadcast_to` computed leaf by leaf: `None` when a leaf is neither kept nor 1.
+    fn naive(shape: &[i64], stride: &[i64], target: &[i64]) -> Option<Vec<(i64, i64)>> {
+        let leaves = shape.iter().zip(stride).zip(target);
+        leaves
+            .map(|((&s, &d), &t)| match (s == t, s == 1) {
+                (true, _) => Some((t, d)),
+                (false, true) => Some((t, 0)),
+                (false, false) => None,
+            })
+            .collect()
+    }
+
+    fn text(xs: &[i64]) -> String {
+        let parts: Vec<String> = xs.iter().map(|x| x.to_string()).collect();
+        format!("({})", parts.join(","))
+    }
+
+    proptest! {
+        /// The flat fast path (up to 8 leaves) and the general path (more leaves, or the same
+        /// leaves nested one level deeper) agree with the leaf-by-leaf reference, errors
+        /// included, and an error leaves the output untouched.
+        #[test]
+        fn broadcast_to_flat_fast_path_matches_the_general_path(
+            leaves in proptest::collection::vec((1i64..4, -9i64..9, 0u8..4), 0..11),
+        ) {
+            let shape: Vec<i64> = leaves.iter().map(|l| l.0).collect();
+            let stride: Vec<i64> = leaves.iter().map(|l| l.1).collect();
+            // Widen a 1 (kind 0), keep the extent (1, 2), or ask for a wrong one (3).
+            let target: Vec<i64> = leaves
+                .iter()
+                .map(|&(s, _, k)| match k {
+                    0 if s == 1 => 5,
+                    3 => s + 1,
+                    _ => s,
+                })
+                .collect();
+            let want = naive(&shape, &stride, &target);
+            let flat: Layout = format!("{}:{}", text(&shape), text(&stride)).parse().unwrap();
+            let nested: Layout =
+                format!("({}):({})", text(&shape), text(&stride)).parse().unwrap();
+            let placeholder: Layout = "(7,7):(1,7)".parse().unwrap();
+            for (l, t) in [(flat, text(&target)), (nested, format!("({})", text(&target)))] {
+                let t: Shape = t.parse().unwrap();
+                let mut out = placeholder.clone();
+                match (l.broadcast_to_into("broadcast_to", &t, &mut out), &want) {
+                    (Ok(()), Some(w)) => {
+                        let got: Vec<(i64, i64)> = out
+                            .shape()
+                            .leaves()
+                            .iter()
+                            .copied()
+                            .zip(out.stride().leaves().iter().copied())
+                            .collect();
+                        prop_assert_eq!(&got, w);
+                        prop_assert_eq!(out.shape(), &t);
+                    }
+                    (Err(e), None) => {
+                        prop_assert!(e.to_string().starts_with("broadcast_to"), "{}", e);
+                        prop_assert_eq!(&out, &placeholder);
+                    }
+                    (got, _) => prop_assert!(false, "{l} -> {t}: {got:?}, want {want:?}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn broadcast_to_keeps_the_targets_integer_root() {
+        let one: Layout = "1:0".parse().unwrap();
+        let b = one.broadcast_to(&"6".parse().unwrap()).unwrap();
+        assert_eq!(b.to_string(), "6:0");
+        let one: Layout = "(1):(0)".parse().unwrap();
+        let b = one.broadcast_to(&"(6)".parse().unwrap()).unwrap();
+        assert_eq!(b.to_string(), "(6):(0)");
+        assert_eq!(b.shape().to_string(), "(6)");
+    }
 }

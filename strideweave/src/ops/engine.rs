@@ -8,7 +8,9 @@
 //! is read: the result goes into a fresh vector first and is then copied into the
 //! destination by the copy engine, so overlapping reads never see new values.
 
-use crate::budget::filled_vec;
+use std::mem::MaybeUninit;
+
+use crate::budget::written_vec;
 use crate::carrier::Carrier;
 use crate::dtype::Element;
 use crate::error::Result;
@@ -34,12 +36,22 @@ pub(crate) fn zip2<T: Element>(
     match dest {
         Dest::Fresh => {
             // Reserved before any lock is taken: an impossible size is an error.
-            let mut out = filled_vec(op, T::zero(), a.size())?;
-            read2(a, b, op, |(x, xo, xl), (y, yo, yl)| {
-                let order = Layout::compact(xl.shape());
-                let to = (&mut out[..], 0, order.stride().leaves());
-                zip(extents, side(x, xo, xl), side(y, yo, yl), to, f);
-            })?;
+            // SAFETY (`written_vec`'s contract): `read2` returns `Ok` only after running the
+            // closure, and `zip` writes `dst[D(i)]` for every index `i` of the shape; `D` is
+            // the compact layout of that shape, a bijection onto `0..a.size()`, so every
+            // element of `out` is written (tested over random layouts against a naive walk by
+            // `tests/zip`: `binary_operations_match_the_naive_reference`, whose values are never 0).
+            #[allow(unsafe_code)]
+            let out = unsafe {
+                written_vec(op, a.size(), |out| {
+                    read2(a, b, op, |(x, xo, xl), (y, yo, yl)| {
+                        let order = Layout::compact(xl.shape());
+                        let to = (out, 0, order.stride().leaves());
+                        let f = |p, q| MaybeUninit::new(f(p, q));
+                        zip(extents, side(x, xo, xl), side(y, yo, yl), to, f);
+                    })
+                })?
+            };
             Ok(Some(out))
         }
         Dest::Into(out) if same_place(out, a) && !shares(out, b) => update(op, out, b, &f),
@@ -76,12 +88,18 @@ pub(crate) fn map1<T: Element>(
     let extents = t.shape().leaves();
     match dest {
         Dest::Fresh => {
-            let mut out = filled_vec(op, T::zero(), t.size())?;
-            read(t, op, |x: &[T], xo, xl| {
-                let order = Layout::compact(xl.shape());
-                let to = (&mut out[..], 0, order.stride().leaves());
-                map(extents, side(x, xo, xl), to, f);
-            })?;
+            // SAFETY (`written_vec`'s contract): as in `zip2`, `map` writes every element of
+            // the compact layout of `t`'s shape once `read` has run the closure.
+            #[allow(unsafe_code)]
+            let out = unsafe {
+                written_vec(op, t.size(), |out| {
+                    read(t, op, |x: &[T], xo, xl| {
+                        let order = Layout::compact(xl.shape());
+                        let to = (out, 0, order.stride().leaves());
+                        map(extents, side(x, xo, xl), to, |p| MaybeUninit::new(f(p)));
+                    })
+                })?
+            };
             Ok(Some(out))
         }
         Dest::Into(out) if shares(out, t) => staged(op, out, map1(op, t, Dest::Fresh, f)?),

@@ -288,7 +288,9 @@ fn copy_host(
 }
 
 /// The elements that `layout` places at `offset` in `x`, in the order of `order` (a compact
-/// layout of the same shape at offset 0), written straight into a new `Vec`.
+/// layout of the same shape at offset 0: `Layout::compact` or `Layout::row_major` of it, as
+/// every caller passes), written straight into a new `Vec` that is not zero-filled first.
+#[allow(unsafe_code)]
 pub(crate) fn to_vec_in<T: crate::dtype::Element>(
     x: &[T],
     offset: i64,
@@ -296,11 +298,22 @@ pub(crate) fn to_vec_in<T: crate::dtype::Element>(
     order: &Layout,
     op: &'static str,
 ) -> crate::error::Result<Vec<T>> {
-    let mut out = crate::budget::filled_vec(op, T::zero(), layout.size())?;
-    copy(
-        layout.shape().leaves(),
-        (x, offset, layout.stride().leaves()),
-        (&mut out, 0, order.stride().leaves()),
-    );
-    Ok(out)
+    debug_assert!(order.shape() == layout.shape() && order.cosize() == order.size());
+    // SAFETY (`written_vec`'s contract): `copy` writes `out[O(i)]` for every index `i` of
+    // the shape, and `order` is a compact layout of that shape, a bijection onto
+    // `0..layout.size()`: every element is written.
+    unsafe {
+        crate::budget::written_vec(op, layout.size(), |out| {
+            copy(
+                layout.shape().leaves(),
+                (
+                    crate::budget::as_uninit(x),
+                    offset,
+                    layout.stride().leaves(),
+                ),
+                (out, 0, order.stride().leaves()),
+            );
+            Ok(())
+        })
+    }
 }

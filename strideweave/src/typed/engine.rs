@@ -7,7 +7,7 @@ use super::owned::TypedTensor;
 use super::rank::TensorRank;
 use super::repr::ViewRepresentation;
 use super::view::TypedTensorView;
-use crate::budget::{filled_vec, reserved_vec};
+use crate::budget::{as_uninit, reserved_vec, written_vec};
 use crate::dtype::Element;
 use crate::error::Result;
 use crate::{Complex32, Complex64};
@@ -74,20 +74,29 @@ impl<T: Element, R: TensorRank, D: ViewRepresentation> TypedTensorView<'_, T, R,
     pub(crate) fn to_col_major_engine(&self, op: &'static str) -> Result<TypedTensor<T, R>> {
         self.require_host(op)?;
         let n = self.n_elements();
-        let mut data = filled_vec(op, T::zero(), n)?;
-        if n > 0 {
-            let extents: Vec<i64> = self.shape().iter().map(|&e| e as i64).collect();
-            let src: Vec<i64> = self.strides().iter().map(|&s| s as i64).collect();
-            let dst: Vec<i64> = col_major_strides(op, self.shape())?
-                .iter()
-                .map(|&s| s as i64)
-                .collect();
-            crate::kernels::copy::copy(
-                &extents,
-                (self.data, self.offset() as i64, &src),
-                (&mut data, 0, &dst),
-            );
+        if n == 0 {
+            return self.owned(op, Vec::new());
         }
+        let extents: Vec<i64> = self.shape().iter().map(|&e| e as i64).collect();
+        let src: Vec<i64> = self.strides().iter().map(|&s| s as i64).collect();
+        let dst: Vec<i64> = col_major_strides(op, self.shape())?
+            .iter()
+            .map(|&s| s as i64)
+            .collect();
+        // SAFETY (`written_vec`'s contract): `copy` writes `data[D(i)]` for every index `i`
+        // of the shape, and the column-major strides `D` of that shape are a bijection onto
+        // `0..n`: every element is written.
+        #[allow(unsafe_code)]
+        let data = unsafe {
+            written_vec(op, n, |data| {
+                crate::kernels::copy::copy(
+                    &extents,
+                    (as_uninit(self.data), self.offset() as i64, &src),
+                    (data, 0, &dst),
+                );
+                Ok(())
+            })?
+        };
         self.owned(op, data)
     }
 }

@@ -16,7 +16,7 @@ use strideweave::Tensor;
 
 fn main() {
     divan::Divan::default()
-        .sample_count(20)
+        .sample_count(100)
         .sample_size(1)
         .main();
 }

@@ -273,6 +273,9 @@ mod tests {
         (strides, offset)
     }
 
+    /// One generated line: extent, role, a sort key per side, a reversal flag for `a`, `b`.
+    type Gen = (i64, u8, (u8, u8, u8), (bool, bool));
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
@@ -295,8 +298,8 @@ mod tests {
                 5 => (false, true, false),
                 _ => (false, false, true),
             }).collect();
-            let col = |f: fn(&(i64, u8, (u8, u8, u8), (bool, bool))) -> u8| spec.iter().map(f).collect::<Vec<u8>>();
-            let flag = |f: fn(&(i64, u8, (u8, u8, u8), (bool, bool))) -> bool| spec.iter().map(f).collect::<Vec<bool>>();
+            let col = |f: fn(&Gen) -> u8| spec.iter().map(f).collect::<Vec<u8>>();
+            let flag = |f: fn(&Gen) -> bool| spec.iter().map(f).collect::<Vec<bool>>();
             let on = |f: fn(&(bool, bool, bool)) -> bool| sides.iter().map(f).collect::<Vec<bool>>();
             let (sa, oa) = placed(&extents, &on(|s| s.0), &col(|s| s.2.0), &flag(|s| s.3.0));
             let (sb, ob) = placed(&extents, &on(|s| s.1), &col(|s| s.2.1), &flag(|s| s.3.1));

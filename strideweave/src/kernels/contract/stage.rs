@@ -214,7 +214,7 @@ mod tests {
         let mut c = vec![0.0; 8];
         assert!(gemm("t", (&m, &n, &k), &[], (&a, 0), (&b, 0), &mut c).unwrap());
         let mut want = vec![0.0; 8];
-        for (i1, i2, j, k) in (0..16 * 3).map(|x| (x % 2, x / 2 % 2, x / 4 % 2, x / 8)) {
+        for (i1, i2, j, k) in (0..8 * 3).map(|x| (x % 2, x / 2 % 2, x / 4 % 2, x / 8)) {
             want[i1 + 2 * j + 4 * i2] += a[i1 + 2 * i2 + 4 * k] * b[j + 2 * k];
         }
         assert_eq!(c, want);

@@ -5,15 +5,17 @@
 //! The lines fall into four classes by their strides: batch (output and both operands),
 //! left-free (output and `a`), right-free (output and `b`) and contracted (not in the
 //! output). Each class is folded into as few lines as the strides allow (extent-1 lines
-//! dropped, lines that step regularly on every side merged); when left-free, right-free and
-//! contracted each fold to one line and the type has a gemm kernel, `matrixmultiply` runs
-//! once per batch index with the operands' own strides (nothing is copied). Otherwise, and
-//! for integer, complex and half types, a plain loop over offset tables does the same sum
-//! (integers wrap).
+//! dropped, lines that step regularly on every side merged). For f32/f64 `matrixmultiply`
+//! runs once per batch index ([`stage`]): with the operands' own strides where each class
+//! folds into one line on every side (nothing is copied), else with the sides that do not
+//! fold staged in compact buffers through the copy engine. For integer, complex and half
+//! types a plain loop over offset tables does the same sum (integers wrap).
 
 use crate::error::Result;
 use crate::kernels::int::Int;
 use crate::kernels::num::Num;
+
+mod stage;
 
 /// One index of the iteration space: its extent and the stride of each side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +28,7 @@ pub(crate) struct Line {
 
 /// The element arithmetic a contraction needs: zero, one, `acc + x·y`, and a gemm kernel
 /// where the type has one.
-pub(crate) trait Ring: Copy {
+pub(crate) trait Ring: Copy + Send + Sync {
     fn zero() -> Self;
     fn one() -> Self;
     /// `acc + x·y` (wrapping for integers).
@@ -97,6 +99,10 @@ pub(crate) fn contract<T: Ring>(
     len: usize,
 ) -> Result<Vec<T>> {
     let mut c = crate::budget::filled_vec(op, T::zero(), len)?;
+    // An empty line: no output element, or an empty sum (zeros).
+    if lines.iter().any(|l| l.extent <= 0) {
+        return Ok(c);
+    }
     let mut batch = Vec::new();
     let (mut m, mut n, mut k) = (Vec::new(), Vec::new(), Vec::new());
     for &l in lines.iter().filter(|l| l.extent > 1) {
@@ -108,22 +114,8 @@ pub(crate) fn contract<T: Ring>(
         }
     }
     let (m, n, k) = (fold(m), fold(n), fold(k));
-    if T::GEMM && m.len() <= 1 && n.len() <= 1 && k.len() <= 1 {
-        let one = |v: &[Line]| v.first().copied().unwrap_or(UNIT);
-        let (lm, ln, lk) = (one(&m), one(&n), one(&k));
-        let dims = (lm.extent as usize, lk.extent as usize, ln.extent as usize);
-        let mut ran = true;
-        odometer(&batch, |da, db, dc| {
-            ran &= T::gemm(
-                dims,
-                (a.0, a.1 + da, lm.sa, lk.sa),
-                (b.0, b.1 + db, lk.sb, ln.sb),
-                (&mut c, dc, lm.so, ln.so),
-            );
-        });
-        if ran {
-            return Ok(c);
-        }
+    if stage::gemm(op, (&m, &n, &k), &batch, a, b, &mut c)? {
+        return Ok(c);
     }
     // The plain loop: offset tables of each class, the contracted index innermost-but-one so that the
     // inner loop runs along the left-free offsets.
@@ -158,14 +150,6 @@ pub(crate) fn contract<T: Ring>(
     });
     Ok(c)
 }
-
-/// A line of extent 1 with zero strides: the fold of an empty class.
-const UNIT: Line = Line {
-    extent: 1,
-    sa: 0,
-    sb: 0,
-    so: 0,
-};
 
 /// Folds a class: lines ordered by their smallest non-zero stride, then merged where the
 /// next line steps regularly after the previous one on every side (`s' = s·e`).
@@ -225,11 +209,19 @@ fn odometer(lines: &[Line], mut f: impl FnMut(i64, i64, i64)) {
 mod tests {
     use super::*;
 
+    use proptest::prelude::*;
+
     fn naive(lines: &[Line], a: &[i64], b: &[i64], len: usize) -> Vec<i64> {
+        naive_at(lines, (a, 0), (b, 0), (len, 0))
+    }
+
+    /// The definition: every index of the lines adds `a·b` at its output position.
+    fn naive_at(lines: &[Line], a: Src<i64>, b: Src<i64>, (len, oc): (usize, i64)) -> Vec<i64> {
+        let (a, oa, b, ob) = (a.0, a.1, b.0, b.1);
         let mut c = vec![0i64; len];
         let total: i64 = lines.iter().map(|l| l.extent).product();
         for mut i in 0..total {
-            let (mut x, mut y, mut z) = (0, 0, 0);
+            let (mut x, mut y, mut z) = (oa, ob, oc);
             for l in lines {
                 let q = i % l.extent;
                 i /= l.extent;
@@ -263,5 +255,72 @@ mod tests {
         let l = |extent, sa, sb, so| Line { extent, sa, sb, so };
         assert_eq!(fold(vec![l(3, 4, 0, 12), l(4, 1, 0, 3)]), [l(12, 1, 0, 3)]);
         assert_eq!(fold(vec![l(3, 4, 0, 1), l(4, 1, 0, 3)]).len(), 2);
+    }
+
+    /// The strides of the lines that vary on one side: compact in the order of `keys`
+    /// (ties by position), negated where `flips` says; and the offset of the first element.
+    fn placed(extents: &[i64], on: &[bool], keys: &[u8], flips: &[bool]) -> (Vec<i64>, i64) {
+        let mut order: Vec<usize> = (0..extents.len()).filter(|&i| on[i]).collect();
+        order.sort_by_key(|&i| keys[i]);
+        let (mut strides, mut offset, mut at) = (vec![0; extents.len()], 0, 1);
+        for i in order {
+            strides[i] = if flips[i] { -at } else { at };
+            if flips[i] {
+                offset += (extents[i] - 1).max(0) * at;
+            }
+            at *= extents[i];
+        }
+        (strides, offset)
+    }
+
+    /// One generated line: extent, role, a sort key per side, a reversal flag for `a`, `b`.
+    type Gen = (i64, u8, (u8, u8, u8), (bool, bool));
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        /// Any classes of lines (batch, left-free, right-free, contracted, one operand's
+        /// summed lines, broadcast result lines), each side laid out compactly in any order
+        /// with reversed lines: the gemm path (f64, staged where a class does not fold) and
+        /// the loop (i64) both give the definition's sums, and empty lines give zeros.
+        #[test]
+        fn the_gemm_path_and_the_loop_equal_the_definition_for_any_strides(
+            spec in prop::collection::vec((0i64..=4, 0u8..7, (0u8..8, 0u8..8, 0u8..8), (any::<bool>(), any::<bool>())), 0..=6)
+        ) {
+            let extents: Vec<i64> = spec.iter().map(|s| s.0).collect();
+            // Which sides each role varies on: (a, b, output).
+            let sides: Vec<(bool, bool, bool)> = spec.iter().map(|s| match s.1 {
+                0 => (true, true, true),
+                1 => (true, false, true),
+                2 => (false, true, true),
+                3 => (true, true, false),
+                4 => (true, false, false),
+                5 => (false, true, false),
+                _ => (false, false, true),
+            }).collect();
+            let col = |f: fn(&Gen) -> u8| spec.iter().map(f).collect::<Vec<u8>>();
+            let flag = |f: fn(&Gen) -> bool| spec.iter().map(f).collect::<Vec<bool>>();
+            let on = |f: fn(&(bool, bool, bool)) -> bool| sides.iter().map(f).collect::<Vec<bool>>();
+            let (sa, oa) = placed(&extents, &on(|s| s.0), &col(|s| s.2.0), &flag(|s| s.3.0));
+            let (sb, ob) = placed(&extents, &on(|s| s.1), &col(|s| s.2.1), &flag(|s| s.3.1));
+            // The output starts at 0 (the kernel's contract): no reversed output line.
+            let (so, oc) = placed(&extents, &on(|s| s.2), &col(|s| s.2.2), &vec![false; extents.len()]);
+            let size = |on: Vec<bool>| -> usize {
+                extents.iter().zip(on).filter(|(_, o)| *o).map(|(&e, _)| e as usize).product()
+            };
+            let (na, nb, len) = (size(on(|s| s.0)), size(on(|s| s.1)), size(on(|s| s.2)));
+            let lines: Vec<Line> = (0..extents.len())
+                .map(|i| Line { extent: extents[i], sa: sa[i], sb: sb[i], so: so[i] })
+                .collect();
+            let a: Vec<i64> = (0..na as i64).map(|x| x % 7 - 3).collect();
+            let b: Vec<i64> = (0..nb as i64).map(|x| x % 5 * 2 - 4).collect();
+            let want = naive_at(&lines, (&a, oa), (&b, ob), (len, oc));
+            let looped = contract::<i64>("t", &lines, (&a, oa), (&b, ob), len).unwrap();
+            prop_assert_eq!(&looped, &want);
+            let af: Vec<f64> = a.iter().map(|&x| x as f64).collect();
+            let bf: Vec<f64> = b.iter().map(|&x| x as f64).collect();
+            let gemm = contract::<f64>("t", &lines, (&af, oa), (&bf, ob), len).unwrap();
+            prop_assert_eq!(gemm, want.iter().map(|&x| x as f64).collect::<Vec<_>>());
+        }
     }
 }

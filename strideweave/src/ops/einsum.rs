@@ -143,8 +143,18 @@ pub(crate) fn einsum_named(
     let spec = spec(op, &e, &views, &ne)?;
     let out_syms = output_symbols(&e.inputs[0].right.terms);
     let result = run(op, &views[0], views.get(1), spec)?;
+    let out_side = &pattern[arrow + 2..];
+    // The output side as plain symbols in the result's order: the final view would be
+    // the identity, so the result is returned as it is.
+    if !e.ellipsis
+        && out_side
+            .split_whitespace()
+            .eq(out_syms.iter().map(String::as_str))
+    {
+        return Ok(result);
+    }
     let ell = if e.ellipsis { "... " } else { "" };
-    let text = format!("{ell}{} -> {}", out_syms.join(" "), &pattern[arrow + 2..]);
+    let text = format!("{ell}{} -> {out_side}", out_syms.join(" "));
     result.rearrange_as(op, &text, &[])
 }
 

@@ -8,22 +8,12 @@
 //! (the harness: `tests/common/torch_programs.rs`).
 
 use serde_json::Value;
-use strideweave::{Reduction, Tensor};
+use strideweave::Tensor;
 
+use crate::reference::reduction;
 use crate::torch_programs::{indices, keys, run_all};
 
 const DATA: &str = include_str!("../data/algebra_torch.json");
-
-fn reduction(name: &str) -> Reduction {
-    match name {
-        "sum" => Reduction::Sum,
-        "mean" => Reduction::Mean,
-        "max" => Reduction::Max,
-        "min" => Reduction::Min,
-        "prod" => Reduction::Prod,
-        other => panic!("unknown reduction {other}"),
-    }
-}
 
 fn step(op: &str, regs: &[Tensor], ins: &[usize], args: &Value) -> Tensor {
     let a = &regs[ins[0]];

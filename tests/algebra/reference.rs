@@ -24,7 +24,8 @@ fn floats(v: &Value) -> Vec<f64> {
         .collect()
 }
 
-fn reduction(name: &str) -> Reduction {
+/// A `Reduction` by the name the reference files use (`sum`, `mean`, `max`, `min`, `prod`).
+pub(crate) fn reduction(name: &str) -> Reduction {
     match name {
         "sum" => Reduction::Sum,
         "mean" => Reduction::Mean,

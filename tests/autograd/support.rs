@@ -6,6 +6,9 @@ use strideweave::{Carrier, Tensor};
 mod notation;
 pub use notation::{l, s};
 
+#[path = "../common/torch_programs.rs"]
+pub mod torch_programs;
+
 /// An f64 tensor with `layout` at `offset` over a carrier holding `10 + i` at index `i`.
 pub fn tensor(layout: &str, offset: usize) -> Tensor {
     let layout = l(layout);

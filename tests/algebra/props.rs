@@ -119,3 +119,33 @@ proptest! {
         prop_assert_eq!(t.to_vec::<f64>().unwrap(), before);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// `count_nonzero` on permuted operands with zeros equals a naive count, for a bool mask and
+    /// integers alike, and changes nothing.
+    #[test]
+    fn count_nonzero_equals_a_naive_count_on_strided_operands((extents, perm, _, _) in case(), seed in 0u64..1000) {
+        let rank = extents.len();
+        let mut base_extents = vec![0; rank];
+        for (k, &p) in perm.iter().enumerate() {
+            base_extents[k] = extents[p];
+        }
+        let n: i64 = extents.iter().product();
+        let ints: Vec<i32> = (0..n).map(|i| ((i as u64 * 2654435761 + seed) % 5) as i32 - 2).collect();
+        let mut inverse = vec![0; rank];
+        for (k, &p) in perm.iter().enumerate() {
+            inverse[p] = k;
+        }
+        let x = Tensor::from_vec(ints, &shape_of(&base_extents)).unwrap().permute(&inverse).unwrap();
+        let vals = x.to_vec::<i32>().unwrap();
+        let want = vals.iter().filter(|&&v| v != 0).count() as i64;
+        prop_assert_eq!(x.count_nonzero().unwrap().item::<i64>().unwrap(), want);
+        let mask: Vec<bool> = vals.iter().map(|&v| v > 0).collect();
+        let m = Tensor::from_vec(mask.clone(), &shape_of(&extents)).unwrap();
+        let want = mask.iter().filter(|&&b| b).count() as i64;
+        prop_assert_eq!(m.count_nonzero().unwrap().item::<i64>().unwrap(), want);
+        prop_assert_eq!(x.to_vec::<i32>().unwrap(), vals);
+    }
+}

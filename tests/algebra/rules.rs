@@ -304,3 +304,59 @@ fn reduce_reads_strided_and_broadcast_operands_in_place() {
         [4.0, 8.0, 12.0]
     );
 }
+
+#[test]
+fn count_nonzero_counts_a_bool_masks_true_elements() {
+    let mask = Tensor::from_vec(vec![true, false, true, true, false, true], &sh("(2,3)")).unwrap();
+    let c = mask.count_nonzero().unwrap();
+    assert_eq!((c.rank(), c.dtype()), (0, strideweave::DType::I64));
+    assert_eq!(c.item::<i64>().unwrap(), 4);
+    // Through a view: the transposed mask and one column.
+    let t = mask.permute(&[1, 0]).unwrap();
+    assert_eq!(t.count_nonzero().unwrap().item::<i64>().unwrap(), 4);
+    let col = mask
+        .slice(&[strideweave::Key::Int(0), strideweave::Key::all()])
+        .unwrap();
+    // Elements (0, j) are ordinals 0, 2, 4 (first mode fastest): true, true, false.
+    assert_eq!(col.count_nonzero().unwrap().item::<i64>().unwrap(), 2);
+}
+
+#[test]
+fn count_nonzero_counts_non_zero_numbers_of_every_dtype() {
+    let f = Tensor::from_vec(vec![0.0f32, -0.0, 1.5, f32::NAN], &sh("4")).unwrap();
+    assert_eq!(f.count_nonzero().unwrap().item::<i64>().unwrap(), 2);
+    let i = Tensor::from_vec(vec![0i8, -1, 0, 127], &sh("4")).unwrap();
+    assert_eq!(i.count_nonzero().unwrap().item::<i64>().unwrap(), 2);
+    let u = Tensor::from_vec(vec![0u8, 255], &sh("2")).unwrap();
+    assert_eq!(u.count_nonzero().unwrap().item::<i64>().unwrap(), 1);
+    let big = Tensor::from_vec(vec![i64::MIN, 0, 1 << 60], &sh("3")).unwrap();
+    assert_eq!(big.count_nonzero().unwrap().item::<i64>().unwrap(), 2);
+    let z = vec![
+        Complex64::new(0.0, 0.0),
+        Complex64::new(0.0, 2.0),
+        Complex64::new(-1.0, 0.0),
+    ];
+    let c = Tensor::from_vec(z, &sh("3")).unwrap();
+    assert_eq!(c.count_nonzero().unwrap().item::<i64>().unwrap(), 2);
+}
+
+#[test]
+fn count_nonzero_of_a_broadcast_counts_every_coordinate() {
+    let row = Tensor::from_vec(vec![0i32, 1, 2], &sh("(3,1)")).unwrap();
+    let b = row.broadcast_to(&sh("(3,4)")).unwrap();
+    assert_eq!(b.count_nonzero().unwrap().item::<i64>().unwrap(), 8);
+    // The count does not record: nothing to differentiate.
+    let x = Tensor::from_vec(vec![1.0f64, 0.0], &sh("2")).unwrap();
+    x.set_requires_grad(true).unwrap();
+    assert!(!x.count_nonzero().unwrap().requires_grad());
+}
+
+#[test]
+fn count_nonzero_of_a_block_scaled_tensor_is_an_error_naming_the_operation() {
+    let codes: Vec<i8> = (0..8).collect();
+    let t = Tensor::block_scaled(codes, vec![1.0, 0.5, 2.0, 0.25], &sh("(4,2)"), 0, 2).unwrap();
+    let err = t.count_nonzero().unwrap_err().to_string();
+    assert!(err.starts_with("count_nonzero"), "{err}");
+    let d = t.dequantize().unwrap();
+    assert_eq!(d.count_nonzero().unwrap().item::<i64>().unwrap(), 7);
+}

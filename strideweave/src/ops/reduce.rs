@@ -2,7 +2,7 @@
 
 use crate::autograd::node::{Cotangents, Rule};
 use crate::budget::filled_vec;
-use crate::dtype::Element;
+use crate::dtype::{Element, Scalar};
 use crate::error::{Error, Result};
 use crate::kernels::copy::copy;
 use crate::kernels::fold::fold;
@@ -47,6 +47,36 @@ impl Tensor {
     /// ```
     pub fn mean(&self) -> Result<Tensor> {
         fresh(total(self, "mean", true, Dest::Fresh))
+    }
+
+    /// The number of elements that are not zero, as a rank-0 `i64` tensor: the count of a
+    /// bool mask's `true`s (a bool has no [`sum`](Self::sum): a count is not a bool), of an
+    /// integer or floating tensor's non-zero values (`-0.0` is zero, NaN is not: numpy's
+    /// `count_nonzero`), of a complex tensor's values with a non-zero part. Any layout,
+    /// broadcast views included (each logical element counts once per coordinate); every
+    /// dtype but the block-scaled one (dequantize it first). Not differentiable (a count
+    /// has no gradient); the result does not record.
+    ///
+    /// ```
+    /// use strideweave::Tensor;
+    /// let mask = Tensor::from_vec(vec![true, false, true, true], &"(2,2)".parse().unwrap()).unwrap();
+    /// assert_eq!(mask.count_nonzero().unwrap().item::<i64>().unwrap(), 3);
+    /// let x = Tensor::from_vec(vec![0.0f64, -0.0, 2.5, f64::NAN], &"4".parse().unwrap()).unwrap();
+    /// assert_eq!(x.count_nonzero().unwrap().item::<i64>().unwrap(), 2);
+    /// let row = Tensor::arange::<i32>(&"(3,1)".parse().unwrap()); // 0, 1, 2
+    /// let b = row.broadcast_to(&"(3,4)".parse().unwrap()).unwrap();
+    /// assert_eq!(b.count_nonzero().unwrap().item::<i64>().unwrap(), 8);
+    /// ```
+    pub fn count_nonzero(&self) -> Result<Tensor> {
+        const OP: &str = "count_nonzero";
+        let s = self.require_single(OP)?;
+        let (o, l) = (s.offset as i64, &s.layout);
+        let count = s.carrier.with_host(OP, |b| {
+            Ok((0..l.size() as i64)
+                .filter(|&i| nonzero(b.get((o + l.eval(i)) as usize)))
+                .count())
+        })?;
+        Ok(Tensor::scalar(count as i64))
     }
 
     /// [`sum`](Self::sum) into `out`, a rank-0 tensor, allocating nothing (see
@@ -278,5 +308,17 @@ impl Rule for SumModes {
         }
         let g = with_num!(cot.dtype(), T => go::<T>(op, &self.gather, cot)?, _ => unreachable!("differentiable"));
         Ok(smallvec::smallvec![Some(g)])
+    }
+}
+
+/// Whether `v` counts for [`Tensor::count_nonzero`]: `true`, a non-zero number (NaN
+/// included), a complex value with a non-zero part.
+fn nonzero(v: Scalar) -> bool {
+    match v {
+        Scalar::Bool(b) => b,
+        Scalar::ComplexF32(z) => z.re != 0.0 || z.im != 0.0,
+        Scalar::ComplexF64(z) => z.re != 0.0 || z.im != 0.0,
+        // A non-zero integer is a non-zero `f64`; NaN compares unequal to 0.
+        other => other.to_f64() != 0.0,
     }
 }

@@ -3,7 +3,7 @@
 use proc_macro2::{Span, TokenStream};
 use syn::Lit;
 
-use super::pattern_call::{comma_after_tensor, keyword};
+use super::pattern_call::{comma_after_tensor, keywords};
 use crate::ast::{KeywordArg, MacroKind, PatternSource, Text};
 
 const MAC: MacroKind = MacroKind::Einsum;
@@ -90,14 +90,7 @@ pub fn einsum_call(input: TokenStream) -> Result<EinsumCall, (syn::Error, Vec<To
             read.push(tokens);
             comma_after_tensor(MAC, s, EXAMPLE)?;
         };
-        let mut keywords = Vec::new();
-        while !s.is_empty() {
-            s.parse::<syn::Token![,]>()?;
-            if s.is_empty() {
-                break;
-            }
-            keywords.push(keyword(MAC, s)?);
-        }
+        let keywords = keywords(MAC, s)?;
         Ok(EinsumCall {
             tensors,
             pattern,

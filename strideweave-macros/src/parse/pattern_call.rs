@@ -29,14 +29,7 @@ pub fn pattern_call(
             pattern_tokens.push(s.parse()?);
         }
         let pattern = pattern_source(mac, pattern_tokens, s.span(), example)?;
-        let mut keywords = Vec::new();
-        while !s.is_empty() {
-            s.parse::<syn::Token![,]>()?;
-            if s.is_empty() {
-                break;
-            }
-            keywords.push(keyword(mac, s)?);
-        }
+        let keywords = keywords(mac, s)?;
         Ok(PatternCall {
             mac,
             kind,
@@ -224,8 +217,25 @@ fn write_tokens(
     }
 }
 
+/// The keyword arguments that end a macro's input: `, name = value` each, a trailing comma
+/// allowed.
+pub(super) fn keywords(
+    mac: MacroKind,
+    s: syn::parse::ParseStream<'_>,
+) -> syn::Result<Vec<KeywordArg>> {
+    let mut keywords = Vec::new();
+    while !s.is_empty() {
+        s.parse::<syn::Token![,]>()?;
+        if s.is_empty() {
+            break;
+        }
+        keywords.push(keyword(mac, s)?);
+    }
+    Ok(keywords)
+}
+
 /// One keyword argument `name = value`.
-pub(super) fn keyword(mac: MacroKind, s: syn::parse::ParseStream<'_>) -> syn::Result<KeywordArg> {
+fn keyword(mac: MacroKind, s: syn::parse::ParseStream<'_>) -> syn::Result<KeywordArg> {
     let name: syn::Ident = match s.parse() {
         Ok(name) => name,
         Err(_) => {

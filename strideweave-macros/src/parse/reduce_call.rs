@@ -5,7 +5,7 @@
 use proc_macro2::{Span, TokenStream, TokenTree};
 
 use super::describe;
-use super::pattern_call::{head, keyword, pattern_source};
+use super::pattern_call::{head, keywords, pattern_source};
 use crate::ast::{MacroKind, PatternCall, Spans};
 
 /// The reductions, as `reduce!` spells them and as `strideweave::Reduction` names them.
@@ -50,14 +50,7 @@ pub fn reduce_call(input: TokenStream) -> Result<ReduceCall, (syn::Error, Option
             s.parse::<syn::Token![,]>()?;
         }
         let (variant, spans, path) = reduction(until_comma(s)?, end)?;
-        let mut keywords = Vec::new();
-        while !s.is_empty() {
-            s.parse::<syn::Token![,]>()?;
-            if s.is_empty() {
-                break;
-            }
-            keywords.push(keyword(mac, s)?);
-        }
+        let keywords = keywords(mac, s)?;
         Ok(ReduceCall {
             call: PatternCall {
                 mac,

@@ -16,8 +16,12 @@
 //! and `rearrange!` on a `Tensor` (checked at run time, parsed at compile time) and on a
 //! `StaticTensor` (checked at compile time).
 //!
-//! The `AllocProfiler` global allocator makes divan report allocations per op (the target
-//! for StrideWeave is one: the new `Tensor` handle's `Arc`).
+//! The `AllocProfiler` global allocator makes divan report allocations per op. A StrideWeave
+//! view needs at most one: the new `Tensor` handle's `Arc`, taken from the thread's spare
+//! handle allocations (`tensor/spare.rs`, up to 256 kept per thread) when an earlier handle
+//! left one. A sample keeps its 200 results alive until it ends, and their drops refill the
+//! list, so from the second sample on every op reports 0 allocations; with more than 256
+//! handles alive at once, the ones beyond the list's size allocate (the first sample does).
 
 use divan::{AllocProfiler, Bencher, black_box};
 use ndarray::{Array4, ArrayD, ArrayViewD, Axis, IxDyn, SliceInfoElem, s};

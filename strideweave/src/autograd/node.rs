@@ -119,7 +119,7 @@ impl Drop for Node {
         };
         let mut stack: Vec<Tensor> = saved.inputs.into_iter().collect();
         while let Some(t) = stack.pop() {
-            let Ok(inner) = Arc::try_unwrap(t.inner) else {
+            let Ok(inner) = Arc::try_unwrap(t.into_inner()) else {
                 continue; // still shared: someone else drops it later
             };
             let Some(node) = inner.autograd.node else {

@@ -5,6 +5,7 @@
 //! | `mod` | the handle, constructors, accessors |
 //! | `access` | element reads and writes, `to_vec`, iteration |
 //! | `materialize` | materialize, relayout and their `_into` forms; the copy path of `copy_from` and `to_vec` |
+//! | `spare` | the per-thread free list of emptied handle allocations that views reuse |
 //! | `transfer` | `to_shape` (keep the storage, change the shape) and `transfer_to` (a new owner of a requested class) |
 //! | `index` | slice indexing (`index(&[Key])`) |
 //! | `views` | permute, reshape, as_strided, broadcasts, squeeze/unsqueeze, reversal, rearrange |
@@ -17,11 +18,12 @@ mod half_tests;
 mod index;
 pub(crate) mod materialize;
 pub(crate) mod read;
+mod spare;
 mod transfer;
 mod views;
 
 use std::fmt;
-use std::mem::MaybeUninit;
+use std::mem::{ManuallyDrop, MaybeUninit};
 use std::sync::Arc;
 
 use crate::budget::{filled_vec, reserved_vec};
@@ -49,7 +51,8 @@ pub use index::Indexed;
 /// ```
 #[derive(Clone)]
 pub struct Tensor {
-    pub(crate) inner: Arc<TensorInner>,
+    /// Dropped only by [`Tensor`]'s `Drop`, which recycles a sole owner's allocation.
+    pub(crate) inner: ManuallyDrop<Arc<TensorInner>>,
 }
 
 pub(crate) struct TensorInner {
@@ -86,11 +89,35 @@ impl Tensor {
 
     #[inline]
     pub(crate) fn from_repr(repr: Representation) -> Tensor {
+        let raw = Arc::into_raw(spare::take()).cast_mut();
+        let value = TensorInner {
+            repr,
+            autograd: crate::autograd::Meta::default(),
+        };
+        // SAFETY: `raw` comes from `Arc::into_raw` of a slot `spare::take` returns uniquely
+        // owned (strong count 1, no weak reference), so writing through it is exclusive, and
+        // `MaybeUninit::write` initialises the whole value.
+        #[allow(unsafe_code)]
+        unsafe {
+            (*raw).write(value);
+        }
+        // SAFETY: `raw` is the pointer `Arc::into_raw` returned above, given back once; its
+        // value was initialised on the line above.
+        #[allow(unsafe_code)]
+        let inner = unsafe { Arc::from_raw(raw).assume_init() };
         Tensor {
-            inner: Arc::new(TensorInner {
-                repr,
-                autograd: crate::autograd::Meta::default(),
-            }),
+            inner: ManuallyDrop::new(inner),
+        }
+    }
+
+    /// The shared gradient state and representation, taken out of the handle without the
+    /// recycling drop (for code that unwraps a sole owner's allocation itself).
+    pub(crate) fn into_inner(self) -> Arc<TensorInner> {
+        let mut me = ManuallyDrop::new(self);
+        // SAFETY: `me` is never dropped, so its `inner` is taken exactly once, here.
+        #[allow(unsafe_code)]
+        unsafe {
+            ManuallyDrop::take(&mut me.inner)
         }
     }
 
@@ -122,9 +149,7 @@ impl Tensor {
         offset: usize,
         write: impl FnOnce(&mut Subtensor) -> Result<()>,
     ) -> Result<Tensor> {
-        // `Arc::new(MaybeUninit::uninit())` rather than `Arc::new_uninit()`: the same
-        // allocation, with its size known at compile time (no out-of-line layout call).
-        let raw = Arc::into_raw(Arc::new(MaybeUninit::<TensorInner>::uninit())).cast_mut();
+        let raw = Arc::into_raw(spare::take()).cast_mut();
         let value = TensorInner {
             repr: Representation {
                 dtype,
@@ -137,8 +162,8 @@ impl Tensor {
             },
             autograd: crate::autograd::Meta::default(),
         };
-        // SAFETY: `raw` comes from `Arc::into_raw` of an `Arc` created on the line above and
-        // never cloned or downgraded, so it is the only pointer to the allocation: writing
+        // SAFETY: `raw` comes from `Arc::into_raw` of a slot `spare::take` returns uniquely
+        // owned (never cloned or downgraded), so it is the only pointer to the allocation: writing
         // through it is exclusive (as `Arc::get_mut` would allow, without its atomic
         // uniqueness check), and `MaybeUninit::write` initialises the whole value. The
         // `&mut` it returns ends before `Arc::from_raw` below takes the allocation back.
@@ -151,7 +176,9 @@ impl Tensor {
         // panics, the allocation leaks instead of being read).
         #[allow(unsafe_code)]
         let inner = unsafe { Arc::from_raw(raw).assume_init() };
-        written.map(|()| Tensor { inner })
+        written.map(|()| Tensor {
+            inner: ManuallyDrop::new(inner),
+        })
     }
 
     /// A tensor over `data` with the compact (first-mode-fastest) layout of `shape`.
@@ -407,6 +434,37 @@ fn compact_repr(carrier: Carrier, shape: &Shape) -> Representation {
             layout: Layout::compact(shape),
         }],
         adjacent: Vec::new(),
+    }
+}
+
+impl Drop for Tensor {
+    /// Releases the handle; the last handle of a tensor drops its contents and leaves the
+    /// emptied allocation for the next handle built on this thread (`spare`).
+    fn drop(&mut self) {
+        // SAFETY: `drop` runs once, and `self.inner` is not used after this line.
+        #[allow(unsafe_code)]
+        let mut inner = unsafe { ManuallyDrop::take(&mut self.inner) };
+        if Arc::get_mut(&mut inner).is_none() {
+            return; // shared with another handle or a weak reference: `inner` drops as usual
+        }
+        let raw = Arc::into_raw(inner)
+            .cast::<MaybeUninit<TensorInner>>()
+            .cast_mut();
+        // SAFETY: `Arc::get_mut` succeeded, so this was the only strong reference and no
+        // weak one existed (it synchronises with the other handles' releases); nothing can
+        // create one since, as the pointer is ours alone. The value is initialised (it was a
+        // live `TensorInner`) and is dropped once, here; if that panics, the allocation
+        // leaks instead of being reused.
+        #[allow(unsafe_code)]
+        unsafe {
+            (*raw).assume_init_drop();
+        }
+        // SAFETY: `raw` came from `Arc::into_raw` of an `Arc<TensorInner>`, and
+        // `MaybeUninit<TensorInner>` has the same size and alignment; it is given back once.
+        // The slot is still the only reference, and its contents are now uninitialised,
+        // which is what its type says.
+        #[allow(unsafe_code)]
+        spare::give(unsafe { Arc::from_raw(raw) });
     }
 }
 

@@ -178,6 +178,8 @@ mod add_transposed {
 /// writing the same compact (column-major) output.
 mod matmul {
     use super::*;
+    use std::any::TypeId;
+    use std::sync::Mutex;
 
     /// (m, k, n): a square product and a non-square one.
     const DIMS: [(usize, usize, usize); 2] = [(512, 512, 512), (384, 640, 256)];
@@ -212,46 +214,91 @@ mod matmul {
         }
     }
 
+    /// One product's operands (with their row and column strides) and result tensor.
+    type Case = ((Tensor, isize, isize), (Tensor, isize, isize), Tensor);
+
+    /// The operands and result of the product `(dims, how)` of `T`s, built on first use and
+    /// then shared by both sides of the comparison, so that both run on the same buffers:
+    /// the alignment of a buffer to cache lines varies between allocations and moved one
+    /// side's time by up to 7% when each side had buffers of its own.
+    fn case<T: strideweave::Element + Copy + 'static>(
+        (dims, how): (usize, usize),
+        value: fn(usize, bool) -> T,
+    ) -> Case {
+        static CASES: Mutex<Vec<((TypeId, usize, usize), Case)>> = Mutex::new(Vec::new());
+        let key = (TypeId::of::<T>(), dims, how);
+        let mut cases = CASES.lock().unwrap();
+        if let Some((_, c)) = cases.iter().find(|(k, _)| *k == key) {
+            return c.clone();
+        }
+        let (m, k, n) = DIMS[dims];
+        let (x, rsa, csa, _) = operand::<T>(m, k, LAYOUTS[how], |i| value(i, true));
+        let (y, rsb, csb, _) = operand::<T>(k, n, LAYOUTS[how], |i| value(i, false));
+        let out = Tensor::zeros::<T>(&shape(&format!("({m},{n})")));
+        let c = ((x, rsa, csa), (y, rsb, csb), out);
+        cases.push((key, c.clone()));
+        c
+    }
+
     macro_rules! gemm_benches {
         ($t:ty, $gemm:path, $sw:ident, $mm:ident) => {
             #[divan::bench(args = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)])]
-            fn $sw(b: Bencher, (dims, how): (usize, usize)) {
-                let (m, k, n) = DIMS[dims];
-                let (x, ..) = operand::<$t>(m, k, LAYOUTS[how], |i| (i % 7) as $t);
-                let (y, ..) = operand::<$t>(k, n, LAYOUTS[how], |i| (i % 5) as $t);
-                let out = Tensor::zeros::<$t>(&shape(&format!("({m},{n})")));
+            fn $sw(b: Bencher, arg: (usize, usize)) {
+                let ((x, ..), (y, ..), out) =
+                    case::<$t>(arg, |i, a| (i % if a { 7 } else { 5 }) as $t);
                 b.bench_local(|| black_box(&x).matmul_into(black_box(&y), &out).unwrap());
             }
 
+            /// The same product by one direct `matrixmultiply` call on the same buffers
+            /// ([`case`]): the two sides differ only in the code between the call and the
+            /// kernel.
             #[divan::bench(args = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)])]
             #[allow(unsafe_code)]
-            fn $mm(b: Bencher, (dims, how): (usize, usize)) {
-                let (m, k, n) = DIMS[dims];
-                let (_, rsa, csa, x) = operand::<$t>(m, k, LAYOUTS[how], |i| (i % 7) as $t);
-                let (_, rsb, csb, y) = operand::<$t>(k, n, LAYOUTS[how], |i| (i % 5) as $t);
-                let mut c = vec![0 as $t; m * n];
+            fn $mm(b: Bencher, arg: (usize, usize)) {
+                let (m, k, n) = DIMS[arg.0];
+                let ((x, rsa, csa), (y, rsb, csb), out) =
+                    case::<$t>(arg, |i, a| (i % if a { 7 } else { 5 }) as $t);
+                let (ox, oy) = (x.offset(), y.offset());
                 b.bench_local(|| {
-                    // SAFETY: every index `i·rs + j·cs` the kernel reads lies inside `x`/`y`
-                    // (the strides and extents above place each operand inside its vector)
-                    // and `c` holds exactly m·n elements with strides (1, m).
-                    unsafe {
-                        $gemm(
-                            m,
-                            k,
-                            n,
-                            1.0,
-                            black_box(x.as_ptr()),
-                            rsa,
-                            csa,
-                            black_box(y.as_ptr()),
-                            rsb,
-                            csb,
-                            0.0,
-                            c.as_mut_ptr(),
-                            1,
-                            m as isize,
-                        )
-                    }
+                    x.carrier()
+                        .read::<$t, _>(|xs| {
+                            y.carrier().read::<$t, _>(|ys| {
+                                out.carrier().write::<$t, _>(|cs| {
+                                    let (ra, ca) = (rsa as usize, csa as usize);
+                                    assert!(
+                                        cs.len() == m * n
+                                            && ox + (m - 1) * ra + (k - 1) * ca < xs.len()
+                                    );
+                                    let (rb, cb) = (rsb as usize, csb as usize);
+                                    assert!(oy + (k - 1) * rb + (n - 1) * cb < ys.len());
+                                    // SAFETY: the asserts above place every index
+                                    // `o + i·rs + j·cs` the kernel reads inside `xs`/`ys`
+                                    // (positive strides), and `cs` holds exactly m·n
+                                    // elements with strides (1, m).
+                                    unsafe {
+                                        $gemm(
+                                            m,
+                                            k,
+                                            n,
+                                            1.0,
+                                            black_box(xs.as_ptr().add(ox)),
+                                            rsa,
+                                            csa,
+                                            black_box(ys.as_ptr().add(oy)),
+                                            rsb,
+                                            csb,
+                                            0.0,
+                                            cs.as_mut_ptr(),
+                                            1,
+                                            m as isize,
+                                        )
+                                    }
+                                })
+                            })
+                        })
+                        .unwrap()
+                        .unwrap()
+                        .unwrap()
                 });
             }
         };

@@ -225,7 +225,9 @@ mod matmul {
         (dims, how): (usize, usize),
         value: fn(usize, bool) -> T,
     ) -> Case {
-        static CASES: Mutex<Vec<((TypeId, usize, usize), Case)>> = Mutex::new(Vec::new());
+        /// The cases built so far, by element type, size and layout.
+        type Cases = Vec<((TypeId, usize, usize), Case)>;
+        static CASES: Mutex<Cases> = Mutex::new(Vec::new());
         let key = (TypeId::of::<T>(), dims, how);
         let mut cases = CASES.lock().unwrap();
         if let Some((_, c)) = cases.iter().find(|(k, _)| *k == key) {

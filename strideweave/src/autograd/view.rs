@@ -122,6 +122,18 @@ pub(crate) fn record(
     if !node::wants(&[src]) {
         return Ok(out);
     }
+    record_node(src, out, op, map)
+}
+
+/// [`record`] once it is known to record: kept out of line, so that a view that does not
+/// record (the common case) carries none of this code.
+#[inline(never)]
+fn record_node(
+    src: &Tensor,
+    out: Tensor,
+    op: &'static str,
+    map: impl Fn(&Layout) -> Result<(Layout, i64)>,
+) -> Result<Tensor> {
     let (m, delta) = map(&Layout::compact(src.shape()))?;
     let direct = OrdinalMap::new(m, delta, src.size());
     let base = chain_base(src).and_then(|(base, onto)| {

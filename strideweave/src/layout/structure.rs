@@ -262,7 +262,9 @@ impl Layout {
     }
 
     /// [`broadcast_to_as`](Self::broadcast_to_as) writing the result over `out` in place
-    /// (`out` is left unchanged on error).
+    /// (`out` is left unchanged on error). Inlined: the flat path is short (the nested one
+    /// is out of line), and a view calls it once.
+    #[inline]
     pub(crate) fn broadcast_to_into(
         &self,
         op: &'static str,
@@ -288,6 +290,21 @@ impl Layout {
             out.set_flat_inline_root((shape, stride), n, target.0.int_root);
             return Ok(());
         }
+        self.broadcast_to_nested(op, target, out)
+    }
+
+    /// [`broadcast_to_into`](Self::broadcast_to_into) for nested (or long) layouts, out of
+    /// line so that the flat path keeps its registers.
+    #[inline(never)]
+    fn broadcast_to_nested(
+        &self,
+        op: &'static str,
+        target: &Shape,
+        out: &mut Layout,
+    ) -> Result<()> {
+        let (sv, tv, dv): (&[i64], &[i64], &[i64]) =
+            (&self.shape.0.vals, &target.0.vals, &self.stride.0.vals);
+        let n = tv.len();
         if self.shape.0.toks != target.0.toks
             || sv.len() != n
             || dv.len() != n

@@ -55,7 +55,7 @@ impl Tensor {
         };
         let r = self.representation();
         if r.subtensors.len() != 1 || !r.adjacent.is_empty() {
-            return self.leading_view_with(op, Reach::Kept, apply);
+            return self.leading_view_out_of_line(op, apply);
         }
         let first = &r.subtensors[0];
         let out = Tensor::single_in_place(r.dtype, first.carrier.clone(), first.offset, |out| {
@@ -67,6 +67,19 @@ impl Tensor {
             "{op} claims to keep the reach"
         );
         crate::autograd::view::record(self, out, op, |c| Ok((apply(c)?, 0)))
+    }
+
+    /// [`leading_view_with`](Self::leading_view_with) keeping the reach, out of line: the
+    /// multi-subtensor path of [`view_in_place`](Self::view_in_place), kept apart so that
+    /// the one-subtensor path stays small.
+    #[cold]
+    #[inline(never)]
+    fn leading_view_out_of_line(
+        &self,
+        op: &'static str,
+        f: impl Fn(&Layout) -> Result<Layout>,
+    ) -> Result<Tensor> {
+        self.leading_view_with(op, Reach::Kept, f)
     }
 
     fn leading_view_with(

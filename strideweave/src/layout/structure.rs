@@ -290,20 +290,20 @@ impl Layout {
             out.set_flat_inline_root((shape, stride), n, target.0.int_root);
             return Ok(());
         }
-        self.broadcast_to_nested(op, target, out)
+        self.broadcast_to_nested(op, target, out, (sv, tv, dv))
     }
 
-    /// [`broadcast_to_into`](Self::broadcast_to_into) for nested (or long) layouts, out of
-    /// line so that the flat path keeps its registers.
+    /// [`broadcast_to_into`](Self::broadcast_to_into) for nested (or long) layouts, given
+    /// the source's extents and strides and the target's extents; out of line so that the
+    /// flat path keeps its registers.
     #[inline(never)]
     fn broadcast_to_nested(
         &self,
         op: &'static str,
         target: &Shape,
         out: &mut Layout,
+        (sv, tv, dv): (&[i64], &[i64], &[i64]),
     ) -> Result<()> {
-        let (sv, tv, dv): (&[i64], &[i64], &[i64]) =
-            (&self.shape.0.vals, &target.0.vals, &self.stride.0.vals);
         let n = tv.len();
         if self.shape.0.toks != target.0.toks
             || sv.len() != n

@@ -89,25 +89,37 @@ impl Tensor {
 
     #[inline]
     pub(crate) fn from_repr(repr: Representation) -> Tensor {
-        let raw = Arc::into_raw(spare::take()).cast_mut();
         let value = TensorInner {
             repr,
             autograd: crate::autograd::Meta::default(),
         };
+        Tensor::in_slot(value, |_| ()).0
+    }
+
+    /// The handle holding `value` in a spare (or new) allocation, after `fill` has completed
+    /// it in place there (its result is returned beside the handle): the one place a value
+    /// is written into a handle's allocation.
+    #[inline(always)]
+    fn in_slot<R>(value: TensorInner, fill: impl FnOnce(&mut TensorInner) -> R) -> (Tensor, R) {
+        let raw = Arc::into_raw(spare::take()).cast_mut();
         // SAFETY: `raw` comes from `Arc::into_raw` of a slot `spare::take` returns uniquely
-        // owned (strong count 1, no weak reference), so writing through it is exclusive, and
-        // `MaybeUninit::write` initialises the whole value.
+        // owned (strong count 1, never cloned or downgraded), so it is the only pointer to the
+        // allocation: writing through it is exclusive (as `Arc::get_mut` would allow, without
+        // its atomic uniqueness check), and `MaybeUninit::write` initialises the whole value.
+        // The `&mut` it returns ends before `Arc::from_raw` below takes the allocation back.
         #[allow(unsafe_code)]
-        unsafe {
-            (*raw).write(value);
-        }
-        // SAFETY: `raw` is the pointer `Arc::into_raw` returned above, given back once; its
-        // value was initialised on the line above.
+        let inner = unsafe { (*raw).write(value) };
+        let filled = fill(inner);
+        // SAFETY: `raw` is the pointer `Arc::into_raw` returned above (same type), given back
+        // once; its value was initialised above and nothing has moved or dropped it since
+        // (`fill` reaches it only through `&mut`; if it panics, the allocation leaks instead
+        // of being read).
         #[allow(unsafe_code)]
         let inner = unsafe { Arc::from_raw(raw).assume_init() };
-        Tensor {
+        let t = Tensor {
             inner: ManuallyDrop::new(inner),
-        }
+        };
+        (t, filled)
     }
 
     /// The shared gradient state and representation, taken out of the handle without the
@@ -149,7 +161,6 @@ impl Tensor {
         offset: usize,
         write: impl FnOnce(&mut Subtensor) -> Result<()>,
     ) -> Result<Tensor> {
-        let raw = Arc::into_raw(spare::take()).cast_mut();
         let value = TensorInner {
             repr: Representation {
                 dtype,
@@ -162,23 +173,9 @@ impl Tensor {
             },
             autograd: crate::autograd::Meta::default(),
         };
-        // SAFETY: `raw` comes from `Arc::into_raw` of a slot `spare::take` returns uniquely
-        // owned (never cloned or downgraded), so it is the only pointer to the allocation: writing
-        // through it is exclusive (as `Arc::get_mut` would allow, without its atomic
-        // uniqueness check), and `MaybeUninit::write` initialises the whole value. The
-        // `&mut` it returns ends before `Arc::from_raw` below takes the allocation back.
-        #[allow(unsafe_code)]
-        let inner = unsafe { (*raw).write(value) };
-        let written = write(&mut inner.repr.subtensors[0]);
-        // SAFETY: `raw` is the pointer `Arc::into_raw` returned above (same type), given
-        // back once; its value was initialised by `write` above and nothing has moved or
-        // dropped it since (the writer reaches the subtensor only through `&mut`; if it
-        // panics, the allocation leaks instead of being read).
-        #[allow(unsafe_code)]
-        let inner = unsafe { Arc::from_raw(raw).assume_init() };
-        written.map(|()| Tensor {
-            inner: ManuallyDrop::new(inner),
-        })
+        // An error of `write` drops the new handle (its allocation goes back to the list).
+        let (t, written) = Tensor::in_slot(value, |inner| write(&mut inner.repr.subtensors[0]));
+        written.map(|()| t)
     }
 
     /// A tensor over `data` with the compact (first-mode-fastest) layout of `shape`.

@@ -60,6 +60,28 @@ fn tile_buffered<const W: usize>(
     }
 }
 
+/// One `W × W` tile transposed on the way into the buffer: each source row is read whole and
+/// written into a buffer column, then each buffer row is written whole to the destination
+/// (wide stores into the lines that miss; the scalar stores stay in L1).
+#[inline]
+fn tile_transposing_in<const W: usize>(
+    src: &[f32],
+    rs: usize,
+    dst: &mut [f32],
+    ds: usize,
+    buf: &mut [f32],
+) {
+    let buf = &mut buf[..W * W];
+    for r in 0..W {
+        for (c, x) in src[r * rs..r * rs + W].iter().enumerate() {
+            buf[c * W + r] = *x;
+        }
+    }
+    for (c, row) in buf.chunks_exact(W).enumerate() {
+        dst[c * ds..c * ds + W].copy_from_slice(row);
+    }
+}
+
 /// An 8×8 block in registers: eight source rows loaded, written out as eight columns.
 #[inline]
 fn block8(src: &[f32], rs: usize, dst: &mut [f32], ds: usize) {
@@ -90,10 +112,21 @@ fn hand_transpose_8x8(src: &[f32], dst: &mut [f32], n: usize) {
 
 /// The square transpose of [`hand_transpose`] through [`tile_buffered`] `W × W` tiles.
 fn hand_transpose_buffered<const W: usize>(src: &[f32], dst: &mut [f32], n: usize) {
+    hand_transpose_tiles::<W>(src, dst, n, tile_buffered::<W>);
+}
+
+/// The square transpose of [`hand_transpose`] in `W × W` tiles of `tile`.
+#[inline(always)]
+fn hand_transpose_tiles<const W: usize>(
+    src: &[f32],
+    dst: &mut [f32],
+    n: usize,
+    tile: impl Fn(&[f32], usize, &mut [f32], usize, &mut [f32]),
+) {
     let mut buf = vec![0f32; W * W];
     for ib in (0..n).step_by(W) {
         for jb in (0..n).step_by(W) {
-            tile_buffered::<W>(&src[ib * n + jb..], n, &mut dst[jb * n + ib..], n, &mut buf);
+            tile(&src[ib * n + jb..], n, &mut dst[jb * n + ib..], n, &mut buf);
         }
     }
 }
@@ -178,6 +211,14 @@ mod transpose {
     }
 
     #[divan::bench]
+    fn hand_transposing_in64(b: Bencher) {
+        let src: Vec<f32> = (0..N * N).map(|i| i as f32).collect();
+        let mut dst = vec![0f32; N * N];
+        let tile = tile_transposing_in::<64>;
+        b.bench_local(|| hand_transpose_tiles::<64>(black_box(&src), &mut dst, N, tile));
+    }
+
+    #[divan::bench]
     fn hand_8x8(b: Bencher) {
         let src: Vec<f32> = (0..N * N).map(|i| i as f32).collect();
         let mut dst = vec![0f32; N * N];
@@ -232,6 +273,16 @@ mod permute4 {
     /// (along a) out, each at a distance of 32·64·64 elements.
     #[divan::bench]
     fn hand_buffered(b: Bencher) {
+        hand_tiles(b, tile_buffered::<B>);
+    }
+
+    /// The same tiles transposed on the way into the buffer.
+    #[divan::bench]
+    fn hand_transposing_in(b: Bencher) {
+        hand_tiles(b, tile_transposing_in::<B>);
+    }
+
+    fn hand_tiles(b: Bencher, tile: impl Fn(&[f32], usize, &mut [f32], usize, &mut [f32])) {
         let src: Vec<f32> = (0..32 * 64 * 64 * 32).map(|i| i as f32).collect();
         let mut dst = vec![0f32; src.len()];
         let mut buf = [0f32; B * B];
@@ -241,7 +292,7 @@ mod permute4 {
             for i1 in 0..64 {
                 for i2 in 0..64 {
                     let (s0, d0) = (32 * (i1 + 64 * i2), 32 * (i2 + 64 * i1));
-                    tile_buffered::<B>(&src[s0..], F, &mut dst[d0..], F, &mut buf);
+                    tile(&src[s0..], F, &mut dst[d0..], F, &mut buf);
                 }
             }
         });

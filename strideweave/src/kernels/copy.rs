@@ -78,4 +78,35 @@ mod tests {
             }
         }
     }
+
+    /// A transpose of `n × n` elements of `T` (made from their index by `of`), checked
+    /// element by element.
+    fn transposes<T: Copy + Send + Sync + PartialEq + std::fmt::Debug>(n: i64, of: fn(i64) -> T) {
+        let src: Vec<T> = (0..n * n).map(of).collect();
+        let mut dst = vec![of(-1); (n * n) as usize];
+        copy(&[n, n], (&src, 0, &[n, 1]), (&mut dst, 0, &[1, n]));
+        for i in 0..n {
+            for j in 0..n {
+                assert_eq!(
+                    dst[(i + j * n) as usize],
+                    of(j + i * n),
+                    "n {n}, ({i}, {j})"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_block_width_transposes_exactly() {
+        // Blocks of 256-byte rows: 64 u8/u16/u32, 32 u64, 16 u128, 8 of 32 bytes; sides
+        // with whole blocks, one partial block and a side shorter than a block.
+        for n in [5, 8, 16, 40, 64, 128, 130] {
+            transposes(n, |k| k as u8);
+            transposes(n, |k| k as u16);
+            transposes(n, |k| k as u32);
+            transposes(n, |k| k as u64);
+            transposes(n, |k| k as u128);
+            transposes(n, |k| [k as u64; 4]);
+        }
+    }
 }

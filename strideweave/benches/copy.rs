@@ -38,10 +38,13 @@ fn hand_transpose(src: &[f32], dst: &mut [f32], m: usize, n: usize) {
     }
 }
 
-/// One `W × W` tile through an L1 buffer: `W` source rows (`src[r·rs ..][..W]`) copied
-/// in, then written out transposed as `W` destination rows (`dst[c·ds ..][..W]`).
+/// One `W × W` tile through an L1 buffer: `W` source rows (`src[r·rs ..][..W]`) in, `W`
+/// destination rows (`dst[c·ds ..][..W]`) out. `TRANSPOSING_IN = false`: source rows copied
+/// in whole, destination rows gathered from buffer columns; `true`: each source row written
+/// into a buffer column, then whole buffer rows copied out (wide stores into the lines that
+/// miss; the scalar stores stay in L1).
 #[inline]
-fn tile_buffered<const W: usize>(
+fn tile_buffered<const W: usize, const TRANSPOSING_IN: bool>(
     src: &[f32],
     rs: usize,
     dst: &mut [f32],
@@ -49,6 +52,17 @@ fn tile_buffered<const W: usize>(
     buf: &mut [f32],
 ) {
     let buf = &mut buf[..W * W];
+    if TRANSPOSING_IN {
+        for r in 0..W {
+            for (c, x) in src[r * rs..r * rs + W].iter().enumerate() {
+                buf[c * W + r] = *x;
+            }
+        }
+        for (c, row) in buf.chunks_exact(W).enumerate() {
+            dst[c * ds..c * ds + W].copy_from_slice(row);
+        }
+        return;
+    }
     for (r, row) in buf.chunks_exact_mut(W).enumerate() {
         row.copy_from_slice(&src[r * rs..r * rs + W]);
     }
@@ -57,28 +71,6 @@ fn tile_buffered<const W: usize>(
         for (r, x) in out.iter_mut().enumerate() {
             *x = buf[r * W + c];
         }
-    }
-}
-
-/// One `W × W` tile transposed on the way into the buffer: each source row is read whole and
-/// written into a buffer column, then each buffer row is written whole to the destination
-/// (wide stores into the lines that miss; the scalar stores stay in L1).
-#[inline]
-fn tile_transposing_in<const W: usize>(
-    src: &[f32],
-    rs: usize,
-    dst: &mut [f32],
-    ds: usize,
-    buf: &mut [f32],
-) {
-    let buf = &mut buf[..W * W];
-    for r in 0..W {
-        for (c, x) in src[r * rs..r * rs + W].iter().enumerate() {
-            buf[c * W + r] = *x;
-        }
-    }
-    for (c, row) in buf.chunks_exact(W).enumerate() {
-        dst[c * ds..c * ds + W].copy_from_slice(row);
     }
 }
 
@@ -112,7 +104,7 @@ fn hand_transpose_8x8(src: &[f32], dst: &mut [f32], n: usize) {
 
 /// The square transpose of [`hand_transpose`] through [`tile_buffered`] `W × W` tiles.
 fn hand_transpose_buffered<const W: usize>(src: &[f32], dst: &mut [f32], n: usize) {
-    hand_transpose_tiles::<W>(src, dst, n, tile_buffered::<W>);
+    hand_transpose_tiles::<W>(src, dst, n, tile_buffered::<W, false>);
 }
 
 /// The square transpose of [`hand_transpose`] in `W × W` tiles of `tile`.
@@ -214,7 +206,7 @@ mod transpose {
     fn hand_transposing_in64(b: Bencher) {
         let src: Vec<f32> = (0..N * N).map(|i| i as f32).collect();
         let mut dst = vec![0f32; N * N];
-        let tile = tile_transposing_in::<64>;
+        let tile = tile_buffered::<64, true>;
         b.bench_local(|| hand_transpose_tiles::<64>(black_box(&src), &mut dst, N, tile));
     }
 
@@ -273,13 +265,13 @@ mod permute4 {
     /// (along a) out, each at a distance of 32·64·64 elements.
     #[divan::bench]
     fn hand_buffered(b: Bencher) {
-        hand_tiles(b, tile_buffered::<B>);
+        hand_tiles(b, tile_buffered::<B, false>);
     }
 
     /// The same tiles transposed on the way into the buffer.
     #[divan::bench]
     fn hand_transposing_in(b: Bencher) {
-        hand_tiles(b, tile_transposing_in::<B>);
+        hand_tiles(b, tile_buffered::<B, true>);
     }
 
     fn hand_tiles(b: Bencher, tile: impl Fn(&[f32], usize, &mut [f32], usize, &mut [f32])) {

@@ -81,7 +81,7 @@ def main():
         ours = [(n, t) for n, t in items if n.startswith("strideweave")]
         for name, ns in items:
             ratios = "  ".join(
-                f"{o}/{name} = {t / ns:.2f}"
+                f"{o}/{name} = {t / ns:.2f}" if ns > 0 else f"{o}/{name}: neighbour took 0 ns"
                 for o, t in ours
                 if not name.startswith("strideweave") and dtype(o) == dtype(name)
             )

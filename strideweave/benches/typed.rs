@@ -1,12 +1,14 @@
 //! `TypedTensorView::to_col_major` of a transposed 2048² `f32` view (divan): the copy-engine
 //! path the view takes for the dtype set's element types, the generic clone path any other
 //! `T` takes (a newtype around `f32`), `Tensor::materialize` of the same transposed view, and
-//! a hand loop writing the destination in order.
+//! a hand loop writing the destination in order; and `TypedTensorViewMut::copy_from` of the
+//! same transposed view and of a compact one, beside `Tensor::copy_from` and `memcpy`.
 //!
 //! Run with `cargo bench -p strideweave --bench typed`; not part of the test command. Like
 //! `benches/copy.rs`, `RAYON_NUM_THREADS=1` gives the single-thread numbers.
 
 use divan::{Bencher, black_box};
+use strideweave::typed::TypedTensorViewMut;
 use strideweave::{Shape, Tensor, TypedTensorView};
 
 fn main() {
@@ -65,5 +67,46 @@ mod to_col_major_2048 {
             }
             out
         });
+    }
+}
+
+mod copy_from_2048 {
+    use super::*;
+
+    fn typed(b: Bencher, strides: [isize; 2]) {
+        let data = source();
+        let from = TypedTensorView::from_slice([N, N], strides, 0, &data).unwrap();
+        let mut out = vec![0f32; N * N];
+        b.bench_local(|| {
+            TypedTensorViewMut::from_col_major_mut(&[N, N], &mut out)
+                .unwrap()
+                .copy_from(black_box(&from))
+                .unwrap()
+        });
+    }
+
+    #[divan::bench(sample_count = 10, sample_size = 1)]
+    fn typed_mut_transposed(b: Bencher) {
+        typed(b, [N as isize, 1]);
+    }
+
+    #[divan::bench(sample_count = 10, sample_size = 1)]
+    fn typed_mut_compact(b: Bencher) {
+        typed(b, [1, N as isize]);
+    }
+
+    #[divan::bench(sample_count = 10, sample_size = 1)]
+    fn tensor_transposed(b: Bencher) {
+        let shape: Shape = format!("({N},{N})").parse().unwrap();
+        let t = Tensor::arange::<f32>(&shape).permute(&[1, 0]).unwrap();
+        let out = Tensor::zeros::<f32>(&shape);
+        b.bench_local(|| out.copy_from(black_box(&t)).unwrap());
+    }
+
+    #[divan::bench(sample_count = 10, sample_size = 1)]
+    fn memcpy(b: Bencher) {
+        let data = source();
+        let mut out = vec![0f32; N * N];
+        b.bench_local(|| out.copy_from_slice(black_box(&data)));
     }
 }

@@ -185,8 +185,66 @@ fn disjoint() -> impl Strategy<Value = (Vec<usize>, Vec<isize>, isize, usize)> {
         })
 }
 
+/// A source layout of `shape` with strides in -3..=3 (zero and negative included): strides,
+/// offset and the length of the slice it needs.
+fn any_source(shape: Vec<usize>) -> impl Strategy<Value = (Vec<isize>, isize, usize)> {
+    proptest::collection::vec(-3isize..=3, shape.len()).prop_map(move |strides| {
+        let reach = |f: fn(isize) -> isize| -> isize {
+            shape
+                .iter()
+                .zip(&strides)
+                .map(|(&e, &s)| f((e as isize - 1).max(0) * s))
+                .sum()
+        };
+        let (lo, hi) = (reach(|x| x.min(0)), reach(|x| x.max(0)));
+        (strides, -lo, (hi - lo + 1) as usize)
+    })
+}
+
+#[test]
+fn copy_from_clones_elements_that_are_not_copy() {
+    let words: Vec<String> = ["a", "b", "c", "d", "e", "f"].map(String::from).to_vec();
+    let reversed = TypedTensorView::from_slice([3, 2], [-2, 1], 4, &words).unwrap();
+    let mut out = vec![String::new(); 6];
+    TypedTensorViewMut::from_col_major_mut(&[3, 2], &mut out)
+        .unwrap()
+        .copy_from(&reversed)
+        .unwrap();
+    assert_eq!(out, ["e", "c", "a", "f", "d", "b"]);
+    let mut strided = vec![String::from("-"); 7];
+    let mut m = TypedTensorViewMut::from_slice_mut([3], [3], 0, &mut strided).unwrap();
+    m.fill(String::from("x"));
+    assert_eq!(strided, ["x", "-", "-", "x", "-", "-", "x"]);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// `copy_from` from any source layout (zero and negative strides) into any disjoint
+    /// destination writes each destination element from the source element at the same
+    /// logical index, and nothing else.
+    #[test]
+    fn copy_from_matches_the_element_by_element_reference(
+        ((shape, strides, offset, len), (ss, so, slen)) in disjoint()
+            .prop_flat_map(|d| { let shape = d.0.clone(); (Just(d), any_source(shape)) })
+    ) {
+        let src: Vec<i32> = (1..=slen as i32).collect();
+        let from = TypedTensorView::from_slice(&shape, &ss, so, &src).unwrap();
+        let mut data = vec![0_i32; len];
+        TypedTensorViewMut::from_slice_mut(&shape, &strides, offset, &mut data)
+            .unwrap()
+            .copy_from(&from)
+            .unwrap();
+        let probe: Vec<i32> = (0..len as i32).collect();
+        let dst_at = TypedTensorView::from_slice(&shape, &strides, offset, &probe).unwrap();
+        let dst_at = dst_at.to_col_major().unwrap().into_vec();
+        let want = from.to_col_major().unwrap().into_vec();
+        let mut expected = vec![0_i32; len];
+        for (&i, &x) in dst_at.iter().zip(&want) {
+            expected[i as usize] = x;
+        }
+        prop_assert_eq!(data, expected);
+    }
 
     /// Permuted, reversed, gapped compact layouts are accepted; fill writes exactly the
     /// elements the read-only view reaches; splitting along the largest stride gives

@@ -3,7 +3,9 @@
 
 use super::rank::TensorRank;
 use crate::error::{Error, Result};
+use crate::kernels::plan::{Mode, outer, plan};
 use crate::validation::ValidationError;
+use smallvec::SmallVec;
 
 /// The layout metadata of a [`TypedTensorView`](crate::TypedTensorView): element `(i₀, i₁, …)`
 /// is at `offset + Σ iₖ · strides[k]` of the borrowed slice. Strides and offset are in
@@ -217,6 +219,52 @@ impl<R: TensorRank> TensorLayout<R> {
                 axis += 1;
             }
         }
+    }
+}
+
+impl<R: TensorRank> TensorLayout<R> {
+    /// Walks this layout (the destination) jointly with `srcs` (offset and strides of
+    /// layouts of the same shape) on the copy engine's plan ([`crate::kernels::plan`]):
+    /// extent-1 axes dropped, axes turned so that the destination steps forward, ordered
+    /// by destination stride and merged where every side steps regularly. Calls
+    /// `run(d, s, inner)` once per position of the outer planned axes, with the element
+    /// indices (`d` here, `s` in each source) where a run along the innermost planned axis
+    /// `inner` starts; the whole shape once for a single element, never for an empty one.
+    /// Every pair of elements is visited once, as in the odometer walk, without a division
+    /// or an index buffer.
+    pub(crate) fn for_each_run<const N: usize>(
+        &self,
+        srcs: [(isize, &[isize]); N],
+        mut run: impl FnMut(usize, [usize; N], Mode<N>),
+    ) {
+        // Validated layouts: extents, strides and offsets fit `i64` (their reach is inside
+        // a slice), and every index the plan produces is in `0..len`.
+        let wide = |v: &[isize]| -> SmallVec<[i64; 8]> { v.iter().map(|&x| x as i64).collect() };
+        let extents: SmallVec<[i64; 8]> = self.shape().iter().map(|&e| e as i64).collect();
+        let ds = wide(self.strides());
+        let ss: [SmallVec<[i64; 8]>; N] = srcs.map(|(_, st)| wide(st));
+        let sides = std::array::from_fn(|k| (srcs[k].0 as i64, &ss[k][..]));
+        let Some((modes, d_o, so)) = plan(&extents, (self.offset() as i64, &ds), sides) else {
+            return;
+        };
+        let at = |d: i64, s: [i64; N]| (d as usize, s.map(|x| x as usize));
+        let Some((&inner, rest)) = modes.split_first() else {
+            let (d, s) = at(d_o, so);
+            run(
+                d,
+                s,
+                Mode {
+                    e: 1,
+                    d: 1,
+                    s: [1; N],
+                },
+            );
+            return;
+        };
+        outer(rest, d_o, so, |d, s| {
+            let (d, s) = at(d, s);
+            run(d, s, inner);
+        });
     }
 }
 

@@ -224,10 +224,27 @@ impl<'a, T, R: TensorRank> TypedTensorViewMut<'a, T, R> {
         T: Clone,
     {
         let data = &mut *self.data;
-        self.layout.for_each_index(|i| data[i] = value.clone());
+        // The plan's destination strides are positive: a mutable view's axes of extent > 1
+        // have nonzero strides (its construction proved them disjoint), and the plan turns
+        // negative ones; `step_by` never sees 0.
+        self.layout.for_each_run([], |d, [], m| {
+            if m.d == 1 {
+                data[d..d + m.e as usize].fill(value.clone());
+                return;
+            }
+            for x in data[d..]
+                .iter_mut()
+                .step_by(m.d as usize)
+                .take(m.e as usize)
+            {
+                *x = value.clone();
+            }
+        });
     }
 
-    /// Copies `src` element by element (same shape, any layouts).
+    /// Copies `src` (same shape, any layouts): both layouts are walked together on the copy
+    /// engine's plan, contiguous runs copied as slices (a `memcpy` for `Copy` elements),
+    /// without an index buffer.
     ///
     /// ```
     /// use strideweave::TypedTensorView;
@@ -261,14 +278,19 @@ impl<'a, T, R: TensorRank> TypedTensorViewMut<'a, T, R> {
                 .into(),
             ));
         }
-        let mut from =
-            crate::budget::reserved_vec("TypedTensorViewMut::copy_from", src.n_elements())?;
-        src.layout.for_each_index(|i| from.push(i));
-        let (data, src_data) = (&mut *self.data, src.data);
-        let mut next = from.into_iter();
-        self.layout.for_each_index(|i| {
-            if let Some(j) = next.next() {
-                data[i] = src_data[j].clone();
+        let (data, from) = (&mut *self.data, src.data);
+        let source = (src.layout.offset(), src.layout.strides());
+        self.layout.for_each_run([source], |d, [s], m| {
+            let (e, step) = (m.e as usize, m.s[0]);
+            if m.d == 1 && step == 1 {
+                // A `memcpy` for `Copy` elements (the standard library specialises it).
+                data[d..d + e].clone_from_slice(&from[s..s + e]);
+                return;
+            }
+            // `m.d > 0`, as in `fill`.
+            let out = data[d..].iter_mut().step_by(m.d as usize).take(e);
+            for (k, x) in out.enumerate() {
+                *x = from[(s as i64 + k as i64 * step) as usize].clone();
             }
         });
         Ok(())

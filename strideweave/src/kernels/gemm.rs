@@ -27,6 +27,27 @@ pub(crate) fn gemm_real<T: Num>(
     assert!(inside(c.len(), oc, m, n, rsc, csc), "C inside its carrier");
     let (rsa, csa, rsb, csb) = (rsa as isize, csa as isize, rsb as isize, csb as isize);
     let (rsc, csc) = (rsc as isize, csc as isize);
+    // One call for both element types: `$gemm` on `$t` pointers.
+    macro_rules! gemm {
+        ($gemm:path, $t:ty) => {
+            $gemm(
+                m,
+                k,
+                n,
+                1.0,
+                (a.as_ptr() as *const $t).wrapping_offset(oa as isize),
+                rsa,
+                csa,
+                (b.as_ptr() as *const $t).wrapping_offset(ob as isize),
+                rsb,
+                csb,
+                0.0,
+                (c.as_mut_ptr() as *mut $t).wrapping_offset(oc as isize),
+                rsc,
+                csc,
+            )
+        };
+    }
     // SAFETY: the asserts above prove that every element the kernel reads from `a` and `b`
     // and writes in `c` lies inside those slices; `c` is exclusively borrowed (callers pass
     // injective strides, so each element is written once; the kernel runs on this thread).
@@ -35,39 +56,9 @@ pub(crate) fn gemm_real<T: Num>(
     // beta = 0: `c` is not read. The TypeId checks make the casts identities.
     unsafe {
         if TypeId::of::<T>() == TypeId::of::<f32>() {
-            matrixmultiply::sgemm(
-                m,
-                k,
-                n,
-                1.0,
-                (a.as_ptr() as *const f32).wrapping_offset(oa as isize),
-                rsa,
-                csa,
-                (b.as_ptr() as *const f32).wrapping_offset(ob as isize),
-                rsb,
-                csb,
-                0.0,
-                (c.as_mut_ptr() as *mut f32).wrapping_offset(oc as isize),
-                rsc,
-                csc,
-            );
+            gemm!(matrixmultiply::sgemm, f32);
         } else if TypeId::of::<T>() == TypeId::of::<f64>() {
-            matrixmultiply::dgemm(
-                m,
-                k,
-                n,
-                1.0,
-                (a.as_ptr() as *const f64).wrapping_offset(oa as isize),
-                rsa,
-                csa,
-                (b.as_ptr() as *const f64).wrapping_offset(ob as isize),
-                rsb,
-                csb,
-                0.0,
-                (c.as_mut_ptr() as *mut f64).wrapping_offset(oc as isize),
-                rsc,
-                csc,
-            );
+            gemm!(matrixmultiply::dgemm, f64);
         } else {
             unreachable!("gemm_real is implemented for f32 and f64 only");
         }

@@ -219,44 +219,57 @@ mod unsqueeze {
     }
 }
 
+/// The four StrideWeave forms of one rearrangement of the rank-4 source: the tree
+/// `$tree`, and the pattern `$pattern` parsed on every call (`Tensor::rearrange`), through
+/// `rearrange!` on a `Tensor` and through `rearrange!` on a `StaticTensor` (checked at
+/// compile time).
+macro_rules! strideweave_rearrangements {
+    ($pattern:tt, $tree:expr) => {
+        #[divan::bench]
+        fn strideweave_tree(b: Bencher) {
+            let t = sw_source();
+            let out = $tree;
+            b.bench(|| {
+                black_box(&t)
+                    .rearrange_tree(black_box(&out), black_box(None))
+                    .unwrap()
+            });
+        }
+
+        #[divan::bench]
+        fn strideweave_str(b: Bencher) {
+            let t = sw_source();
+            b.bench(|| {
+                black_box(&t)
+                    .rearrange(black_box($pattern), black_box(&[]))
+                    .unwrap()
+            });
+        }
+
+        #[divan::bench]
+        fn strideweave_macro_dynamic(b: Bencher) {
+            let t = sw_source();
+            b.bench(|| rearrange!(black_box(&t), $pattern).unwrap());
+        }
+
+        #[divan::bench]
+        fn strideweave_macro_static(b: Bencher) {
+            let t = StaticTensor::<f32, shape_t!(8, 16, 32, 64)>::arange();
+            b.bench(|| rearrange!(black_box(&t), $pattern));
+        }
+    };
+}
+
 /// Rearrangement that permutes the modes: the tree `(#3,#1,#0,#2)` and the pattern
 /// `"a b c d -> d b a c"` (parsed on every call); ndarray's equivalent is
 /// `permuted_axes([3, 1, 0, 2])`.
 mod rearrange_permute {
     use super::*;
 
-    #[divan::bench]
-    fn strideweave_tree(b: Bencher) {
-        let t = sw_source();
-        let out = Tree::node([Tree::id(3), Tree::id(1), Tree::id(0), Tree::id(2)]);
-        b.bench(|| {
-            black_box(&t)
-                .rearrange_tree(black_box(&out), black_box(None))
-                .unwrap()
-        });
-    }
-
-    #[divan::bench]
-    fn strideweave_str(b: Bencher) {
-        let t = sw_source();
-        b.bench(|| {
-            black_box(&t)
-                .rearrange(black_box("a b c d -> d b a c"), black_box(&[]))
-                .unwrap()
-        });
-    }
-
-    #[divan::bench]
-    fn strideweave_macro_dynamic(b: Bencher) {
-        let t = sw_source();
-        b.bench(|| rearrange!(black_box(&t), "a b c d -> d b a c").unwrap());
-    }
-
-    #[divan::bench]
-    fn strideweave_macro_static(b: Bencher) {
-        let t = StaticTensor::<f32, shape_t!(8, 16, 32, 64)>::arange();
-        b.bench(|| rearrange!(black_box(&t), "a b c d -> d b a c"));
-    }
+    strideweave_rearrangements!(
+        "a b c d -> d b a c",
+        Tree::node([Tree::id(3), Tree::id(1), Tree::id(0), Tree::id(2)])
+    );
 
     #[divan::bench]
     fn ndarray_dyn(b: Bencher) {
@@ -286,42 +299,14 @@ mod rearrange_permute {
 mod rearrange_group {
     use super::*;
 
-    #[divan::bench]
-    fn strideweave_tree(b: Bencher) {
-        let t = sw_source();
-        let out = Tree::node([
+    strideweave_rearrangements!(
+        "a b c d -> a (b c) d",
+        Tree::node([
             Tree::id(0),
             Tree::node([Tree::id(1), Tree::id(2)]),
             Tree::id(3),
-        ]);
-        b.bench(|| {
-            black_box(&t)
-                .rearrange_tree(black_box(&out), black_box(None))
-                .unwrap()
-        });
-    }
-
-    #[divan::bench]
-    fn strideweave_str(b: Bencher) {
-        let t = sw_source();
-        b.bench(|| {
-            black_box(&t)
-                .rearrange(black_box("a b c d -> a (b c) d"), black_box(&[]))
-                .unwrap()
-        });
-    }
-
-    #[divan::bench]
-    fn strideweave_macro_dynamic(b: Bencher) {
-        let t = sw_source();
-        b.bench(|| rearrange!(black_box(&t), "a b c d -> a (b c) d").unwrap());
-    }
-
-    #[divan::bench]
-    fn strideweave_macro_static(b: Bencher) {
-        let t = StaticTensor::<f32, shape_t!(8, 16, 32, 64)>::arange();
-        b.bench(|| rearrange!(black_box(&t), "a b c d -> a (b c) d"));
-    }
+        ])
+    );
 
     #[divan::bench]
     fn ndarray_dyn(b: Bencher) {

@@ -121,17 +121,34 @@ impl<T: Copy> Buffer<T> {
 type Square<'a, T> = (&'a [T], usize, usize, &'a mut [T], usize, usize);
 
 /// One full `W × W` block whose source rows are contiguous, with the sizes known to the
-/// compiler. Each source row is read whole and written into a column of the buffer (the
-/// transposition happens there, in L1); each buffer row is then written whole to the
-/// destination with wide moves. Writing the destination from buffer columns instead (one
-/// element at a time, 32–64 scalar stores per row into lines that miss) measured 1.2–1.5×
-/// slower on 4096² `f32` and 1.1–1.4× on the reversed [32,64,64,32] (`benches/copy.rs`).
+/// compiler. Elements of 4 bytes or more are transposed on the way into the buffer: each
+/// source row is read whole and written into a buffer column (the scalar stores stay in L1),
+/// then each buffer row is written whole to the destination with wide moves. Writing the
+/// destination from buffer columns instead (one element at a time, 32–64 scalar stores per
+/// row into lines that miss) measured 1.2–1.5× slower on 4096² `f32`, 1.1–1.4× on the
+/// reversed [32,64,64,32] and 1.1× for `f64` and 16-byte elements. Smaller elements keep
+/// that second order (source rows copied in whole, destination rows gathered from buffer
+/// columns): a row of 64 bytes is one line either way, and the transposing fill's 64
+/// byte-stores per row measured 1.5× slower for `u8` (1.0–1.2× for `u16`).
 /// Not inlined: a call per block costs a few instructions, and alone the loops keep their
 /// pointers in registers. Each row is sliced as `[at..at + W]` (one bounds check;
 /// `[at..][..W]` makes two).
 #[inline(never)]
 fn square<T: Copy, const W: usize>((src, s, rs, dst, d, ds): Square<'_, T>, buf: &mut [T]) {
     let buf = &mut buf[..W * W];
+    if size_of::<T>() < 4 {
+        for (r, row) in buf.chunks_exact_mut(W).enumerate() {
+            let at = s + r * rs;
+            row.copy_from_slice(&src[at..at + W]);
+        }
+        for c in 0..W {
+            let at = d + c * ds;
+            for (r, x) in dst[at..at + W].iter_mut().enumerate() {
+                *x = buf[r * W + c];
+            }
+        }
+        return;
+    }
     for r in 0..W {
         let at = s + r * rs;
         for (c, x) in src[at..at + W].iter().enumerate() {

@@ -220,9 +220,7 @@ impl<R: TensorRank> TensorLayout<R> {
             }
         }
     }
-}
 
-impl<R: TensorRank> TensorLayout<R> {
     /// Walks this layout (the destination) jointly with `srcs` (offset and strides of
     /// layouts of the same shape) on the copy engine's plan ([`crate::kernels::plan`]):
     /// extent-1 axes dropped, axes turned so that the destination steps forward, ordered
@@ -247,23 +245,17 @@ impl<R: TensorRank> TensorLayout<R> {
         let Some((modes, d_o, so)) = plan(&extents, (self.offset() as i64, &ds), sides) else {
             return;
         };
-        let at = |d: i64, s: [i64; N]| (d as usize, s.map(|x| x as usize));
-        let Some((&inner, rest)) = modes.split_first() else {
-            let (d, s) = at(d_o, so);
-            run(
-                d,
-                s,
-                Mode {
-                    e: 1,
-                    d: 1,
-                    s: [1; N],
-                },
-            );
-            return;
+        // A single element (every axis of extent 1) is one run of length 1.
+        let single = Mode {
+            e: 1,
+            d: 1,
+            s: [1; N],
         };
+        let (inner, rest) = modes
+            .split_first()
+            .map_or((single, &[][..]), |(&m, r)| (m, r));
         outer(rest, d_o, so, |d, s| {
-            let (d, s) = at(d, s);
-            run(d, s, inner);
+            run(d as usize, s.map(|x| x as usize), inner);
         });
     }
 }

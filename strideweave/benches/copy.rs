@@ -395,3 +395,28 @@ mod to_vec_transposed {
         });
     }
 }
+
+/// A new 4096² buffer of zeros, dropped outside the timed call: a zeroed allocation (fresh
+/// pages the system zeroes when they are first touched) against a `memset` of the 64 MiB.
+mod zeros {
+    use super::*;
+
+    #[divan::bench]
+    fn strideweave(b: Bencher) {
+        b.bench_local(|| Tensor::zeros::<f32>(&sq()));
+    }
+
+    #[divan::bench]
+    fn ndarray(b: Bencher) {
+        b.bench_local(|| Array2::<f32>::zeros((N, N)));
+    }
+
+    #[divan::bench]
+    fn memset(b: Bencher) {
+        b.bench_local(|| {
+            let mut v = Vec::<f32>::with_capacity(N * N);
+            v.resize(N * N, black_box(0.0));
+            v
+        });
+    }
+}

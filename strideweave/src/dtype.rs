@@ -404,7 +404,8 @@ impl fmt::Display for Scalar {
 pub trait Element: Copy + Send + Sync + fmt::Debug + PartialEq + 'static + sealed::Sealed {
     /// The dtype of this type.
     const DTYPE: DType;
-    /// Zero.
+    /// Zero. For every element type its bytes are all zero, so buffers of zeros come from
+    /// zeroed allocations.
     fn zero() -> Self;
     /// The value `i` (for `arange`); wraps or saturates like `as` for narrow types.
     fn from_ordinal(i: usize) -> Self;

@@ -12,7 +12,7 @@
 use std::sync::Arc;
 
 use crate::autograd::cot::{Cot, add_held};
-use crate::budget::filled_vec;
+use crate::budget::zeroed_vec;
 use crate::carrier::Carrier;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -184,7 +184,7 @@ pub(crate) fn gradient(
     ) -> Result<Tensor> {
         let l = target.layout();
         let (lo, hi) = l.reach();
-        let mut buf = filled_vec(op, T::zero(), (hi - lo + 1) as usize)?;
+        let mut buf = zeroed_vec::<T>(op, (hi - lo + 1) as usize)?;
         cot.write(op, target, &mut buf, Some(-lo))?;
         if let Some(e) = existing {
             add_held(op, e, (&mut buf, -lo, l), false)?;
@@ -206,7 +206,7 @@ pub(crate) fn slot_values(op: &'static str, target: &Tensor, cot: Dense) -> Resu
         if !l.is_injective() {
             // Broadcast aliasing (checked before any traversal): per-slot sums, replicated.
             let (lo, hi) = l.reach();
-            let mut slots = filled_vec(op, T::zero(), (hi - lo + 1) as usize)?;
+            let mut slots = zeroed_vec(op, (hi - lo + 1) as usize)?;
             let mut k = 0;
             walk1(l, -lo, |i| {
                 slots[i] += v[k];
@@ -301,7 +301,7 @@ fn gradient_of<T: Num>(
     if !injective {
         return Tensor::new(Carrier::from_vec(v), 0, Layout::compact(l.shape()));
     }
-    let mut buf = filled_vec(op, T::zero(), span)?;
+    let mut buf = zeroed_vec(op, span)?;
     let mut k = 0;
     walk1(l, -lo, |i| {
         buf[i] = v[k];

@@ -13,7 +13,7 @@
 use smallvec::{SmallVec, smallvec};
 
 use crate::autograd::view::OrdinalMap;
-use crate::budget::filled_vec;
+use crate::budget::zeroed_vec;
 use crate::carrier::Carrier;
 use crate::error::Result;
 use crate::kernels::num::{Dense, Num, with_num};
@@ -168,7 +168,7 @@ impl Cot {
         }
         let dtype = target.dtype();
         with_num!(dtype, T => {
-            let mut g = filled_vec(op, <T as crate::dtype::Element>::zero(), target.size())?;
+            let mut g = zeroed_vec(op, target.size())?;
             self.write::<T>(op, target, &mut g, None)?;
             Ok(T::dense(g))
         }, _ => unreachable!("cotangents are differentiable"))

@@ -13,7 +13,7 @@
 use crate::autograd::node::{self, Cotangents, Rule};
 use smallvec::SmallVec;
 
-use crate::budget::filled_vec;
+use crate::budget::zeroed_vec;
 use crate::error::Result;
 use crate::kernels::num::{Dense, Num, with_num};
 use crate::kernels::scatter::place;
@@ -71,7 +71,7 @@ impl OrdinalMap {
             } else {
                 Layout::compact(m.map.shape()).stride().leaves().into()
             };
-            let mut g = filled_vec(op, T::zero(), m.size)?;
+            let mut g = zeroed_vec(op, m.size)?;
             place((c, 0, &strides), (&mut g, m.delta, &m.map), true);
             Ok(T::dense(g))
         }

@@ -3,7 +3,7 @@
 //! and writers).
 
 use super::{DType, Element, Scalar};
-use crate::budget::filled_vec;
+use crate::budget::zeroed_vec;
 use crate::error::Result;
 use num_complex::{Complex32, Complex64};
 
@@ -150,23 +150,19 @@ impl HostBuffer {
     /// `op` when `len` elements cannot be allocated.
     pub(crate) fn zeros(op: &'static str, dtype: DType, len: usize) -> Result<Option<HostBuffer>> {
         Ok(Some(match dtype {
-            DType::F32 => HostBuffer::F32(filled_vec(op, 0.0, len)?),
-            DType::F64 => HostBuffer::F64(filled_vec(op, 0.0, len)?),
-            DType::I32 => HostBuffer::I32(filled_vec(op, 0, len)?),
-            DType::I64 => HostBuffer::I64(filled_vec(op, 0, len)?),
-            DType::U8 => HostBuffer::U8(filled_vec(op, 0, len)?),
-            DType::I8 => HostBuffer::I8(filled_vec(op, 0, len)?),
-            DType::Bool => HostBuffer::Bool(filled_vec(op, false, len)?),
-            DType::ComplexF32 => {
-                HostBuffer::ComplexF32(filled_vec(op, Complex32::new(0.0, 0.0), len)?)
-            }
-            DType::ComplexF64 => {
-                HostBuffer::ComplexF64(filled_vec(op, Complex64::new(0.0, 0.0), len)?)
-            }
+            DType::F32 => HostBuffer::F32(zeroed_vec(op, len)?),
+            DType::F64 => HostBuffer::F64(zeroed_vec(op, len)?),
+            DType::I32 => HostBuffer::I32(zeroed_vec(op, len)?),
+            DType::I64 => HostBuffer::I64(zeroed_vec(op, len)?),
+            DType::U8 => HostBuffer::U8(zeroed_vec(op, len)?),
+            DType::I8 => HostBuffer::I8(zeroed_vec(op, len)?),
+            DType::Bool => HostBuffer::Bool(zeroed_vec(op, len)?),
+            DType::ComplexF32 => HostBuffer::ComplexF32(zeroed_vec(op, len)?),
+            DType::ComplexF64 => HostBuffer::ComplexF64(zeroed_vec(op, len)?),
             #[cfg(feature = "half")]
-            DType::F16 => HostBuffer::F16(filled_vec(op, half::f16::ZERO, len)?),
+            DType::F16 => HostBuffer::F16(zeroed_vec(op, len)?),
             #[cfg(feature = "half")]
-            DType::BF16 => HostBuffer::BF16(filled_vec(op, half::bf16::ZERO, len)?),
+            DType::BF16 => HostBuffer::BF16(zeroed_vec(op, len)?),
             DType::BlockScaledI8F32 => return Ok(None),
         }))
     }

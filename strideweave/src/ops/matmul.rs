@@ -9,7 +9,7 @@
 //! and column offsets does. Either way nothing is copied before the product.
 
 use crate::autograd::node::{Cotangents, Rule};
-use crate::budget::{filled_vec, reserved_vec};
+use crate::budget::{reserved_vec, zeroed_vec};
 use crate::error::{Error, Result};
 use crate::kernels::num::{Dense, Num, with_num};
 use crate::kernels::strided::walk1;
@@ -257,7 +257,7 @@ fn product_buffer<T: Num>(op: &'static str, rows: &Axis, cols: &Axis) -> Result<
         op,
         what: "the size of the product",
     })?;
-    filled_vec(op, T::zero(), len)
+    zeroed_vec(op, len)
 }
 
 /// `A · B` into `c`, zeros, a compact (`m × n`, strides `(1, m)`) buffer.

@@ -1,7 +1,7 @@
 //! Sums and means.
 
 use crate::autograd::node::{Cotangents, Rule};
-use crate::budget::filled_vec;
+use crate::budget::zeroed_vec;
 use crate::dtype::{Element, Scalar};
 use crate::error::{Error, Result};
 use crate::kernels::copy::copy;
@@ -178,7 +178,7 @@ fn sum_modes(
         return exact::sum_modes(op, t, &gather, &out_shape, dest);
     }
     let values = with_num!(t.dtype(), T => {
-        let mut acc = filled_vec(op, T::zero(), out_shape.size())?;
+        let mut acc = zeroed_vec(op, out_shape.size())?;
         read(t, op, |x: &[T], o, l| {
             fold(l.shape().leaves(), side(x, o, l), (&mut acc, 0, gather.stride().leaves()), |a, p| a + p);
         })?;
@@ -297,7 +297,7 @@ impl Rule for SumModes {
                 return Ok(T::splat(c[0], gather.size()));
             }
             let c = T::cotangent(op, cot)?;
-            let mut g = filled_vec(op, T::zero(), gather.size())?;
+            let mut g = zeroed_vec(op, gather.size())?;
             let order = Layout::compact(gather.shape());
             copy(
                 gather.shape().leaves(),

@@ -26,7 +26,7 @@ use std::fmt;
 use std::mem::{ManuallyDrop, MaybeUninit};
 use std::sync::Arc;
 
-use crate::budget::{filled_vec, reserved_vec};
+use crate::budget::{reserved_vec, zeroed_vec};
 use crate::carrier::{Carrier, CarrierClass};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
@@ -253,7 +253,7 @@ impl Tensor {
     /// [`zeros_of`](Self::zeros_of) (`Tensor::zeros_of(T::DTYPE, shape)`) returns the same
     /// case as an [`Error::TooLarge`].
     pub fn zeros<T: Element>(shape: &Shape) -> Tensor {
-        let data = filled_vec("Tensor::zeros", T::zero(), shape.size())
+        let data = zeroed_vec::<T>("Tensor::zeros", shape.size())
             // The documented panic (# Panics) of an infallible constructor: checked, not an abort.
             .unwrap_or_else(|e| panic!("{e} (Tensor::zeros_of returns this as an error)"));
         Tensor::from_repr(compact_repr(Carrier::from_vec(data), shape))

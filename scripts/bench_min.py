@@ -14,6 +14,13 @@ sample is the least disturbed figure of each, and is what ARCHITECTURE.md record
 Arguments: the bench name (strideweave/benches/<name>.rs), the number of runs, and
 optional divan filters. Runs single-threaded (RAYON_NUM_THREADS=1) unless the
 environment already sets RAYON_NUM_THREADS.
+
+    python3 scripts/bench_min.py --isolated copy 10 broadcast_row compact_copy
+
+With --isolated, every benchmark runs in a process of its own, the benchmarks in turn
+(their order reversed on every other run), so that no benchmark inherits the memory
+another one freed (which 64 MiB workloads in one process do, in divan's fixed order:
+that alone moved ratios by ±10 %). Each benchmark's minimum over all runs is reported.
 """
 
 import os
@@ -55,19 +62,67 @@ def fmt(ns):
     return f"{ns:.2f} ns"
 
 
+def bench_binary(bench):
+    """The path of the built bench binary (built here if it is not)."""
+    out = subprocess.run(["cargo", "bench", "-p", "strideweave", "--bench", bench, "--no-run"],
+                         capture_output=True, text=True, check=True)
+    return re.search(r"Executable .*\((.*)\)", out.stderr).group(1)
+
+
+def bench_functions(listing):
+    """The paths (below the bench's root) of the benchmark functions in divan's --list tree;
+    a function with arguments is listed once, not once per argument."""
+    stack, leaves = [], []
+    for line in listing.splitlines():
+        m = re.match(r"^([│ ]*)[├╰]─ (.*)$", line)
+        if not m:
+            continue
+        depth = len(m.group(1)) // 3
+        stack = stack[:depth] + [m.group(2).strip()]
+        leaves = [p for p in leaves if tuple(stack[:-1]) != p]
+        leaves.append(tuple(stack))
+    functions = []
+    for path in leaves:
+        if re.match(r"^[(0-9]", path[-1]):
+            path = path[:-1]
+        if path not in functions:
+            functions.append(path)
+    return functions
+
+
 def main():
-    if len(sys.argv) < 3:
+    args = sys.argv[1:]
+    isolated = "--isolated" in args
+    args = [a for a in args if a != "--isolated"]
+    if len(args) < 2:
         sys.exit(__doc__)
-    bench, runs, filters = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    bench, runs, filters = args[0], int(args[1]), args[2:]
     env = dict(os.environ)
     env.setdefault("RAYON_NUM_THREADS", "1")
-    cmd = ["cargo", "bench", "-p", "strideweave", "--bench", bench, "--", *filters]
     best = {}
-    for run in range(runs):
-        out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
-        for path, ns in parse(out.stdout):
+
+    def record(text):
+        for path, ns in parse(text):
             best[path] = min(ns, best.get(path, float("inf")))
-        print(f"run {run + 1}/{runs} done", file=sys.stderr)
+
+    if isolated:
+        binary = bench_binary(bench)
+        listing = subprocess.run([binary, "--list", *filters], env=env, capture_output=True,
+                                 text=True, check=True).stdout
+        paths = bench_functions(listing)
+        for run in range(runs):
+            for path in paths if run % 2 == 0 else paths[::-1]:
+                exact = "::".join((bench, *path))
+                out = subprocess.run([binary, "--bench", "--exact", exact], env=env,
+                                     capture_output=True, text=True, check=True)
+                record(out.stdout)
+            print(f"run {run + 1}/{runs} done", file=sys.stderr)
+    else:
+        cmd = ["cargo", "bench", "-p", "strideweave", "--bench", bench, "--", *filters]
+        for run in range(runs):
+            out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+            record(out.stdout)
+            print(f"run {run + 1}/{runs} done", file=sys.stderr)
     groups = {}
     for path, ns in best.items():
         if len(path) >= 3 and path[-1].startswith("("):

@@ -5,6 +5,7 @@
 mod cast;
 mod host;
 mod promote;
+mod zeroed;
 
 use std::fmt;
 
@@ -605,3 +606,4 @@ macro_rules! with_plain {
     };
 }
 pub(crate) use with_plain;
+pub(crate) use zeroed::zeroed_vec;

@@ -12,9 +12,9 @@
 use std::sync::Arc;
 
 use crate::autograd::cot::{Cot, add_held};
-use crate::budget::zeroed_vec;
 use crate::carrier::Carrier;
 use crate::dtype::DType;
+use crate::dtype::zeroed_vec;
 use crate::error::{Error, Result};
 use crate::kernels::num::{Dense, Num, with_num};
 use crate::kernels::strided::walk1;

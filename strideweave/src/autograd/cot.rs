@@ -13,8 +13,8 @@
 use smallvec::{SmallVec, smallvec};
 
 use crate::autograd::view::OrdinalMap;
-use crate::budget::zeroed_vec;
 use crate::carrier::Carrier;
+use crate::dtype::zeroed_vec;
 use crate::error::Result;
 use crate::kernels::num::{Dense, Num, with_num};
 use crate::kernels::scatter::place;

@@ -13,7 +13,7 @@
 use crate::autograd::node::{self, Cotangents, Rule};
 use smallvec::SmallVec;
 
-use crate::budget::zeroed_vec;
+use crate::dtype::zeroed_vec;
 use crate::error::Result;
 use crate::kernels::num::{Dense, Num, with_num};
 use crate::kernels::scatter::place;

@@ -2,8 +2,8 @@
 //! and borrowed ([`HostSlice`], [`HostSliceMut`], what any storage class lends to readers
 //! and writers).
 
+use super::zeroed_vec;
 use super::{DType, Element, Scalar};
-use crate::budget::zeroed_vec;
 use crate::error::Result;
 use num_complex::{Complex32, Complex64};
 

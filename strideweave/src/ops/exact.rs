@@ -141,7 +141,7 @@ pub(super) fn sum_modes(
     dest: Dest<'_>,
 ) -> Result<Option<Tensor>> {
     with_int!(t.dtype(), T => {
-        let mut acc = crate::budget::zeroed_vec::<T>(op, shape.size())?;
+        let mut acc = crate::dtype::zeroed_vec::<T>(op, shape.size())?;
         read(t, op, |x: &[T], o, l| {
             let into = (&mut acc[..], 0, gather.stride().leaves());
             fold(l.shape().leaves(), side(x, o, l), into, |a, p| a.wadd(p));

@@ -9,7 +9,8 @@
 //! and column offsets does. Either way nothing is copied before the product.
 
 use crate::autograd::node::{Cotangents, Rule};
-use crate::budget::{reserved_vec, zeroed_vec};
+use crate::budget::reserved_vec;
+use crate::dtype::zeroed_vec;
 use crate::error::{Error, Result};
 use crate::kernels::num::{Dense, Num, with_num};
 use crate::kernels::strided::walk1;

@@ -1,7 +1,7 @@
 //! Sums and means.
 
 use crate::autograd::node::{Cotangents, Rule};
-use crate::budget::zeroed_vec;
+use crate::dtype::zeroed_vec;
 use crate::dtype::{Element, Scalar};
 use crate::error::{Error, Result};
 use crate::kernels::copy::copy;

@@ -428,7 +428,7 @@ impl ReduceRule {
             .map(|c| c * scale)
             .collect();
         let map = self.plan.apply(&Layout::compact(shape));
-        let mut g = crate::budget::zeroed_vec(op, shape.size())?;
+        let mut g = crate::dtype::zeroed_vec(op, shape.size())?;
         copy(
             &self.space.extents,
             (&c, 0, &self.space.gather),

@@ -26,8 +26,9 @@ use std::fmt;
 use std::mem::{ManuallyDrop, MaybeUninit};
 use std::sync::Arc;
 
-use crate::budget::{reserved_vec, zeroed_vec};
+use crate::budget::reserved_vec;
 use crate::carrier::{Carrier, CarrierClass};
+use crate::dtype::zeroed_vec;
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::layout::{Layout, Shape};

@@ -28,8 +28,7 @@ use std::sync::Arc;
 
 use crate::budget::reserved_vec;
 use crate::carrier::{Carrier, CarrierClass};
-use crate::dtype::zeroed_vec;
-use crate::dtype::{DType, Element};
+use crate::dtype::{DType, Element, zeroed_vec};
 use crate::error::{Error, Result};
 use crate::layout::{Layout, Shape};
 use crate::repr::{Representation, Snapshot, Subtensor};
@@ -240,7 +239,9 @@ impl Tensor {
         Tensor::new(Carrier::from_vec(data), 0, layout)
     }
 
-    /// A compact tensor of zeros.
+    /// A compact tensor of zeros. Its buffer comes from a zeroed allocation, as numpy's does:
+    /// a large one is fresh pages that the system zeroes when each is first written, so making
+    /// it costs no pass over its memory.
     ///
     /// ```
     /// let t = strideweave::Tensor::zeros::<f64>(&"(2,2)".parse().unwrap());

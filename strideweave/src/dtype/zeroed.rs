@@ -41,6 +41,8 @@ mod tests {
     fn zeroed_vec_matches_element_zero_for_every_type() {
         fn check<T: Element>() {
             for len in [0, 1, 7, 1 << 20] {
+                // Test code (this module is `#[cfg(test)]`): at most 2^20 elements, no user
+                // input; a refusal here is the failure the test reports.
                 let v = zeroed_vec::<T>("test", len).unwrap();
                 assert_eq!(v.len(), len);
                 assert_eq!(v.capacity(), len);

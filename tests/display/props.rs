@@ -12,14 +12,32 @@ fn flat2() -> impl Strategy<Value = Layout> {
         .prop_map(|(a, b, s, t)| format!("({a},{b}):({s},{t})").parse().unwrap())
 }
 
+/// Eleven columns of index 0: the cells are as wide as the label `10`, where CuTe's would
+/// keep the cosize's one digit and misalign the header.
+#[test]
+fn to_text_grid_widens_cells_for_a_label_wider_than_the_cosize() {
+    let l: Layout = "(1,11):(0,0)".parse().unwrap();
+    let rule = format!("    {}+\n", "+----".repeat(11));
+    let header: String = (0..11).map(|n| format!("  {n:>2} ")).collect();
+    let row: String = (0..11).map(|_| "|  0 ").collect();
+    let want = format!("(1,11):(0,0)\n    {header}\n{rule} 0  {row}|\n{rule}");
+    assert_eq!(l.to_text_grid(), want);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
-    /// On non-negative strides the grid is CuTe's; on any, each cell is `L(m, n)`.
+    /// On non-negative strides the grid is CuTe's wherever CuTe's cells hold their column
+    /// labels; on any, each cell is `L(m, n)`.
     #[test]
     fn to_text_grid_cells_are_the_layout_indices(l in flat2()) {
         let g = l.to_text_grid();
-        if l.stride().leaves().iter().all(|&d| d >= 0) {
+        let digits = |x: i64| x.to_string().len();
+        let cols = l.shape().mode(1).unwrap().size() as i64;
+        // CuTe sizes a cell by the cosize's digits alone, so a label such as 10 over cells
+        // of width 1 (`(1,11):(0,0)`) is misaligned there; the grid widens those cells.
+        let labels_fit = digits(cols - 1) <= digits(l.cosize() as i64);
+        if labels_fit && l.stride().leaves().iter().all(|&d| d >= 0) {
             prop_assert_eq!(&g, &cute_print_layout(&l));
         }
         let rows = l.shape().mode(0).unwrap().size();

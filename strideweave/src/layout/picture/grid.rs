@@ -8,7 +8,8 @@ impl Layout {
     /// The layout as a table of indices, as CuTe's `print_layout` prints it: the notation on
     /// the first line, the column coordinates, then one row per coordinate of mode 0 with the
     /// index `L(row, column)` in each cell. A rank-2 layout with flat modes prints exactly as
-    /// CuTe prints it.
+    /// CuTe prints it, except that the cells widen for a column label or index with more
+    /// digits than the cosize (CuTe misaligns those).
     ///
     /// What is shown for other layouts (CuTe accepts only rank 2):
     ///

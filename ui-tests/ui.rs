@@ -6,11 +6,19 @@
 //! Re-record deliberately with `TRYBUILD=overwrite cargo test -p strideweave-ui-tests`, then
 //! read every changed `.stderr`.
 //!
-//! One `TestCases` holds both kinds: with a pass case present, trybuild builds instead of only
-//! checking, so post-monomorphisation errors show too — the static-shape checks of
-//! `rearrange!`, `repeat!` (`fail/static_*`), of `einsum!` (`fail/einsum_static_*`) and of
-//! the static arithmetic (`fail/arith_*`) are such errors. Keep a pass case here.
+//! The cases run in two groups, each one `cargo` invocation where trybuild allows it:
+//!
+//! - **found by `cargo check`** (a `fail/*.rs` case whose `.stderr` holds no constant
+//!   evaluation): the macros' own errors and ordinary type errors. A group of compile-fail
+//!   cases alone is checked in a single `cargo check` of every case at once.
+//! - **found only by a build**: the static-shape checks of `rearrange!`, `repeat!`,
+//!   `reduce!` (`fail/static_*`, `fail/reduce_static_*`), `einsum!` (`fail/einsum_static_*`)
+//!   and the static arithmetic (`fail/arith_*`) are errors the compiler reports when it
+//!   evaluates a constant while building, which `cargo check` never does. With the `pass/`
+//!   cases in their group trybuild builds instead of checking (one case at a time), so these
+//!   errors show. A case without a `.stderr` yet goes to this group too.
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The compiler the snapshots were recorded with.
@@ -32,7 +40,46 @@ fn ui() {
         );
         return;
     }
+    let (built, checked): (Vec<PathBuf>, Vec<PathBuf>) = fail_cases()
+        .into_iter()
+        .partition(|case| needs_a_build(case));
+    assert!(
+        !built.is_empty() && !checked.is_empty(),
+        "both groups have cases"
+    );
+    {
+        let t = trybuild::TestCases::new();
+        for case in &checked {
+            t.compile_fail(case);
+        }
+    } // runs here: every case in one `cargo check`
     let t = trybuild::TestCases::new();
-    t.compile_fail("fail/*.rs");
+    for case in &built {
+        t.compile_fail(case);
+    }
     t.pass("pass/*.rs");
 }
+
+/// The compile-fail cases, `fail/*.rs`, in name order.
+fn fail_cases() -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = std::fs::read_dir("fail")
+        .expect("ui-tests/fail is readable")
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "rs"))
+        .map(|path| Path::new("fail").join(path.file_name().expect("a file name")))
+        .collect();
+    cases.sort();
+    cases
+}
+
+/// Whether a case's error shows only when its code is built: its snapshot holds a constant
+/// evaluation (E0080), or there is no snapshot yet.
+fn needs_a_build(case: &Path) -> bool {
+    match std::fs::read_to_string(case.with_extension("stderr")) {
+        Ok(stderr) => stderr.contains("error[E0080]"),
+        Err(_) => true,
+    }
+}
+
+#[path = "one_wording.rs"]
+mod one_wording;

@@ -10,8 +10,8 @@
 use serde_json::Value;
 use strideweave::Tensor;
 
-use crate::reference::reduction;
-use crate::torch_programs::{indices, keys, run_all};
+use crate::algebra::reference::reduction;
+use crate::algebra::torch_programs::{indices, keys, run_all};
 
 const DATA: &str = include_str!("../data/algebra_torch.json");
 

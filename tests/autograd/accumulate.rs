@@ -4,7 +4,7 @@
 
 use strideweave::{Key, Tensor};
 
-use crate::support::{grad_vals, leaf, vals};
+use crate::autograd::support::{grad_vals, leaf, vals};
 
 /// `Σ 2·x` over a strided, reversed leaf view: the gradient is 2 at every element.
 fn step(x: &Tensor) {

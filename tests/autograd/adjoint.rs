@@ -9,7 +9,7 @@
 use proptest::prelude::*;
 use strideweave::{Carrier, IntTuple, Key, ProfileToken, Shape, Tensor, Tree};
 
-use crate::support::cotangent_like;
+use crate::autograd::support::cotangent_like;
 
 /// splitmix64: a tiny deterministic generator driven by proptest's seeds.
 pub(crate) struct Rng(pub(crate) u64);

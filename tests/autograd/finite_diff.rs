@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use strideweave::{Carrier, Key, Tensor, no_grad};
 
-use crate::support::{l, s};
+use crate::autograd::support::{l, s};
 
 /// A leaf: `layout` at `offset` over pseudo-random storage (seeded by `seed`).
 struct Spec {

@@ -4,7 +4,7 @@
 
 use strideweave::{Carrier, ErrorKind, Tensor, no_grad};
 
-use crate::support::{compact, l, leaf, s, vals};
+use crate::autograd::support::{compact, l, leaf, s, vals};
 
 type Into = fn(&Tensor, &Tensor, &Tensor) -> strideweave::Result<()>;
 type Fresh = fn(&Tensor, &Tensor) -> strideweave::Result<Tensor>;

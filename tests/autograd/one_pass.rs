@@ -10,8 +10,8 @@
 use proptest::prelude::*;
 use strideweave::{Carrier, Complex32, Key, Tensor, autograd};
 
-use crate::adjoint::{Rng, random_source, random_view};
-use crate::support::{cotangent_like, leaf, s};
+use crate::autograd::adjoint::{Rng, random_source, random_view};
+use crate::autograd::support::{cotangent_like, leaf, s};
 
 /// The carrier index each coordinate of `t` reads, in first-mode-fastest order.
 fn slots(t: &Tensor) -> Vec<i64> {

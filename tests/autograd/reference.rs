@@ -6,7 +6,7 @@
 use serde_json::Value;
 use strideweave::{Stride, Tensor};
 
-use crate::support::torch_programs::{indices, ints, keys, run_all, shape};
+use crate::autograd::support::torch_programs::{indices, ints, keys, run_all, shape};
 
 const DATA: &str = include_str!("../data/autograd_torch.json");
 

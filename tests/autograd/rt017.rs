@@ -3,7 +3,7 @@
 
 use strideweave::{Carrier, ErrorKind, Tensor};
 
-use crate::support::{compact, grad_vals, l, leaf, s, vals};
+use crate::autograd::support::{compact, grad_vals, l, leaf, s, vals};
 
 /// A leaf with `layout` over `len` carrier elements `1, 2, …`.
 fn aliased_leaf(layout: &str, len: usize) -> Tensor {

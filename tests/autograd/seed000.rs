@@ -3,7 +3,9 @@
 
 use strideweave::{Carrier, ErrorKind, Key, Tensor, Tree, no_grad};
 
-use crate::support::{assert_close, compact, cotangent_like, grad_vals, l, leaf, s, vals};
+use crate::autograd::support::{
+    assert_close, compact, cotangent_like, grad_vals, l, leaf, s, vals,
+};
 
 // ---- Requirement: one-subtensor view backward applies the inverse logical transformation --
 

@@ -6,7 +6,7 @@
 
 use strideweave::{Key, Tensor};
 
-use crate::support::{grad_vals, leaf, s};
+use crate::autograd::support::{grad_vals, leaf, s};
 
 /// A fresh leaf and a rank-2 view of it of shape `(4,6)`.
 type Case = (&'static str, fn() -> (Tensor, Tensor));

@@ -5,7 +5,9 @@ use strideweave::{
     Carrier, DType, ErrorKind, Key, Tensor, autograd, is_grad_enabled, no_grad, set_grad_enabled,
 };
 
-use crate::support::{assert_close, compact, cotangent_like, grad_vals, l, leaf, s, vals};
+use crate::autograd::support::{
+    assert_close, compact, cotangent_like, grad_vals, l, leaf, s, vals,
+};
 
 #[test]
 fn backward_with_takes_an_optional_gradient_and_a_retain_flag() {

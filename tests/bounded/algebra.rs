@@ -1,6 +1,6 @@
 //! The layout algebra on 2^40-element domains: decided from the strides, never enumerated.
 
-use crate::{HUGE, l};
+use crate::bounded::{HUGE, l};
 
 /// `(2^40,15):(16,7)`: injective (16a + 7b = 16a' + 7b' needs |b - b'| ≥ 16), but neither
 /// sorted stride exceeds the reach of the other, so only a number-theoretic test decides it.

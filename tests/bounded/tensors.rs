@@ -2,7 +2,7 @@
 
 use strideweave::{DType, Tensor};
 
-use crate::HUGE;
+use crate::bounded::HUGE;
 
 #[test]
 fn as_strided_outside_the_source_is_refused_before_the_injectivity_walk() {

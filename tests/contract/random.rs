@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use strideweave::Tensor;
 
-use crate::requirements::naive_contract;
+use crate::contract::requirements::naive_contract;
 
 /// A tensor of `extents` (first mode fastest values 0.5, 1.5, …), possibly seen transposed
 /// or reversed (a view: same values at permuted coordinates).

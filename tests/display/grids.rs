@@ -3,7 +3,7 @@
 //! `num_digits(cosize) + 2`), re-done here line by line from that printf code as the
 //! reference for flat rank-2 layouts; snapshots for what CuTe does not print.
 
-use crate::snapshot;
+use crate::display::snapshot;
 use strideweave::Layout;
 
 /// CuTe's `print_layout(layout)` for a flat rank-2 layout, following its printf calls.

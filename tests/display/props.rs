@@ -1,8 +1,8 @@
 //! Random layouts and tensors: the grid's cells and the printed values agree with naive
 //! references; `to_svg_tv` never panics, and its error names the operation.
 
-use crate::grids::cute_print_layout;
-use crate::svg::texts;
+use crate::display::grids::cute_print_layout;
+use crate::display::svg::texts;
 use proptest::prelude::*;
 use strideweave::{Layout, Tensor};
 

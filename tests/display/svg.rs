@@ -1,7 +1,7 @@
 //! `Layout::to_svg` and `to_svg_tv`: well-formed SVG (parsed with roxmltree), one square per
 //! shown coordinate holding the right index or thread and value.
 
-use crate::snapshot;
+use crate::display::snapshot;
 use strideweave::Layout;
 
 /// The texts of the `<text>` elements, in document order.

@@ -1,7 +1,7 @@
 //! `Display` of `Tensor` and `StaticTensor`: one snapshot per dtype, rank 0 to 4, a view,
 //! a broadcast, a reversed view, a hierarchical shape, a summarised and a huge tensor.
 
-use crate::snapshot;
+use crate::display::snapshot;
 use strideweave::{Carrier, Complex32, Complex64, StaticTensor, Tensor, shape, shape_t};
 
 fn t<T: strideweave::Element>(v: Vec<T>, s: &str) -> Tensor {

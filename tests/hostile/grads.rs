@@ -9,10 +9,10 @@
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
-use crate::config;
+use crate::hostile::config;
 use strideweave::{Tensor, autograd};
 
-use crate::layouts::{Shape, shape};
+use crate::hostile::layouts::{Shape, shape};
 
 #[derive(Clone, Copy, Debug)]
 enum Forward {

@@ -12,10 +12,10 @@
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
-use crate::config;
+use crate::hostile::config;
 use strideweave::{StorageRequest, Tensor};
 
-use crate::layouts::{Shape, Strides, placed, shape, strides};
+use crate::hostile::layouts::{Shape, Strides, placed, shape, strides};
 
 /// The second operand: the same shape (f64, an injective placement), the same shape in
 /// f32, or another shape.

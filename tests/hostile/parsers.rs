@@ -9,7 +9,7 @@
 use proptest::prelude::*;
 use strideweave::{IntTuple, Layout, MAX_NESTING, Shape, Stride};
 
-use crate::config;
+use crate::hostile::config;
 
 /// An error's message starts with `op` and says something after it.
 fn check_message(op: &str, text: &str, message: &str) -> Result<(), TestCaseError> {

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use strideweave::{Tensor, io};
 
-use crate::{bytes_allocated, scratch};
+use crate::io::{bytes_allocated, scratch};
 
 const GIB: u64 = 1 << 30;
 

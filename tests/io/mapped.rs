@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use strideweave::{Carrier, DType, ErrorKind, Key, MapOptions, Scalar, Tensor};
 
-use crate::{bytes_allocated, scratch};
+use crate::io::{bytes_allocated, scratch};
 
 #[test]
 fn map_file_lends_the_files_bytes_and_views_never_copy() {

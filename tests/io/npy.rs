@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use serde_json::Value;
 use strideweave::{ErrorKind, Key, Layout, Tensor};
 
-use crate::{bytes_allocated, data, row_major_bytes, scratch, unhex};
+use crate::io::{bytes_allocated, data, row_major_bytes, scratch, unhex};
 
 fn manifest() -> Vec<Value> {
     let text = std::fs::read_to_string(data("manifest.json")).unwrap();

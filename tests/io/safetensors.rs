@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use serde_json::Value;
 use strideweave::{Carrier, ErrorKind, Layout, Tensor, io};
 
-use crate::{bytes_allocated, data, row_major_bytes, scratch, unhex};
+use crate::io::{bytes_allocated, data, row_major_bytes, scratch, unhex};
 
 fn entries(file: &str) -> Vec<Value> {
     let text = std::fs::read_to_string(data("manifest.json")).unwrap();

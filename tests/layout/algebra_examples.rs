@@ -3,7 +3,7 @@
 
 use strideweave::{Layout, Tiler};
 
-use crate::support::{indices, l, s, t};
+use crate::layout::support::{indices, l, s, t};
 
 fn show(layout: Layout) -> String {
     layout.to_string()

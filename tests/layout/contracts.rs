@@ -2,7 +2,7 @@
 
 use strideweave::{ErrorKind, IntTuple, Layout, ProfileToken::*, Shape, Stride, Tiler, Tree};
 
-use crate::support::{indices, l, s, t};
+use crate::layout::support::{indices, l, s, t};
 
 // ---- L1: IntTuple, Shape, Stride -------------------------------------------------------
 

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use strideweave::{Layout, Shape};
 
-use crate::support::{eval_extended, indices, layout_with};
+use crate::layout::support::{eval_extended, indices, layout_with};
 
 fn non_negative() -> impl Strategy<Value = Layout> {
     layout_with(0i64..=24)

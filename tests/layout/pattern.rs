@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use strideweave::{Error, ErrorKind, Layout, Shape};
 
-use crate::support::{indices, l, layout_with, s};
+use crate::layout::support::{indices, l, layout_with, s};
 
 fn rearrange(layout: &str, pattern: &str, sizes: &[(&str, i64)]) -> String {
     l(layout)

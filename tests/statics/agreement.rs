@@ -2,7 +2,7 @@
 
 use strideweave::{StaticShape, StaticTensor, Tensor, rearrange, repeat, shape_t};
 
-use crate::support::{same_view, tensor};
+use crate::statics::support::{same_view, tensor};
 
 /// `rearrange!` on a dynamic tensor against `Tensor::rearrange` with the same pattern and
 /// keywords.

@@ -12,7 +12,7 @@ use strideweave::{
     shape_t,
 };
 
-use crate::support::tensor;
+use crate::statics::support::tensor;
 
 type M23 = shape_t!(2, 3);
 

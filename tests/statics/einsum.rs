@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use strideweave::{Einsummed, StaticShape, StaticTensor, Tensor, einsum, shape, shape_t};
 
-use crate::support::tensor;
+use crate::statics::support::tensor;
 
 fn shape_of<T: strideweave::Element, S: StaticShape>(_: &StaticTensor<T, S>) -> String {
     S::SHAPE.to_string()

@@ -8,8 +8,8 @@ use strideweave::{
     shape_t,
 };
 
-use crate::messages::recorded;
-use crate::support::tensor;
+use crate::statics::messages::recorded;
+use crate::statics::support::tensor;
 
 fn static_shape<T: strideweave::Element, S: StaticShape>(_: &StaticTensor<T, S>) -> String {
     S::SHAPE.to_string()

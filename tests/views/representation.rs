@@ -4,7 +4,7 @@ use strideweave::{
     Carrier, CarrierStorage, DType, ErrorKind, Key, Representation, Subtensor, Tensor,
 };
 
-use crate::support::{block_scaled, l, s};
+use crate::views::support::{block_scaled, l, s};
 
 /// A second carrier class (device-like), to test class rules without touching the views.
 struct OtherClass(Carrier);

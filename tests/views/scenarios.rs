@@ -3,7 +3,7 @@
 
 use strideweave::{Carrier, ErrorKind, IntTuple, Key, Scalar, Tensor, Tree};
 
-use crate::support::{block_scaled, carrier_state, l, s, tensor};
+use crate::views::support::{block_scaled, carrier_state, l, s, tensor};
 
 fn view(t: &Tensor, keys: &[Key]) -> Tensor {
     t.slice(keys).unwrap()

@@ -1,11 +1,9 @@
 //! Cheap by construction: common layout operations on layouts of up to 8 leaves allocate
-//! nothing. A counting global allocator proves it (this binary only).
+//! nothing. A counting global allocator proves it (in this test binary).
 
 use strideweave::{IntTuple, Layout, Shape, Tensor, Tree, autograd};
 
-#[path = "../common/counting.rs"]
-mod counting;
-use counting::{allocations, large_allocations};
+use crate::counting::{allocations, large_allocations};
 
 fn l(text: &str) -> Layout {
     text.parse().unwrap()

@@ -1,14 +1,12 @@
 //! Files and maps (issue 14): `Carrier::map_file` and `MapOptions`, `.npy` through
 //! `Tensor::read_npy`/`write_npy`, safetensors through `io::load_safetensors`/
 //! `save_safetensors`, against files numpy and Python's safetensors wrote
-//! (`tests/data/io`, made by `scripts/io_reference.py`). A counting allocator (this binary
-//! only) measures the bytes a load allocates.
+//! (`tests/data/io`, made by `scripts/io_reference.py`). The counting allocator
+//! (`tests/common/counting.rs`) measures the bytes a load allocates.
 
 use std::path::PathBuf;
 
-#[path = "../common/counting.rs"]
-mod counting;
-use counting::bytes_allocated;
+use crate::counting::bytes_allocated;
 
 mod big;
 mod mapped;

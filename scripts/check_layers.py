@@ -9,7 +9,7 @@
    `crate::{x, y::…}` groups, and `super::…` chains that climb out of its top-level module --
    are its module's edges; a name lib.rs re-exports (`crate::Tensor`) counts as its module. Each strongly connected component of more than one module is
    printed as `CYCLE: a <-> b ...`, except the one the design allows: a tensor owns its
-   autograd state (`tensor <-> autograd`, see ARCHITECTURE.md, "Layers").
+   autograd state (`tensor <-> autograd`, see ARCHITECTURE.md, "Layers of the runtime crate").
 2. File length. Each .rs file of strideweave/, strideweave-macros/ and strideweave-syntax/
    (sources, benches, examples) whose lines before its trailing `#[cfg(test)]` module
    number more than 800 is printed as `LONG: file (N lines)`.

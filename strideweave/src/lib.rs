@@ -15,7 +15,7 @@
 //! assert_eq!(tiles.to_string(), "(12,2):(1,12)");
 //! ```
 #![deny(missing_docs)]
-#![deny(unsafe_code)] // audited exceptions: the matrixmultiply call in kernels/gemm.rs, the in-place handle construction of Tensor::single_in_place (tensor/mod.rs), the Complex<->real slice casts in typed/complex.rs, the TypeId-checked identity slice cast in typed/engine.rs, the written-once result buffers and the T -> MaybeUninit<T> slice view of budget.rs (written_vec, as_uninit), and the file maps and byte-to-element casts of carrier/mapped.rs
+#![deny(unsafe_code)] // exceptions: docs/unsafe.md lists each with its safety argument and test. Total: 29 unsafe blocks and functions.
 
 pub mod autograd;
 mod budget;
@@ -32,6 +32,8 @@ mod repr;
 mod statics;
 mod tensor;
 pub mod typed;
+#[cfg(test)]
+mod unsafe_inventory;
 mod validation;
 
 pub use autograd::{NoGradGuard, is_grad_enabled, no_grad, set_grad_enabled};

@@ -5,6 +5,17 @@
 //! print in CuTe's notation, parse back, and reject every invalid input with an [`Error`]
 //! that names the operation, the mode and the values — never a panic.
 //!
+//! A [`Tensor`] reads a shared, typed [`Carrier`] through an offset and a layout. Its views
+//! (permute, [`slice`](Tensor::slice) with [`s!`](macro@s), reshape, broadcasts,
+//! [`rearrange`](Tensor::rearrange) with einops' patterns) never copy; storage is made only
+//! by named operations ([`materialize`](Tensor::materialize), arithmetic, matmul,
+//! [`reduce`](Tensor::reduce), [`einsum`](Tensor::einsum), each with a form writing into a
+//! tensor you provide). Gradients flow through views and operations ([`autograd`]).
+//! A [`StaticTensor`] carries its shape in its type, so `rearrange!`, `reduce!`, `einsum!` and
+//! arithmetic on it are checked by the compiler. [`typed`] borrows a slice as a typed strided
+//! view, [`io`] maps `.npy` and safetensors files, and [`guide`] maps einops, numpy and CuTe
+//! vocabulary onto this crate's.
+//!
 //! ```
 //! use strideweave::{layout, Layout};
 //! let l: Layout = layout!((2, (3, 4)) : (12, (1, 3)));

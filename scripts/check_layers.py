@@ -170,8 +170,8 @@ def test_files(src):
                 if attr:
                     out.add(os.path.normpath(os.path.join(dirpath, attr)))
                 else:
-                    out.add(os.path.join(own, mod + ".rs"))
-                    out.add(os.path.join(own, mod, "mod.rs"))
+                    out.add(os.path.normpath(os.path.join(own, mod + ".rs")))
+                    out.add(os.path.normpath(os.path.join(own, mod, "mod.rs")))
     return out
 
 

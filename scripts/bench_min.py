@@ -6,7 +6,7 @@ neighbour in the same group (ndarray, memcpy, hand-written kernels).
 The machine the project runs on is shared and noisy: one divan run can put a quiet
 window under one benchmark of a group and a busy one under its neighbour, so a ratio
 from one run moves by ±30 %. The minimum over several runs of each side's fastest
-sample is the least disturbed figure of each, and is what ARCHITECTURE.md records.
+sample is the least disturbed figure of each, and is what docs/performance.md records.
 
     python3 scripts/bench_min.py copy 5 permute4 compact_copy
     python3 scripts/bench_min.py views 3 broadcast

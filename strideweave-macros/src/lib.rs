@@ -1,6 +1,7 @@
 //! Compile-time checked macros of StrideWeave: [`layout!`](macro@layout),
 //! [`shape!`](macro@shape), [`shape_t!`](macro@shape_t), [`rearrange!`](macro@rearrange),
-//! [`repeat!`](macro@repeat), [`reduce!`](macro@reduce), [`einsum!`](macro@einsum) and [`s!`](macro@s). Use them through the `strideweave` crate, which re-exports them.
+//! [`repeat!`](macro@repeat), [`reduce!`](macro@reduce), [`einsum!`](macro@einsum) and
+//! [`s!`](macro@s). Use them through the `strideweave` crate, which re-exports them.
 //!
 //! Each macro is a pipeline: `parse` the tokens into a span-carrying tree (`ast`),
 //! `validate` it (every mistake reported once, at the offending token), then `expand` it

@@ -1,6 +1,8 @@
-//! The grammar that StrideWeave's runtime (`FromStr`, `Layout::rearrange`) and its macros
-//! (`layout!`, `shape!`) share, so that text read at run time and tokens read at compile time
-//! obey one set of rules: layout notation and rearrangement patterns.
+//! The grammar that StrideWeave's runtime (`FromStr`, `Layout::rearrange`, `Tensor::reduce`,
+//! `Tensor::einsum`) and its macros (`layout!`, `shape!`, `shape_t!`, `rearrange!`, `repeat!`,
+//! `reduce!`, `einsum!`) share, so that text read at run time and tokens read at compile time
+//! obey one set of rules: layout notation, rearrangement and einsum patterns, and the keyword
+//! extents of a pattern.
 //!
 //! The crate has no dependencies. It parses and checks; it builds no layouts. Every item is
 //! generic over a *span* type, so the runtime uses byte ranges of the text and the macros use

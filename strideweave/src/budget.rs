@@ -1,4 +1,4 @@
-//! The work and memory one call may spend on a user's input (issue 11): exact fallbacks that
+//! The work and memory one call may spend on a user's input: exact fallbacks that
 //! enumerate stop at [`EXACT_STEPS`] and answer with [`Error::TooLarge`]; buffers whose length
 //! comes from the user are reserved fallibly, so an impossible allocation is an error too.
 

@@ -1,7 +1,7 @@
 //! Representations: a logical dtype, ordered subtensors and adjacent layouts. Construction
 //! checks, in order, that there is one subtensor per storage entry of the dtype, that the
 //! carriers and placements fit, that the adjacent layouts stay inside the next level, and then
-//! the dtype's own rules (contracts §4, RT003–RT006 in docs/rules.md).
+//! the dtype's own rules (the block-scaled dtype's: its scale placement is injective).
 
 use smallvec::SmallVec;
 
@@ -161,7 +161,7 @@ impl Representation {
         Snapshot(out)
     }
 
-    /// RT003–RT006, in order; the first violation is the error.
+    /// The checks of the module's documentation, in order; the first violation is the error.
     pub(crate) fn validate(&self, op: &'static str) -> Result<()> {
         if let ([only], true) = (self.subtensors.as_slice(), self.adjacent.is_empty()) {
             // One plain subtensor (every view of a plain tensor): RT003 holds when the
@@ -245,7 +245,7 @@ impl Representation {
     }
 }
 
-/// RT004 for one subtensor: `offset + reach` inside `[0, carrier.len())`.
+/// One subtensor's placement fits its carrier: `offset + reach` inside `[0, carrier.len())`.
 pub(crate) fn check_placement(op: &'static str, i: usize, s: &Subtensor) -> Result<()> {
     let (lo, hi) = s.layout.reach();
     let len = s.carrier.len() as i64;
@@ -266,7 +266,7 @@ pub(crate) fn check_placement(op: &'static str, i: usize, s: &Subtensor) -> Resu
     }
 }
 
-/// The dtype rules (RT006), run after universal validation on a read-only representation:
+/// The dtype's own rules, run after the universal checks on a read-only representation:
 /// the scale placement of a block-scaled tensor is injective.
 fn dtype_rules(dtype: DType, r: &Representation, op: &'static str) -> Result<()> {
     if dtype == DType::BlockScaledI8F32 && !r.subtensors[1].layout.is_injective() {

@@ -69,7 +69,7 @@ pub(crate) fn describe(tt: &TokenTree) -> String {
 
 #[cfg(test)]
 mod fuzz {
-    //! Random token soups for every token parser (issue 11, item 7): an error whose message
+    //! Random token soups for every token parser: an error whose message
     //! starts with the macro's name, never a panic. A few thousand cases; `STRIDEWEAVE_LONG=1`
     //! runs a million per property.
 

@@ -86,8 +86,9 @@ pub trait StorageAllocator: Send + Sync + 'static {
     fn allocate(&self, dtype: DType, len: usize) -> std::result::Result<Carrier, AllocError>;
 }
 
-/// A storage request: the carrier class a new owner must live in (contracts C5; the Shaped
-/// Types document's `TransferTo(request)`). [`StorageRequest::host`] is built in;
+/// A storage request: the carrier class a new owner must live in (what
+/// [`Tensor::transfer_to`](crate::Tensor::transfer_to) takes: storage is only ever made by
+/// such an explicitly named operation). [`StorageRequest::host`] is built in;
 /// [`StorageRequest::with_allocator`] requests any other class through its
 /// [`StorageAllocator`]; [`StorageRequest::named`] asks for a class by name, which only the
 /// built-in classes answer (another name is an error of the operation that uses it).

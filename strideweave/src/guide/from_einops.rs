@@ -2,7 +2,7 @@
 //!
 //! StrideWeave's patterns use einops' grammar — `"b (h w) c -> b h w c"` — with one
 //! difference of convention: a StrideWeave mode list is **first mode fastest**, an einops
-//! (numpy, PyTorch) axis list is **last axis fastest**. The rule (contracts §5):
+//! (numpy, PyTorch) axis list is **last axis fastest**. The rule:
 //!
 //! > An einops pattern on row-major data is the StrideWeave pattern obtained by **reversing
 //! > the order of terms at every level** (the top level and inside every group), applied to

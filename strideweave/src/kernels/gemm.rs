@@ -1,4 +1,4 @@
-//! The crate's one `unsafe` block: `matrixmultiply`'s packed f32/f64 kernels, called with
+//! One `unsafe` block (docs/unsafe.md): `matrixmultiply`'s packed f32/f64 kernels, called with
 //! signed (and zero) row and column strides straight from the operands' slices, writing
 //! straight into the output slice at its own offset and strides (it packs what it needs
 //! itself, so nothing is copied before or after the call).

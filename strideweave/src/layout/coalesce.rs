@@ -1,4 +1,4 @@
-//! coalesce, by-mode coalesce and filter (`layout-algebra.md` §5).
+//! coalesce, by-mode coalesce and filter, as in CuTe's layout algebra.
 //!
 //! Post-condition of every function here: `size(result) == size(L)` and
 //! `result(i) == L(i)` on the whole domain.

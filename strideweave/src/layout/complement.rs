@@ -1,4 +1,4 @@
-//! complement (`layout-algebra.md` §6).
+//! complement, as in CuTe's layout algebra.
 
 use crate::error::{Error, Result};
 use crate::layout::coalesce::{Modes, coalesce_modes, flat_layout};

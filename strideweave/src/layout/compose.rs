@@ -1,4 +1,4 @@
-//! Composition `R = A ∘ B`, `R(c) = A(B(c))` (`layout-algebra.md` §7).
+//! Composition `R = A ∘ B`, `R(c) = A(B(c))`, as in CuTe's layout algebra.
 //!
 //! Semantics: a single-leaf right operand that lies wholly inside one mode of A is exact;
 //! otherwise pycute's stride-divisibility condition, plus a shape-divisibility check on every

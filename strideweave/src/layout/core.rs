@@ -1,4 +1,4 @@
-//! `Layout`: a shape and a congruent stride, and the function they define (L2–L8).
+//! `Layout`: a shape and a congruent stride, and the function they define.
 
 use smallvec::SmallVec;
 
@@ -9,7 +9,7 @@ use crate::layout::int_tuple::{
 use crate::layout::shape::{Shape, Stride};
 
 /// A hierarchical layout: a function from the coordinates of a [`Shape`] to integers,
-/// `L(c) = Σ leaf coordinate × leaf stride` (contracts L2–L3).
+/// `L(c) = Σ leaf coordinate × leaf stride`.
 ///
 /// Coordinates are first-mode-fastest (colexicographic) at every level.
 ///
@@ -210,7 +210,7 @@ impl Layout {
         Layout::from_parts(op, toks, shape, stride, int_root && modes.len() == 1)
     }
 
-    /// The compact, first-mode-fastest layout of a shape (contracts L8): each leaf's stride is
+    /// The compact, first-mode-fastest layout of a shape: each leaf's stride is
     /// the product of the extents before it in depth-first order.
     ///
     /// ```
@@ -283,7 +283,7 @@ impl Layout {
         self.shape.size()
     }
 
-    /// 1 + the largest index the layout reaches (contracts L4).
+    /// 1 + the largest index the layout reaches, computed from the strides.
     ///
     /// ```
     /// let l: strideweave::Layout = "(2,3):(1,4)".parse().unwrap();
@@ -340,7 +340,7 @@ impl Layout {
         self.shape.depth()
     }
 
-    /// The leaf-and-nesting recipe (contracts L5).
+    /// The leaf-and-nesting recipe, without the extents (the profile).
     ///
     /// ```
     /// use strideweave::{Layout, ProfileToken::*};
@@ -356,7 +356,7 @@ impl Layout {
         self.shape.0.vals.iter().zip(self.stride.0.vals.iter())
     }
 
-    /// The index of a coordinate (contracts L3). The coordinate mirrors the shape's hierarchy
+    /// The index of a coordinate. The coordinate mirrors the shape's hierarchy
     /// or uses a non-negative integer at any level, expanded first-mode-fastest.
     ///
     /// ```
@@ -478,7 +478,7 @@ impl Layout {
     }
 
     /// The `k` such that the layout maps onto `[0, target.size())` reaching every index
-    /// exactly `k` times, proven from the strides without enumerating (contracts L7).
+    /// exactly `k` times, proven from the strides without enumerating.
     ///
     /// ```
     /// let l: strideweave::Layout = "(4,3):(0,1)".parse().unwrap();

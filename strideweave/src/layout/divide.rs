@@ -1,4 +1,4 @@
-//! Division: logical, zipped and tiled divide (`layout-algebra.md` §9).
+//! Division: logical, zipped and tiled divide, as in CuTe's layout algebra.
 
 use crate::error::Result;
 use crate::layout::core::Layout;

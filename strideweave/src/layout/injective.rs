@@ -1,4 +1,4 @@
-//! Injectivity (contracts L6), decided from the strides: bounded work, no allocation.
+//! Injectivity, decided from the strides: bounded work, no allocation.
 //!
 //! Distinct coordinates reach one index exactly when some non-zero vector `e` with
 //! `|e_k| < s_k` has `Σ e_k·d_k = 0` (a *relation*). Flipping a stride's sign does not change
@@ -23,7 +23,7 @@ use crate::layout::core::Layout;
 type Live = SmallVec<[(i128, i128); 8]>;
 
 impl Layout {
-    /// Whether distinct coordinates reach distinct indices (contracts L6), decided from the
+    /// Whether distinct coordinates reach distinct indices, decided from the
     /// strides (see [`try_is_injective`](Self::try_is_injective)). When the exact answer
     /// would take more than the work budget, the layout counts as possibly overlapping and
     /// the answer is `false`.

@@ -1,10 +1,10 @@
 //! `IntTuple`: an integer or a nested tuple of integers, stored flat so that small tuples
 //! live inline and never touch the heap.
 //!
-//! The encoding is the *profile* of contracts L5 plus the leaf values: the root's children
-//! as a token stream (`Leaf`, `Push`, `Pop`) and the leaves in depth-first order. An
-//! integer root is the one-token stream `[Leaf]` with a flag, so `5` and `(5)` keep their
-//! distinct printing while sharing one profile.
+//! The encoding is the *profile* (the leaf-and-nesting recipe) plus the leaf values: the root's
+//! children as a token stream (`Leaf`, `Push`, `Pop`) and the leaves in depth-first order. An
+//! integer root is the one-token stream `[Leaf]` with a flag, so `5` and `(5)` keep their distinct
+//! printing while sharing one profile.
 
 use std::fmt;
 use std::str::FromStr;
@@ -16,7 +16,7 @@ use crate::layout::inline_vec::InlineVec;
 use crate::error::{Error, Result};
 
 /// One step of a profile: the leaf-and-nesting recipe of a tuple without its values
-/// (contracts L5).
+/// (`(2,(3,4))` and `(7,(8,9))` share one profile).
 ///
 /// ```
 /// use strideweave::{IntTuple, ProfileToken::*};
@@ -192,7 +192,7 @@ impl IntTuple {
         &self.vals
     }
 
-    /// The leaf-and-nesting recipe of the root's contents (contracts L5).
+    /// The leaf-and-nesting recipe of the root's contents (the profile).
     ///
     /// ```
     /// use strideweave::{IntTuple, ProfileToken::*};

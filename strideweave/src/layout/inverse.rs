@@ -1,4 +1,4 @@
-//! Right and left inverses (`layout-algebra.md` §8).
+//! Right and left inverses, as in CuTe's layout algebra.
 
 use smallvec::SmallVec;
 

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-/// One entry of a slice key: an integer or a Python-style slice (seed 000): slice bounds
+/// One entry of a slice key: an integer or a Python-style slice. Slice bounds
 /// are normalised as Python does (negative bounds count from the end, bounds beyond the
 /// extent are clamped), and the step must be positive.
 ///

@@ -1,4 +1,4 @@
-//! Hierarchical layouts (contracts §3, `layout-algebra.md`): pure math, no tensors.
+//! Hierarchical layouts and CuTe's layout algebra: pure math, no tensors.
 //!
 //! | module | what it holds |
 //! | --- | --- |
@@ -8,7 +8,7 @@
 //! | `injective` | injectivity decided from the strides, within a work budget |
 //! | `notation` | `Display`/`Debug`/`FromStr` of layouts |
 //! | `structure` | sub-layouts, concat, append, permute, broadcast, flatten |
-//! | `tree` | [`Tree`] and tree rearrangement (L12): `rearrange_tree` |
+//! | `tree` | [`Tree`] and tree rearrangement: `rearrange_tree` |
 //! | `hier` | walks of hand-built hierarchies (`Tree`, `Tiler`) with an explicit stack |
 //! | `coalesce` | coalesce, by-mode coalesce, filter |
 //! | `compose` | composition with a layout, a shape or a by-mode tiler |

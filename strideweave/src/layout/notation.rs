@@ -1,4 +1,4 @@
-//! `Display` (CuTe), `Debug` and `FromStr` (both notations) of layouts (contracts L15).
+//! `Display` (CuTe), `Debug` and `FromStr` (both notations) of layouts: each parses back.
 
 use std::fmt;
 use std::str::FromStr;

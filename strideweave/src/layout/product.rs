@@ -1,4 +1,4 @@
-//! Products: logical, blocked, raked, zipped and tiled (`layout-algebra.md` §10).
+//! Products: logical, blocked, raked, zipped and tiled, as in CuTe's layout algebra.
 
 use crate::error::{Error, Result};
 use crate::layout::core::Layout;

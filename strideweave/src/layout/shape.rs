@@ -9,9 +9,9 @@ use crate::layout::int_tuple::{
     IntTuple, ProfileToken, check_nesting, first_parse_error, leaf_path, parse_error,
 };
 
-/// An [`IntTuple`] whose leaves are extents ≥ 1 and whose size fits in `i64` (contracts L1).
+/// An [`IntTuple`] whose leaves are extents ≥ 1 and whose size fits in `i64`.
 ///
-/// At the root an integer and a one-element tuple denote the same shape (contracts L2):
+/// At the root an integer and a one-element tuple denote the same shape:
 ///
 /// ```
 /// use strideweave::{IntTuple, Shape};
@@ -24,7 +24,7 @@ use crate::layout::int_tuple::{
 #[derive(Clone)]
 pub struct Shape(pub(crate) IntTuple);
 
-/// An [`IntTuple`] of signed strides (contracts L1): any integers, negative ones included
+/// An [`IntTuple`] of signed strides: any integers, negative ones included
 /// (reversed views need them), although complement, the divides, the products and the
 /// inverses accept only non-negative strides.
 ///
@@ -59,7 +59,7 @@ impl Shape {
         Ok(Shape(t))
     }
 
-    /// The empty shape `()`: no top-level modes, size 1 (contracts C4).
+    /// The empty shape `()`: no top-level modes, size 1 (a scalar's shape).
     ///
     /// ```
     /// let e = strideweave::Shape::empty();
@@ -96,7 +96,7 @@ impl Shape {
         self.0.depth()
     }
 
-    /// The leaf-and-nesting recipe (contracts L5).
+    /// The leaf-and-nesting recipe, without the extents (the profile).
     ///
     /// ```
     /// use strideweave::{Shape, ProfileToken::*};

@@ -1,4 +1,4 @@
-//! Structural operations: sub-layouts, concat, append, permute, broadcast, flatten (L9–L11).
+//! Structural operations: sub-layouts, concat, append, permute, broadcast, flatten.
 
 use std::ops::{Bound, RangeBounds};
 
@@ -68,7 +68,7 @@ impl LayoutBuilder {
 }
 
 impl Layout {
-    /// Top-level mode `i` (contracts L9: `layout[i]`).
+    /// Top-level mode `i` (`layout[i]` in CuTe).
     ///
     /// ```
     /// let l: strideweave::Layout = "(2,(3,4)):(1,(2,6))".parse().unwrap();
@@ -87,7 +87,7 @@ impl Layout {
         b.single("mode")
     }
 
-    /// The top-level modes in `range`, as a tuple layout (contracts L9: `layout[a..b]`).
+    /// The top-level modes in `range`, as a tuple layout (`layout[a..b]`).
     ///
     /// ```
     /// let l: strideweave::Layout = "(2,(3,4),5):(1,(2,6),24)".parse().unwrap();
@@ -147,7 +147,7 @@ impl Layout {
         b.tuple("select")
     }
 
-    /// The top-level modes of `self` followed by those of `other` (contracts L9).
+    /// The top-level modes of `self` followed by those of `other`.
     ///
     /// ```
     /// let a: strideweave::Layout = "(1,2):(0,1)".parse().unwrap();
@@ -162,7 +162,7 @@ impl Layout {
     }
 
     /// The top-level modes of `self` followed by `other` as one mode: nested unless it is a
-    /// leaf (contracts L9).
+    /// leaf.
     ///
     /// ```
     /// let a: strideweave::Layout = "(1,2):(0,1)".parse().unwrap();
@@ -192,7 +192,8 @@ impl Layout {
     }
 
     /// Reorders complete top-level modes: mode `j` of the result is mode `order[j]` of
-    /// `self`; nested modes move whole (contracts L10).
+    /// `self`; nested modes move whole. An order that omits, repeats or names a missing mode
+    /// is an error.
     ///
     /// ```
     /// let l: strideweave::Layout = "(2,(3,4),5):(1,(2,6),24)".parse().unwrap();
@@ -241,7 +242,7 @@ impl Layout {
     }
 
     /// Widens extent-one leaves to the target's extents with stride 0; every other leaf must
-    /// keep its extent, and the target must have the same profile (contracts L11).
+    /// keep its extent, and the target must have the same nesting (profile).
     ///
     /// ```
     /// let l: strideweave::Layout = "(2,(1,3)):(1,(2,2))".parse().unwrap();

@@ -10,7 +10,7 @@ use crate::layout::shape::Shape;
 use crate::layout::structure::LayoutBuilder;
 
 /// What a layout is composed with, divided by or multiplied by
-/// (`layout-algebra.md` §7): a whole layout (a 1-D function), a by-mode list applied to the
+/// (as in CuTe): a whole layout (a 1-D function), a by-mode list applied to the
 /// leading top-level modes, or "keep this mode unchanged" (`_` in CuTe).
 ///
 /// A [`Shape`] converts to the by-mode tiler of unit-stride tiles: `(3,8)` is `<3:1, 8:1>`.

@@ -1,4 +1,4 @@
-//! `Tree` and tree rearrangement (contracts L12).
+//! `Tree` and tree rearrangement: select sub-layouts and regroup them.
 
 use smallvec::SmallVec;
 
@@ -8,7 +8,7 @@ use crate::layout::hier::{self, Hierarchy};
 use crate::layout::int_tuple::{Node, ProfileToken, check_nesting};
 use crate::layout::structure::LayoutBuilder;
 
-/// A hierarchy of leaves used to select and to build layouts (contracts L12).
+/// A hierarchy of leaves used to select and to build layouts.
 ///
 /// A leaf is a plain [`Tree::Leaf`] or an identified leaf [`Tree::Id`]; both count as one
 /// leaf of the tree's recipe.
@@ -242,7 +242,7 @@ fn invalid(detail: String) -> Error {
 type Extracted<'a> = SmallVec<[(Node<'a>, Node<'a>); 8]>;
 
 impl Layout {
-    /// Rebuilds the layout from extracted sublayouts (contracts L12).
+    /// Rebuilds the layout from extracted sublayouts.
     ///
     /// `selection` mirrors the top of the hierarchy and extracts, at each of its leaves, the
     /// whole subtree there; by default every leaf is extracted in depth-first order. In

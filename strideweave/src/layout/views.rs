@@ -1,4 +1,4 @@
-//! The layout half of every tensor view (seed 000): slicing, reshape, as_strided's affine
+//! The layout half of every tensor view: slicing, reshape, as_strided's affine
 //! composition, broadcast_in_dim, squeeze/unsqueeze and reversal. Each is a pure function
 //! on layouts; the tensor wrappers only rebuild and validate representations.
 
@@ -64,7 +64,7 @@ fn step_error(op: &'static str, mode: usize, step: i64) -> Error {
 }
 
 impl Layout {
-    /// Slices the top-level modes (seed 000): one key per mode; an integer removes its mode
+    /// Slices the top-level modes: one key per mode; an integer removes its mode
     /// and adds its index to the offset; a slice keeps its mode with extent
     /// `(stop - start) / step` and stride `stride × step`. A nested mode accepts only a
     /// whole slice or one integer over its first-mode-fastest coordinates.
@@ -234,7 +234,7 @@ impl Layout {
         Ok((offset, at_origin, any_slice))
     }
 
-    /// The same first-mode-fastest sequence regrouped as `target` (seed 000): requires
+    /// The same first-mode-fastest sequence regrouped as `target`, without a copy: requires
     /// `L(i) = b·i` for some `b ≥ 0`; the result gives `target`'s leaves compact strides
     /// scaled by `b`.
     ///
@@ -305,7 +305,7 @@ impl Layout {
         Ok(())
     }
 
-    /// `self ∘ B` with exactly B's shape (contracts D6: representable exactly when the
+    /// `self ∘ B` with exactly B's shape (representable exactly when the
     /// composed index function is affine on every leaf of B's shape): the placement of
     /// `as_strided`.
     ///
@@ -400,7 +400,7 @@ impl Layout {
     }
 
     /// Inserts each target mode not named in `dims` as a `1:0` leaf, then broadcasts to
-    /// `target` (seed 000). `dims[i]` is the target mode holding source mode `i`, strictly
+    /// `target`. `dims[i]` is the target mode holding source mode `i`, strictly
     /// increasing.
     ///
     /// ```
@@ -456,7 +456,8 @@ impl Layout {
         b.tuple(op)?.broadcast_to_as(op, target)
     }
 
-    /// Right-aligned broadcasting (seed 004's `BroadcastTo`, contracts C3): missing leading
+    /// Right-aligned broadcasting (numpy's rule, asked for by name: nothing broadcasts
+    /// implicitly): missing leading
     /// modes behave as extent 1; `broadcast_in_dim` with the trailing target modes.
     ///
     /// ```
@@ -589,7 +590,8 @@ impl Layout {
         ))
     }
 
-    /// Reverses the coordinates of top-level mode `mode` (contracts C2): every leaf in it
+    /// Reverses the coordinates of top-level mode `mode` (slice steps stay positive; this is
+    /// the one way to reverse): every leaf in it
     /// gets the negated stride, and the returned offset change moves the origin to the old
     /// last element of the mode.
     ///

@@ -120,7 +120,7 @@ impl Tensor {
     /// The view of a slice of a one-subtensor tensor, its layout and offset written in
     /// place inside the new handle, recorded for autograd; `None` for another
     /// representation. A selection reads a subset of the source's carrier indices, so it
-    /// stays inside the carrier (RT004) because the source did: no placement check.
+    /// stays inside the carrier because the source did: no placement check.
     fn slice_in_place(&self, op: &'static str, keys: &[Key]) -> Option<Result<Tensor>> {
         let r = self.representation();
         if !r.is_single() || !r.adjacent.is_empty() {

@@ -1,10 +1,10 @@
-//! Storage-producing copies (contracts C5): `materialize`, `relayout` and their `_into`
-//! forms (`to_shape` and `transfer_to` are in `transfer`), and the one path under
-//! `copy_from` and `to_vec`: the copy engine of
-//! [`kernels::copy`](crate::kernels::copy), run straight from the source carrier into the
-//! destination carrier, for every plain dtype. With the default feature `parallel`, copies
-//! of 1 MiB or more are split across rayon's threads (`RAYON_NUM_THREADS=1` or
-//! `--no-default-features` keeps one thread); the result is the same bit for bit.
+//! Storage-producing copies (a view never copies; these named operations do): `materialize`,
+//! `relayout` and their `_into` forms (`to_shape` and `transfer_to` are in `transfer`), and the one
+//! path under `copy_from` and `to_vec`: the copy engine of [`kernels::copy`](crate::kernels::copy),
+//! run straight from the source carrier into the destination carrier, for every plain dtype. With
+//! the default feature `parallel`, copies of 1 MiB or more are split across rayon's threads
+//! (`RAYON_NUM_THREADS=1` or `--no-default-features` keeps one thread); the result is the same bit
+//! for bit.
 
 use crate::autograd::node::{self, Cotangents, Rule};
 use crate::carrier::Carrier;
@@ -56,8 +56,9 @@ impl Tensor {
 
     /// A new carrier holding this tensor's logical contents in the order of `order`: a
     /// compact injective layout of the same shape, such as [`Layout::compact`]
-    /// (first-mode-fastest, i.e. column-major) or [`Layout::row_major`] (C1), or any
-    /// permutation or reversal of them. Recorded for autograd like [`materialize`](Self::materialize).
+    /// (first-mode-fastest, i.e. column-major, the default everywhere) or
+    /// [`Layout::row_major`], or any permutation or reversal of them. Recorded for autograd
+    /// like [`materialize`](Self::materialize).
     ///
     /// ```
     /// use strideweave::{Layout, Tensor};

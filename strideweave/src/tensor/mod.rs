@@ -141,7 +141,7 @@ impl Tensor {
     }
 
     /// The handle of a one-subtensor representation, unvalidated: the caller has checked
-    /// (or knows) RT003–RT006.
+    /// (or knows) that the representation is valid.
     #[inline]
     pub(crate) fn single(dtype: DType, carrier: Carrier, offset: usize, layout: Layout) -> Tensor {
         // `from_buf`, not `smallvec!` (which pushes): the subtensor is written once.
@@ -426,7 +426,7 @@ impl Tensor {
     }
 
     /// Fails with `NotImplemented` unless this is a one-subtensor tensor (a block-scaled
-    /// tensor takes only the pure views, RT008).
+    /// tensor takes only the pure views).
     pub(crate) fn require_single(&self, op: &'static str) -> Result<&Subtensor> {
         if self.inner.repr.is_single() {
             Ok(&self.inner.repr.subtensors[0])

@@ -1,4 +1,4 @@
-//! The owner-level storage operations of the Shaped Types document (contracts C5):
+//! The owner-level storage operations, each an explicitly named allocation or move:
 //! `to_shape` (consume an owner, keep its storage, change its shape) and `transfer_to`
 //! (a new owner in the carrier class a [`StorageRequest`] names).
 
@@ -24,7 +24,7 @@ impl Tensor {
     ///
     /// Otherwise it is an error that says to call [`materialize`](Self::materialize) first
     /// (which makes an unshared compact copy); a size mismatch names both shapes; a
-    /// multi-subtensor (block-scaled) tensor is `NotImplemented` (RT008). On an error the
+    /// multi-subtensor (block-scaled) tensor is `NotImplemented`. On an error the
     /// handle is dropped and nothing else changes: the carrier's elements and version are
     /// untouched. A tensor fresh from [`materialize`](Self::materialize),
     /// [`from_vec`](Self::from_vec), [`zeros`](Self::zeros) or an arithmetic result always
@@ -106,7 +106,7 @@ impl Tensor {
     /// carrier of that class, laid out compact first-mode-fastest (hierarchy of the shape
     /// kept), filled by the copy engine from any view (permuted, sliced, reversed,
     /// broadcast). This tensor stays valid and unchanged. Every plain dtype; a block-scaled
-    /// tensor is `NotImplemented` (RT008: [`dequantize`](Self::dequantize) it first). A class
+    /// tensor is `NotImplemented` ([`dequantize`](Self::dequantize) it first). A class
     /// that is not available is a `NotImplemented` error naming it; a class that cannot
     /// allocate the elements, or whose carriers are not writable from the host, an error
     /// naming it too. Into the host class it is recorded for autograd like

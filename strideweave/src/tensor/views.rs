@@ -30,7 +30,7 @@ impl Tensor {
     /// [`leading_view`](Self::leading_view) for a layout function that keeps the reach of
     /// every layout it is given (it reorders, regroups or splits leaves, widens or inserts
     /// extent-1 leaves to stride 0, drops extent-1 leaves): a one-subtensor view then stays
-    /// inside its carrier because its source did, and skips the placement check (RT004).
+    /// inside its carrier because its source did, and skips the placement check.
     pub(crate) fn reach_keeping_view(
         &self,
         op: &'static str,

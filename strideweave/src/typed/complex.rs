@@ -2,7 +2,7 @@
 //!
 //! `num_complex::Complex<F>` is `#[repr(C)]` with the fields `re` then `im`, so a slice of
 //! `n` complex values is laid out exactly as a slice of `2n` values of `F` (same alignment,
-//! no padding). The two casts below are the crate's only `unsafe` outside the GEMM call.
+//! no padding). The two casts below are `unsafe` (listed in docs/unsafe.md).
 
 use super::layout::overflow;
 use super::rank::{DynRank, TensorRank};

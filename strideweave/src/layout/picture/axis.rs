@@ -6,8 +6,8 @@ use crate::layout::Layout;
 
 /// A top-level mode as one printed axis.
 ///
-/// A hierarchical mode `(s0, s1, …)` is read through its flat coordinate `j` (contracts L3:
-/// the integer a coordinate may hold at any level, `s0` fastest); its *groups* are the runs
+/// A hierarchical mode `(s0, s1, …)` is read through its flat coordinate `j` (as indexing
+/// reads an integer at any level of a coordinate, `s0` fastest); its *groups* are the runs
 /// of `size(s0)` consecutive positions, and a printer separates adjacent groups.
 #[derive(Clone, Debug)]
 pub(crate) struct Axis {

@@ -15,7 +15,7 @@
 //! assert_eq!(tiles.to_string(), "(12,2):(1,12)");
 //! ```
 #![deny(missing_docs)]
-#![deny(unsafe_code)] // audited exceptions: the matrixmultiply call in kernels/gemm.rs, the in-place handle construction of Tensor::single_in_place (tensor/mod.rs), the Complex<->real slice casts in typed/complex.rs, the TypeId-checked identity slice cast in typed/engine.rs, the written-once result buffers and the T -> MaybeUninit<T> slice view of budget.rs (written_vec, as_uninit), and the file maps and byte-to-element casts of carrier/mapped.rs
+#![deny(unsafe_code)] // audited exceptions: the matrixmultiply call in kernels/gemm.rs, the in-place handle construction of Tensor::single_in_place (tensor/mod.rs), the Complex<->real slice casts in typed/complex.rs, the TypeId-checked identity slice cast in typed/copy.rs, the written-once result buffers and the T -> MaybeUninit<T> slice view of budget.rs (written_vec, as_uninit), and the file maps and byte-to-element casts of carrier/mapped.rs
 
 pub mod autograd;
 mod budget;
@@ -166,7 +166,10 @@ pub struct Reduced<S, P>(std::marker::PhantomData<S>, std::marker::PhantomData<P
 pub use ops::Reduction;
 pub use strideweave_macros::{einsum, layout, rearrange, reduce, repeat, s, shape, shape_t};
 pub use tensor::{Indexed, Tensor};
-pub use typed::{DynRank, Rank, StridedSliceSpec, TypedTensorView};
+pub use typed::{
+    ColMajorView, DynRank, Host, MemoryKind, Placement, Rank, StridedSliceSpec, TensorLayout,
+    TensorRank, TensorRead, TypedTensor, TypedTensorView,
+};
 pub use validation::{ValidationError, ValidationKind};
 
 /// The README's tour, compiled and run as a doctest.

@@ -179,7 +179,10 @@ pub struct Reduced<S, P>(std::marker::PhantomData<S>, std::marker::PhantomData<P
 pub use ops::Reduction;
 pub use strideweave_macros::{einsum, layout, rearrange, reduce, repeat, s, shape, shape_t};
 pub use tensor::{Indexed, Tensor};
-pub use typed::{DynRank, Rank, StridedSliceSpec, TypedTensorView};
+pub use typed::{
+    ColMajorView, DynRank, Host, MemoryKind, Placement, Rank, StridedSliceSpec, TensorLayout,
+    TensorRank, TensorRead, TypedTensor, TypedTensorView,
+};
 pub use validation::{ValidationError, ValidationKind};
 
 /// The README's tour, compiled and run as a doctest.

@@ -1,5 +1,5 @@
 //! Where cotangents enter and gradients leave: checks of a caller's cotangent against its
-//! target, and gradient buffers that never alias (RT017).
+//! target, and gradient buffers that never alias.
 //!
 //! * An **injective** target keeps its layout: the gradient is a fresh carrier just long
 //!   enough for the layout's reach, with the offset that places the reach at its start.
@@ -196,7 +196,7 @@ pub(crate) fn gradient(
 }
 
 /// `cot` as the values a gradient buffer of `target` holds at each ordinal: itself when
-/// `target` is injective, else each slot's sum over its aliases, replicated (RT017).
+/// `target` is injective, else each slot's sum over its aliases, replicated.
 pub(crate) fn slot_values(op: &'static str, target: &Tensor, cot: Dense) -> Result<Dense> {
     fn go<T: Num>(op: &'static str, l: &Layout, cot: Dense) -> Result<Dense> {
         // Unreachable: the engine built the cotangent in the target's dtype (backward checked the

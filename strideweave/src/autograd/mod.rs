@@ -10,7 +10,7 @@
 //! | `node` | recorded operations: saved inputs, their carriers' versions, a backward rule |
 //! | `view` | the one backward rule of every view (a scatter-add through an ordinal map) |
 //! | `cot` | cotangents while backward runs: contributions kept where they lie, written once |
-//! | `engine` | the traversal: validate everything, propagate in topological order, commit |
+//! | `backward` | the traversal: validate everything, propagate in topological order, commit |
 //! | `buffer` | cotangent checks and gradient buffers (injective layouts, sums over aliases) |
 //! | `tensor` | the `Tensor` methods: `backward`, `grad`, `set_requires_grad`, … |
 //!
@@ -21,9 +21,9 @@
 //! they lie — a caller's cotangent in its tensor, a chain of views as its last view's
 //! layout — and a gradient buffer is written from them in one strided pass.
 
+mod backward;
 mod buffer;
 mod cot;
-mod engine;
 pub(crate) mod node;
 mod tensor;
 pub(crate) mod view;
@@ -177,7 +177,7 @@ pub fn grad(
         };
         roots.push(((*t).clone(), cot));
     }
-    engine::run(OP, roots, retain_graph, Some(inputs))
+    backward::run(OP, roots, retain_graph, Some(inputs))
 }
 
 /// Whether a tensor takes part in autograd (one atomic load).

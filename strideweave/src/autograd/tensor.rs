@@ -2,7 +2,7 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::autograd::{buffer, engine, participates};
+use crate::autograd::{backward, buffer, participates};
 use crate::error::{Error, Result};
 use crate::tensor::Tensor;
 
@@ -178,7 +178,7 @@ impl Tensor {
     pub fn backward(&self) -> Result<()> {
         const OP: &str = "backward";
         let cot = buffer::unit_cotangent(OP, self)?;
-        engine::run(OP, vec![(self.clone(), cot)], false, None)?;
+        backward::run(OP, vec![(self.clone(), cot)], false, None)?;
         Ok(())
     }
 
@@ -225,7 +225,7 @@ impl Tensor {
     pub fn backward_with(&self, gradient: Option<&Tensor>, retain_graph: bool) -> Result<()> {
         const OP: &str = "backward_with";
         let cot = buffer::root_cotangent(OP, self, gradient)?;
-        engine::run(OP, vec![(self.clone(), cot)], retain_graph, None)?;
+        backward::run(OP, vec![(self.clone(), cot)], retain_graph, None)?;
         Ok(())
     }
 }

@@ -81,13 +81,20 @@ impl Layout {
         Ok(l)
     }
 
-    /// Builds from parts known to be valid: equal profiles, extents ≥ 1, size and reach
-    /// within `i64` (for results of structure-preserving operations on a valid layout).
-    pub(crate) fn from_valid(toks: Toks, shape: Vals, stride: Vals, int_root: bool) -> Layout {
-        debug_assert!(shape.iter().all(|&e| e >= 1));
+    /// The crate's unchecked constructor: a layout of profile `toks` (an integer when
+    /// `int_root`) from parts known to be valid — extents ≥ 1, one stride per extent, size
+    /// and reach within `i64` (results of structure-preserving operations on a valid layout,
+    /// and the literals a macro expansion checked at compile time).
+    pub(crate) fn from_valid(
+        toks: impl Into<Toks>,
+        shape: impl Into<Vals>,
+        stride: impl Into<Vals>,
+        int_root: bool,
+    ) -> Layout {
+        let toks = toks.into();
         let l = Layout {
-            shape: Shape(IntTuple::from_parts(toks.clone(), shape, int_root)),
-            stride: Stride(IntTuple::from_parts(toks, stride, int_root)),
+            shape: Shape::from_valid(toks.clone(), shape, int_root),
+            stride: Stride(IntTuple::from_parts(toks, stride.into(), int_root)),
         };
         debug_assert!(l.try_reach().is_some());
         l
@@ -308,16 +315,8 @@ impl Layout {
     }
 
     fn try_reach(&self) -> Option<(i64, i64)> {
-        let (mut lo, mut hi) = (0i64, 0i64);
-        for (&s, &d) in self.leaves() {
-            let span = (s - 1).checked_mul(d)?;
-            if span < 0 {
-                lo = lo.checked_add(span)?;
-            } else {
-                hi = hi.checked_add(span)?;
-            }
-        }
-        Some((lo, hi))
+        let (lo, hi) = reach_from(0, self.leaves().map(|(&s, &d)| (s as u64, d)))?;
+        Some((lo.try_into().ok()?, hi.try_into().ok()?))
     }
 
     /// The number of top-level modes.
@@ -516,6 +515,24 @@ impl Layout {
 }
 
 /// The index contribution of coordinate node `c` against shape node `s`, stride node `d`.
+/// The smallest and the largest index that leaves `(extent, stride)` reach from `start`:
+/// `start` plus the sum of the negative spans `(extent − 1) × stride`, and `start` plus the
+/// sum of the positive ones; `None` when a sum overflows `i128` (no span does). The rule of
+/// [`Layout::reach`], shared with the typed views.
+pub(crate) fn reach_from(
+    start: i128,
+    leaves: impl IntoIterator<Item = (u64, i64)>,
+) -> Option<(i128, i128)> {
+    let (mut lo, mut hi) = (start, start);
+    for (s, d) in leaves {
+        // |(s − 1) × d| < 2^64 · 2^63: exact in i128.
+        let span = (i128::from(s) - 1) * i128::from(d);
+        let side = if span < 0 { &mut lo } else { &mut hi };
+        *side = side.checked_add(span)?;
+    }
+    Some((lo, hi))
+}
+
 fn node_index(
     op: &'static str,
     c: Node<'_>,

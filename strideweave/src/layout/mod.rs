@@ -45,6 +45,7 @@ mod tree;
 mod views;
 
 pub use self::core::Layout;
+pub(crate) use self::core::reach_from;
 pub use dim::Dim;
 pub use int_tuple::{IntTuple, ProfileToken};
 pub use key::Key;
@@ -56,16 +57,11 @@ pub use views::Sliced;
 #[doc(hidden)]
 pub mod __private {
     //! Constructors for values that a macro expansion has already checked at compile time.
-    use super::int_tuple::IntTuple;
-    use super::{Layout, ProfileToken, Shape, Stride};
+    use super::{Layout, ProfileToken, Shape};
 
     /// A shape from its profile and extents, already checked (extents ≥ 1, size fits).
     pub fn shape(profile: &[ProfileToken], extents: &[i64], int_root: bool) -> Shape {
-        Shape(IntTuple::from_parts(
-            profile.into(),
-            extents.into(),
-            int_root,
-        ))
+        Shape::from_valid(profile, extents, int_root)
     }
 
     /// A layout from its profile, extents and strides, already checked (congruent, extents
@@ -76,14 +72,7 @@ pub mod __private {
         strides: &[i64],
         int_root: bool,
     ) -> Layout {
-        Layout {
-            shape: shape(profile, extents, int_root),
-            stride: Stride(IntTuple::from_parts(
-                profile.into(),
-                strides.into(),
-                int_root,
-            )),
-        }
+        Layout::from_valid(profile, extents, strides, int_root)
     }
 
     /// The keys of `s!`, as an array of the length written (also when it is 0).

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use crate::error::{Error, Result};
 use crate::layout::int_tuple::{
-    IntTuple, ProfileToken, check_nesting, first_parse_error, leaf_path, parse_error,
+    IntTuple, ProfileToken, Toks, Vals, check_nesting, first_parse_error, leaf_path, parse_error,
 };
 
 /// An [`IntTuple`] whose leaves are extents ≥ 1 and whose size fits in `i64`.
@@ -38,6 +38,18 @@ pub struct Shape(pub(crate) IntTuple);
 pub struct Stride(pub(crate) IntTuple);
 
 impl Shape {
+    /// The crate's unchecked constructor: a shape of profile `toks` (an integer when
+    /// `int_root`) whose extents are known to be ≥ 1 with a size within `i64`.
+    pub(crate) fn from_valid(
+        toks: impl Into<Toks>,
+        extents: impl Into<Vals>,
+        int_root: bool,
+    ) -> Shape {
+        let shape = Shape(IntTuple::from_parts(toks.into(), extents.into(), int_root));
+        debug_assert!(shape.0.vals.iter().all(|&e| e >= 1));
+        shape
+    }
+
     /// Checks the nesting (at most [`MAX_NESTING`](crate::MAX_NESTING) levels), that every
     /// leaf is at least 1 and that the size fits in `i64`.
     ///

@@ -204,10 +204,10 @@ fn gather_layout(shape: &Shape, summed: &[bool], out: &Shape) -> Layout {
             }
         }
     }
-    crate::layout::__private::layout(
+    Layout::from_valid(
         shape.profile(),
         shape.leaves(),
-        &strides,
+        &strides[..],
         shape.as_int_tuple().is_int(),
     )
 }

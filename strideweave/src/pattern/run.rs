@@ -240,7 +240,7 @@ impl Plan {
                 s => stride[s].checked_mul(m).unwrap_or(0),
             })
             .collect();
-        crate::layout::__private::layout(&self.profile, &self.extents, &strides, false)
+        Layout::from_valid(&self.profile[..], &self.extents[..], &strides[..], false)
     }
 }
 
@@ -250,7 +250,7 @@ impl Plan {
     pub(crate) fn kept_shape(&self) -> Shape {
         let reduced = self.extents.len() - self.nkept;
         let profile = &self.profile[..self.profile.len() - reduced];
-        crate::layout::__private::shape(profile, &self.extents[..self.nkept], false)
+        Shape::from_valid(profile, &self.extents[..self.nkept], false)
     }
 }
 

@@ -341,7 +341,7 @@ impl ShapeCode {
     /// assert_eq!(ShapeCode::leaf(4).to_shape(), shape!(4));
     /// ```
     pub fn to_shape(&self) -> Shape {
-        crate::layout::__private::shape(&self.profile(), self.leaves(), self.int_root)
+        Shape::from_valid(&self.profile()[..], self.leaves(), self.int_root)
     }
 
     /// The profile tokens of the root's contents.

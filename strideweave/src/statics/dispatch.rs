@@ -298,7 +298,7 @@ fn view(t: &Tensor, shape: &ShapeCode, plan: &Plan) -> Result<Tensor> {
     let profile = shape.profile_into(&mut tokens);
     t.reach_keeping_view(plan.op.name(), |l: &Layout| {
         let mut strides = [0; MAX_LEAVES];
-        Ok(crate::layout::__private::layout(
+        Ok(Layout::from_valid(
             profile,
             shape.leaves(),
             plan.strides_into(l.stride().leaves(), &mut strides),

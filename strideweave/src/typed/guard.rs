@@ -4,7 +4,6 @@
 use super::layout::TensorLayout;
 use super::owned::TypedTensor;
 use super::rank::DynRank;
-use super::repr::Placement;
 use super::view::TypedTensorView;
 use crate::carrier::{Carrier, ReadLock};
 use crate::dtype::Element;
@@ -94,12 +93,7 @@ impl<'t, T: Element> TypedViewGuard<'t, T> {
     /// # Ok::<(), strideweave::Error>(())
     /// ```
     pub fn view(&self) -> TypedTensorView<'_, T> {
-        TypedTensorView {
-            data: self.data(),
-            layout: self.layout.clone(),
-            placement: Placement::host(),
-            repr: PhantomData,
-        }
+        TypedTensorView::host(self.data(), self.layout.clone())
     }
 
     /// The element at a logical index; `None` for an index of the wrong length or outside

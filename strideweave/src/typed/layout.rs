@@ -4,6 +4,7 @@
 use super::rank::TensorRank;
 use crate::error::{Error, Result};
 use crate::kernels::plan::{Mode, outer, plan};
+use crate::layout::reach_from;
 use crate::validation::ValidationError;
 use smallvec::SmallVec;
 
@@ -98,11 +99,7 @@ impl<R: TensorRank> TensorLayout<R> {
     /// [`ValidationError::IntegerOverflow`] when the running product of the extents does not
     /// fit in `isize`.
     pub fn is_compact_col_major(&self) -> Result<bool> {
-        compact_check(
-            "TensorLayout::is_compact_col_major",
-            self.shape(),
-            self.strides(),
-        )
+        Ok(is_compact(self.shape(), self.strides()))
     }
 
     /// Builds a layout after checking it against a slice of `len` elements: ranks agree,
@@ -116,16 +113,7 @@ impl<R: TensorRank> TensorLayout<R> {
         len: usize,
     ) -> Result<TensorLayout<R>> {
         let (s, d) = (shape.as_ref(), strides.as_ref());
-        if s.len() != d.len() {
-            return Err(Error::validation(
-                op,
-                ValidationError::RankMismatch {
-                    what: "strides",
-                    expected: s.len(),
-                    actual: d.len(),
-                },
-            ));
-        }
+        check_rank(op, "strides", s.len(), d.len())?;
         let n_elements = element_count(op, s)?;
         if n_elements > 0 {
             let (min, max) = reach(op, s, d, offset)?;
@@ -154,16 +142,7 @@ impl<R: TensorRank> TensorLayout<R> {
 
     /// The element index of `indices`, with every failure reported as `op`.
     pub(crate) fn index_of(&self, op: &'static str, indices: &[usize]) -> Result<usize> {
-        if indices.len() != self.rank() {
-            return Err(Error::validation(
-                op,
-                ValidationError::RankMismatch {
-                    what: "indices",
-                    expected: self.rank(),
-                    actual: indices.len(),
-                },
-            ));
-        }
+        check_rank(op, "indices", self.rank(), indices.len())?;
         let mut at = self.offset as i128;
         for (axis, ((&i, &e), &s)) in indices
             .iter()
@@ -275,60 +254,61 @@ pub(crate) fn element_count(op: &'static str, shape: &[usize]) -> Result<usize> 
         .ok_or_else(|| overflow(op, "the element count"))
 }
 
-/// The lowest and highest element index a non-empty layout reaches.
+/// [`ValidationError::RankMismatch`] for `what`, reported as `op`, when `actual` is not
+/// `expected`.
+pub(crate) fn check_rank(
+    op: &'static str,
+    what: &'static str,
+    expected: usize,
+    actual: usize,
+) -> Result<()> {
+    if expected == actual {
+        return Ok(());
+    }
+    let mismatch = ValidationError::RankMismatch {
+        what,
+        expected,
+        actual,
+    };
+    Err(Error::validation(op, mismatch))
+}
+
+/// The lowest and highest element index a non-empty layout reaches: [`Layout::reach`]'s
+/// rule, from the offset.
+///
+/// [`Layout::reach`]: crate::Layout::reach
 pub(crate) fn reach(
     op: &'static str,
     shape: &[usize],
     strides: &[isize],
     offset: isize,
 ) -> Result<(i128, i128)> {
-    let (mut lo, mut hi) = (offset as i128, offset as i128);
-    for (&e, &s) in shape.iter().zip(strides) {
-        let span = (e as i128 - 1)
-            .checked_mul(s as i128)
-            .ok_or_else(|| overflow(op, "the reach of the view"))?;
-        let side = if span < 0 { &mut lo } else { &mut hi };
-        *side = side
-            .checked_add(span)
-            .ok_or_else(|| overflow(op, "the reach of the view"))?;
-    }
-    Ok((lo, hi))
+    let leaves = shape
+        .iter()
+        .zip(strides)
+        .map(|(&e, &d)| (e as u64, d as i64));
+    reach_from(offset as i128, leaves).ok_or_else(|| overflow(op, "the reach of the view"))
 }
 
-/// The compact column-major strides of `shape` (the stride of each axis is the product of
-/// the extents before it).
+/// The compact column-major strides of `shape`, [`Layout::compact`]'s (each the product of
+/// the extents before it), `None` from the first that does not fit `isize` (saturated).
+///
+/// [`Layout::compact`]: crate::Layout::compact
+fn compact_strides(shape: &[usize]) -> impl Iterator<Item = Option<isize>> + '_ {
+    let extents = shape.iter().map(|&e| i64::try_from(e).unwrap_or(i64::MAX));
+    strideweave_syntax::compact_strides(extents).map(|d| (d < i64::MAX).then_some(d as isize))
+}
+
+/// The compact column-major strides of `shape`, or the overflow reported as `op`.
 pub(crate) fn col_major_strides(op: &'static str, shape: &[usize]) -> Result<Vec<isize>> {
-    let mut out = Vec::with_capacity(shape.len());
-    let mut run: isize = 1;
-    for (k, &e) in shape.iter().enumerate() {
-        out.push(run);
-        if k + 1 < shape.len() {
-            run = isize::try_from(e)
-                .ok()
-                .and_then(|e| run.checked_mul(e))
-                .ok_or_else(|| overflow(op, "compact column-major strides"))?;
-        }
-    }
-    Ok(out)
+    compact_strides(shape)
+        .map(|d| d.ok_or_else(|| overflow(op, "compact column-major strides")))
+        .collect()
 }
 
 /// Whether `shape`/`strides` is compact column-major (see
 /// [`TensorLayout::is_compact_col_major`]).
-pub(crate) fn compact_check(op: &'static str, shape: &[usize], strides: &[isize]) -> Result<bool> {
-    if shape.contains(&0) {
-        return Ok(true);
-    }
-    let mut run: i128 = 1;
-    for (&e, &s) in shape.iter().zip(strides) {
-        if e == 1 {
-            continue;
-        }
-        if s as i128 != run {
-            return Ok(false);
-        }
-        run = run
-            .checked_mul(e as i128)
-            .ok_or_else(|| overflow(op, "compact column-major strides"))?;
-    }
-    Ok(true)
+pub(crate) fn is_compact(shape: &[usize], strides: &[isize]) -> bool {
+    let mut leaves = shape.iter().zip(strides).zip(compact_strides(shape));
+    shape.contains(&0) || leaves.all(|((&e, &d), c)| e == 1 || c == Some(d))
 }

@@ -1,4 +1,4 @@
-//! Borrowed, rank-typed strided views over any slice (seed 001).
+//! Borrowed, rank-typed strided views over any slice.
 //!
 //! A [`TypedTensorView`] borrows a `&[T]` the caller owns (a `Vec`, a memory map, another
 //! library's buffer) and reads it through a shape, signed strides and a signed offset,
@@ -19,7 +19,7 @@
 
 mod bridge;
 mod complex;
-mod engine;
+mod copy;
 mod guard;
 mod layout;
 mod mutable;
@@ -34,7 +34,7 @@ mod view;
 mod views;
 
 /// The element types a view can erase into a [`TensorRead`]: the crate's
-/// [`Element`](crate::Element) under the document's name.
+/// [`Element`](crate::Element) under the typed API's name.
 ///
 /// ```
 /// fn erase<T: strideweave::typed::TensorScalar>(data: &[T]) -> strideweave::DType {

@@ -168,12 +168,7 @@ impl<'a, T, R: TensorRank> TypedTensorViewMut<'a, T, R> {
     /// assert_eq!(m.as_view().get(&[0]), Some(&2));
     /// ```
     pub fn as_view(&self) -> TypedTensorView<'_, T, R, Dynamic> {
-        TypedTensorView {
-            data: self.data,
-            layout: self.layout.clone(),
-            placement: super::repr::Placement::host(),
-            repr: std::marker::PhantomData,
-        }
+        TypedTensorView::host(self.data, self.layout.clone())
     }
 
     /// The element at `indices`, `None` outside the shape.

@@ -107,12 +107,7 @@ impl<T, R: TensorRank> TypedTensor<T, R> {
     /// assert_eq!(t.view().strides(), &[1]);
     /// ```
     pub fn view(&self) -> TypedTensorView<'_, T, R, Dynamic> {
-        TypedTensorView {
-            data: &self.data,
-            layout: self.layout.clone(),
-            placement: super::repr::Placement::host(),
-            repr: std::marker::PhantomData,
-        }
+        TypedTensorView::host(&self.data, self.layout.clone())
     }
 
     /// The elements, column-major.
@@ -295,16 +290,7 @@ impl<'a, T: Clone, R: TensorRank, D: ViewRepresentation> TypedTensorView<'a, T, 
 
     /// An owned tensor of this view's shape over `data` (column-major).
     pub(crate) fn owned(&self, op: &'static str, data: Vec<T>) -> Result<TypedTensor<T, R>> {
-        let strides = col_major_strides(op, self.shape())?;
-        let strides = R::strides_from(&strides).ok_or_else(|| rank_lost(op))?;
-        let layout = TensorLayout::checked(
-            op,
-            self.layout.shape_storage().clone(),
-            strides,
-            0,
-            data.len(),
-        )?;
-        Ok(TypedTensor { data, layout })
+        TypedTensor::owned_as(op, self.layout.shape_storage().clone(), data)
     }
 }
 

@@ -24,25 +24,9 @@ pub trait TensorRank:
     /// The rank, when it is fixed at compile time.
     const STATIC_RANK: Option<usize>;
     /// How a shape of this rank is stored.
-    type Shape: AsRef<[usize]>
-        + AsMut<[usize]>
-        + Clone
-        + Debug
-        + PartialEq
-        + Eq
-        + Hash
-        + Send
-        + Sync;
+    type Shape: AsRef<[usize]> + AsMut<[usize]> + Clone + Debug + Eq + Hash + Send + Sync;
     /// How strides of this rank are stored.
-    type Strides: AsRef<[isize]>
-        + AsMut<[isize]>
-        + Clone
-        + Debug
-        + PartialEq
-        + Eq
-        + Hash
-        + Send
-        + Sync;
+    type Strides: AsRef<[isize]> + AsMut<[isize]> + Clone + Debug + Eq + Hash + Send + Sync;
     /// The shape `s`, when its length is this rank.
     fn shape_from(s: &[usize]) -> Option<Self::Shape>;
     /// The strides `s`, when their length is this rank.

@@ -1,12 +1,12 @@
 //! [`TensorRead`]: a borrowed view with its rank and element type erased, for code that
 //! dispatches on the dtype at run time.
 
-use super::layout::compact_check;
 use super::rank::{DynRank, TensorRank};
 use super::repr::ViewRepresentation;
 use super::view::TypedTensorView;
 use crate::dtype::{DType, Element, HostSlice};
 use crate::error::{Error, Result};
+#[cfg(doc)]
 use crate::validation::ValidationError;
 
 /// A rank- and dtype-erased read handle over borrowed host data: the [`DType`], the shape,
@@ -135,15 +135,7 @@ impl<'a> TensorRead<'a> {
     ///
     /// [`Error::WrongType`] when `T` is not the element type.
     pub fn view<T: Element>(&self) -> Result<TypedTensorView<'a, T, DynRank>> {
-        const OP: &str = "TensorRead::view";
-        let data = self.typed::<T>(OP)?;
-        TypedTensorView::build(
-            OP,
-            self.shape.clone(),
-            self.strides.clone(),
-            self.offset,
-            data,
-        )
+        self.view_as("TensorRead::view")
     }
 
     /// The logical elements as one slice, when `T` is the element type and the layout is
@@ -163,31 +155,17 @@ impl<'a> TensorRead<'a> {
     /// column-major (and the other errors of [`TypedTensorView::as_slice`]).
     pub fn as_slice<T: Element>(&self) -> Result<&'a [T]> {
         const OP: &str = "TensorRead::as_slice";
-        let data = self.typed::<T>(OP)?;
-        if !compact_check(OP, &self.shape, &self.strides)? {
-            return Err(Error::validation(
-                OP,
-                ValidationError::NonContiguousViewAsSlice {
-                    shape: self.shape.clone(),
-                    strides: self.strides.clone(),
-                },
-            ));
-        }
-        let view = TypedTensorView::<T, DynRank>::build(
-            OP,
-            self.shape.clone(),
-            self.strides.clone(),
-            self.offset,
-            data,
-        )?;
-        view.logical_slice(OP)
+        self.view_as::<T>(OP)?.logical_slice(OP)
     }
 
-    fn typed<T: Element>(&self, op: &'static str) -> Result<&'a [T]> {
-        T::slice(self.data).ok_or_else(|| Error::WrongType {
+    /// [`view`](Self::view), reported as `op`.
+    fn view_as<T: Element>(&self, op: &'static str) -> Result<TypedTensorView<'a, T, DynRank>> {
+        let data = T::slice(self.data).ok_or_else(|| Error::WrongType {
             op,
             expected: format!("elements of dtype {}", self.dtype),
             found: format!("{}", T::DTYPE),
-        })
+        })?;
+        let (shape, strides) = (self.shape.clone(), self.strides.clone());
+        TypedTensorView::build(op, shape, strides, self.offset, data)
     }
 }

@@ -1,6 +1,6 @@
 //! [`TypedTensorView`]: the struct, its constructors and its read-only accessors.
 
-use super::layout::{TensorLayout, col_major_strides, compact_check};
+use super::layout::{TensorLayout, col_major_strides, is_compact};
 use super::rank::{DynRank, TensorRank};
 use super::repr::{Dynamic, Host, Placement, ViewRepresentation};
 use crate::error::{Error, Result};
@@ -147,12 +147,18 @@ impl<'a, T, R: TensorRank, D: ViewRepresentation> TypedTensorView<'a, T, R, D> {
         offset: isize,
         data: &'a [T],
     ) -> Result<Self> {
-        Ok(TypedTensorView {
-            layout: TensorLayout::checked(op, shape, strides, offset, data.len())?,
+        let layout = TensorLayout::checked(op, shape, strides, offset, data.len())?;
+        Ok(Self::host(data, layout))
+    }
+
+    /// The host view of `data` through `layout`, which was checked against `data`.
+    pub(crate) fn host(data: &'a [T], layout: TensorLayout<R>) -> Self {
+        TypedTensorView {
             data,
+            layout,
             placement: Placement::host(),
             repr: PhantomData,
-        })
+        }
     }
 
     /// Create a rank-generic borrowed host view from explicit layout metadata. With
@@ -306,8 +312,7 @@ impl<'a, T, R: TensorRank, D: ViewRepresentation> TypedTensorView<'a, T, R, D> {
     /// Return placement metadata for this view.
     ///
     /// ```
-    /// use strideweave::TypedTensorView;
-    /// use strideweave::typed::MemoryKind;
+    /// use strideweave::{MemoryKind, TypedTensorView};
     ///
     /// let data = [1_i32];
     /// let view = TypedTensorView::from_slice(vec![1], vec![1], 0, &data)?;
@@ -374,11 +379,7 @@ impl<'a, T, R: TensorRank, D: ViewRepresentation> TypedTensorView<'a, T, R, D> {
     /// [`Error::Validation`] with [`ValidationError::IntegerOverflow`] if compactness
     /// arithmetic overflows.
     pub fn is_col_major_contiguous(&self) -> Result<bool> {
-        compact_check(
-            "TypedTensorView::is_col_major_contiguous",
-            self.shape(),
-            self.strides(),
-        )
+        Ok(is_compact(self.shape(), self.strides()))
     }
 
     /// Return a compact string summary of this view's layout metadata:
@@ -421,7 +422,7 @@ impl<'a, T, R: TensorRank, D: ViewRepresentation> TypedTensorView<'a, T, R, D> {
     /// compact column-major.
     pub fn assert_col_major_contiguous(&self) -> Result<()> {
         const OP: &str = "TypedTensorView::assert_col_major_contiguous";
-        if compact_check(OP, self.shape(), self.strides())? {
+        if is_compact(self.shape(), self.strides()) {
             return Ok(());
         }
         Err(Error::validation(
@@ -476,18 +477,23 @@ impl<'a, T, R: TensorRank, D: ViewRepresentation> TypedTensorView<'a, T, R, D> {
         self.logical_slice("TypedTensorView::as_slice")
     }
 
+    /// [`ValidationError::NonContiguousViewAsSlice`], reported as `op`, unless the view is
+    /// compact column-major.
+    pub(crate) fn require_compact(&self, op: &'static str) -> Result<()> {
+        if is_compact(self.shape(), self.strides()) {
+            return Ok(());
+        }
+        let (shape, strides) = (self.shape().to_vec(), self.strides().to_vec());
+        Err(Error::validation(
+            op,
+            ValidationError::NonContiguousViewAsSlice { shape, strides },
+        ))
+    }
+
     /// The compact logical region, reported as `op`.
     pub(crate) fn logical_slice(&self, op: &'static str) -> Result<&'a [T]> {
         self.require_host(op)?;
-        if !compact_check(op, self.shape(), self.strides())? {
-            return Err(Error::validation(
-                op,
-                ValidationError::NonContiguousViewAsSlice {
-                    shape: self.shape().to_vec(),
-                    strides: self.strides().to_vec(),
-                },
-            ));
-        }
+        self.require_compact(op)?;
         let Ok(start) = usize::try_from(self.offset()) else {
             return Err(Error::validation(
                 op,
@@ -521,8 +527,7 @@ impl<'a, T, R: TensorRank> TypedTensorView<'a, T, R, Host> {
     /// [`as_host_slice`](Self::as_host_slice) needs no runtime check.
     ///
     /// ```
-    /// use strideweave::typed::{DynRank, Host};
-    /// use strideweave::TypedTensorView;
+    /// use strideweave::{DynRank, Host, TypedTensorView};
     ///
     /// let data = [1_i32, 2, 3, 4];
     /// let view: TypedTensorView<'_, i32, DynRank, Host> =
@@ -551,8 +556,7 @@ impl<'a, T, R: TensorRank> TypedTensorView<'a, T, R, Host> {
     /// [`host_storage`](Self::host_storage)) without a runtime representation check.
     ///
     /// ```
-    /// use strideweave::typed::{DynRank, Host};
-    /// use strideweave::TypedTensorView;
+    /// use strideweave::{DynRank, Host, TypedTensorView};
     ///
     /// let data = [1_i32, 2];
     /// let view: TypedTensorView<'_, i32, DynRank, Host> =

@@ -1,6 +1,6 @@
 //! Metadata-only views of a [`TypedTensorView`]: transpose, slices, reshape.
 
-use super::layout::{col_major_strides, compact_check, element_count, overflow};
+use super::layout::{check_rank, col_major_strides, element_count, overflow};
 use super::rank::{DynRank, TensorRank};
 use super::repr::ViewRepresentation;
 use super::slice::StridedSliceSpec;
@@ -89,16 +89,7 @@ impl<'a, T, R: TensorRank, D: ViewRepresentation> TypedTensorView<'a, T, R, D> {
     /// buffer.
     pub fn slice_view(&self, slices: &[StridedSliceSpec]) -> Result<Self> {
         const OP: &str = "TypedTensorView::slice_view";
-        if slices.len() != self.rank() {
-            return Err(Error::validation(
-                OP,
-                ValidationError::RankMismatch {
-                    what: "slices",
-                    expected: self.rank(),
-                    actual: slices.len(),
-                },
-            ));
-        }
+        check_rank(OP, "slices", self.rank(), slices.len())?;
         let mut view = self.clone();
         for (axis, spec) in slices.iter().enumerate() {
             view = view.sliced(OP, axis, spec)?;
@@ -180,15 +171,7 @@ impl<'a, T, R: TensorRank, D: ViewRepresentation> TypedTensorView<'a, T, R, D> {
     /// buffer.
     pub fn reshape_view(&self, shape: &[usize]) -> Result<TypedTensorView<'a, T, DynRank, D>> {
         const OP: &str = "TypedTensorView::reshape_view";
-        if !compact_check(OP, self.shape(), self.strides())? {
-            return Err(Error::validation(
-                OP,
-                ValidationError::NonContiguousViewAsSlice {
-                    shape: self.shape().to_vec(),
-                    strides: self.strides().to_vec(),
-                },
-            ));
-        }
+        self.require_compact(OP)?;
         let to = element_count(OP, shape)?;
         if to != self.n_elements() {
             return Err(Error::validation(

@@ -368,10 +368,10 @@ fn check(seed: u64) -> Option<bool> {
     }
     match (runtime, compile(&src, &p)) {
         (Ok(expected), Outcome::Ok(shape, plan)) => {
-            let got = crate::layout::__private::layout(
-                &shape.profile(),
+            let got = crate::Layout::from_valid(
+                &shape.profile()[..],
                 shape.leaves(),
-                &plan.strides(layout.stride().leaves()),
+                &plan.strides(layout.stride().leaves())[..],
                 false,
             );
             assert_eq!(got, expected, "{what}");

@@ -27,6 +27,13 @@ pub(crate) struct Step<'a> {
     pub(crate) needs: &'a [bool],
 }
 
+impl<'a> Step<'a> {
+    /// The operation, the cotangent, the inputs and their needs, in one tuple.
+    pub(crate) fn parts(self) -> (&'static str, Dense, &'a [Tensor], &'a [bool]) {
+        (self.op, self.cot, self.inputs, self.needs)
+    }
+}
+
 /// The backward rule of one recorded operation.
 pub(crate) trait Rule: Send + Sync {
     /// Maps the step's cotangent to one cotangent per saved input, in the order of that

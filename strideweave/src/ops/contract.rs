@@ -194,12 +194,7 @@ pub(crate) fn gradient_spec(spec: &Spec, x: usize, x_rank: usize) -> Spec {
 /// Backward of the contraction `spec` that forward operation `fwd` ran: the core again, on
 /// the cotangent and the other operand (conjugated for complex types).
 fn contract_backward<T: Num>(fwd: &'static str, spec: &Spec, step: Step<'_>) -> Result<Cotangents> {
-    let Step {
-        op,
-        cot,
-        inputs,
-        needs,
-    } = step;
+    let (op, cot, inputs, needs) = step.parts();
     let c = T::cotangent(op, cot)?;
     let dc_layout = Layout::compact(&spec.shape()?);
     let mut grads: Cotangents = smallvec::smallvec![];

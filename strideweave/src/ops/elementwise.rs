@@ -469,12 +469,7 @@ fn split<T: Num>(
 }
 
 fn binary_backward<T: Num>(kind: Binary, step: Step<'_>) -> Result<Cotangents> {
-    let Step {
-        op,
-        cot,
-        inputs,
-        needs,
-    } = step;
+    let (op, cot, inputs, needs) = step.parts();
     let c = T::cotangent(op, cot)?;
     let (a, b) = (&inputs[0], &inputs[1]);
     let (ga, gb): Pair<T> = match kind {

@@ -319,12 +319,7 @@ fn compact<T>(data: &[T], rows: usize, cols: usize) -> Operand<'_, T> {
 }
 
 fn matmul_backward<T: Num>(step: Step<'_>) -> Result<Cotangents> {
-    let Step {
-        op,
-        cot,
-        inputs,
-        needs,
-    } = step;
+    let (op, cot, inputs, needs) = step.parts();
     let c = T::cotangent(op, cot)?;
     let (a, b) = (&inputs[0], &inputs[1]);
     let (m, n) = (modes(a)?.0.size(), modes(b)?.1.size());

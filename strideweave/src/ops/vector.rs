@@ -203,12 +203,7 @@ fn cross3<T: Num>(a: &[T], b: &[T]) -> Vec<T> {
 
 /// Backward of `cross`: `conj(b) × c` and `c × conj(a)`.
 fn cross_backward<T: Num>(step: Step<'_>) -> Result<Cotangents> {
-    let Step {
-        op,
-        cot,
-        inputs,
-        needs,
-    } = step;
+    let (op, cot, inputs, needs) = step.parts();
     let c = T::cotangent(op, cot)?;
     let conj = |t: &Tensor| -> Result<Vec<T>> {
         Ok(t.to_vec_as::<T>("cross")?

@@ -102,18 +102,53 @@ impl DType {
         }
     }
 
-    /// Whether gradients flow through tensors of this dtype (floating and complex dtypes).
+    /// Whether gradients flow through tensors of this dtype: the floating and complex
+    /// dtypes, which every arithmetic operation takes.
     ///
     /// ```
     /// assert!(strideweave::DType::ComplexF32.is_differentiable());
     /// ```
-    pub fn is_differentiable(&self) -> bool {
+    pub const fn is_differentiable(&self) -> bool {
+        self.is_float() || self.is_complex()
+    }
+
+    /// Whether this is an integer dtype (`i8`, `u8`, `i32`, `i64`): its arithmetic wraps as
+    /// two's complement, its division truncates, and it has no gradients and no mean.
+    ///
+    /// ```
+    /// use strideweave::DType;
+    /// assert!(DType::U8.is_integer() && !DType::Bool.is_integer() && !DType::F32.is_integer());
+    /// ```
+    pub const fn is_integer(&self) -> bool {
+        matches!(self, DType::I8 | DType::U8 | DType::I32 | DType::I64)
+    }
+
+    /// Whether this is a real floating dtype (`f32`, `f64`, and `f16`, `bf16` with feature
+    /// `half`). A block-scaled dtype is none of integer, floating or complex: it is
+    /// dequantized first.
+    ///
+    /// ```
+    /// use strideweave::DType;
+    /// assert!(DType::F64.is_float() && !DType::ComplexF64.is_float() && !DType::I32.is_float());
+    /// ```
+    pub const fn is_float(&self) -> bool {
         match self {
-            DType::F32 | DType::F64 | DType::ComplexF32 | DType::ComplexF64 => true,
+            DType::F32 | DType::F64 => true,
             #[cfg(feature = "half")]
             DType::F16 | DType::BF16 => true,
             _ => false,
         }
+    }
+
+    /// Whether this is a complex dtype (`complex64`, `complex128`): no order, so no `max` or
+    /// `min`.
+    ///
+    /// ```
+    /// use strideweave::DType;
+    /// assert!(DType::ComplexF32.is_complex() && !DType::F32.is_complex());
+    /// ```
+    pub const fn is_complex(&self) -> bool {
+        matches!(self, DType::ComplexF32 | DType::ComplexF64)
     }
 
     /// Whether this dtype is stored as itself in one subtensor.

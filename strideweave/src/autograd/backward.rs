@@ -19,7 +19,7 @@ use smallvec::SmallVec;
 
 use crate::autograd::buffer;
 use crate::autograd::cot::Cot;
-use crate::autograd::node::Node;
+use crate::autograd::node::{Node, Step};
 use crate::autograd::participates;
 use crate::error::{Error, Result};
 use crate::tensor::{Tensor, TensorInner};
@@ -281,7 +281,13 @@ fn dense_rule(
     needs: &[bool],
 ) -> Result<SmallVec<[Option<Cot>; 2]>> {
     let cot = cot.into_dense(op, result)?;
-    let outs = saved.rule.backward(op, cot, &saved.inputs, needs)?;
+    let inputs = &saved.inputs;
+    let outs = saved.rule.backward(Step {
+        op,
+        cot,
+        inputs,
+        needs,
+    })?;
     if outs.len() != needs.len() {
         return Err(Error::InvalidGradient {
             op,

@@ -15,19 +15,30 @@ use crate::tensor::Tensor;
 /// One cotangent (or none) per saved input.
 pub(crate) type Cotangents = SmallVec<[Option<Dense>; 2]>;
 
+/// What a backward rule receives.
+pub(crate) struct Step<'a> {
+    /// The operation the user called (`backward`, `grad`): every error names it.
+    pub(crate) op: &'static str,
+    /// The result's cotangent, in first-mode-fastest order.
+    pub(crate) cot: Dense,
+    /// The saved inputs.
+    pub(crate) inputs: &'a [Tensor],
+    /// Whether each input takes part in autograd.
+    pub(crate) needs: &'a [bool],
+}
+
+impl<'a> Step<'a> {
+    /// The operation, the cotangent, the inputs and their needs, in one tuple.
+    pub(crate) fn parts(self) -> (&'static str, Dense, &'a [Tensor], &'a [bool]) {
+        (self.op, self.cot, self.inputs, self.needs)
+    }
+}
+
 /// The backward rule of one recorded operation.
 pub(crate) trait Rule: Send + Sync {
-    /// Maps `cot`, the result's cotangent in first-mode-fastest order, to one cotangent per
-    /// saved input, in the order of that input's shape. `needs[k]` says whether input `k`
-    /// takes part in autograd; a rule may skip the others (returning `None`). `op` is the
-    /// operation the user called (`backward`, `grad`): every error names it.
-    fn backward(
-        &self,
-        op: &'static str,
-        cot: Dense,
-        inputs: &[Tensor],
-        needs: &[bool],
-    ) -> Result<Cotangents>;
+    /// Maps the step's cotangent to one cotangent per saved input, in the order of that
+    /// input's shape; a rule may skip the inputs that do not take part (returning `None`).
+    fn backward(&self, step: Step<'_>) -> Result<Cotangents>;
 
     /// Whether input `k`'s cotangent is the result's cotangent unchanged (an identity
     /// backward: `add`'s for both inputs, `sub`'s and `add_scalar`'s for the first). When
@@ -42,6 +53,21 @@ pub(crate) trait Rule: Send + Sync {
     fn view(&self) -> Option<&crate::autograd::view::ViewRule> {
         None
     }
+}
+
+/// A closure of a [`Step`] is the backward rule of most operations: what it needs from the
+/// forward call, it captures.
+impl<F: Fn(Step<'_>) -> Result<Cotangents> + Send + Sync> Rule for F {
+    fn backward(&self, step: Step<'_>) -> Result<Cotangents> {
+        self(step)
+    }
+}
+
+/// The closure `f` as a boxed backward rule (its argument's type inferred).
+pub(crate) fn rule(
+    f: impl Fn(Step<'_>) -> Result<Cotangents> + Send + Sync + 'static,
+) -> Box<dyn Rule> {
+    Box::new(f)
 }
 
 /// What a recorded operation saves until a backward releases it.

@@ -10,7 +10,7 @@
 //! rearrange, squeeze, unsqueeze and reverse invert a bijection; broadcast_to and
 //! broadcast_in_dim sum the contributions of every alias of a source coordinate.
 
-use crate::autograd::node::{self, Cotangents, Rule};
+use crate::autograd::node::{self, Cotangents, Rule, Step};
 use smallvec::SmallVec;
 
 use crate::dtype::zeroed_vec;
@@ -88,13 +88,7 @@ pub(crate) struct ViewRule {
 }
 
 impl Rule for ViewRule {
-    fn backward(
-        &self,
-        op: &'static str,
-        cot: Dense,
-        _inputs: &[Tensor],
-        needs: &[bool],
-    ) -> Result<Cotangents> {
+    fn backward(&self, Step { op, cot, needs, .. }: Step<'_>) -> Result<Cotangents> {
         if !needs[0] {
             return Ok(smallvec::smallvec![None]);
         }

@@ -17,58 +17,30 @@ enum Kind {
     },
 }
 
+/// The class and width of `d` (`None`: bool and block-scaled dtypes, which do not promote).
 fn kind(d: DType) -> Option<Kind> {
-    Some(match d {
-        DType::I8 => Kind::Int {
-            bits: 7,
-            signed: true,
-        },
-        DType::U8 => Kind::Int {
-            bits: 8,
-            signed: false,
-        },
-        DType::I32 => Kind::Int {
-            bits: 31,
-            signed: true,
-        },
-        DType::I64 => Kind::Int {
-            bits: 63,
-            signed: true,
-        },
-        DType::F32 => Kind::Float {
-            mantissa: 24,
-            exp: 8,
-            complex: false,
-        },
-        DType::F64 => Kind::Float {
-            mantissa: 53,
-            exp: 11,
-            complex: false,
-        },
-        DType::ComplexF32 => Kind::Float {
-            mantissa: 24,
-            exp: 8,
-            complex: true,
-        },
-        DType::ComplexF64 => Kind::Float {
-            mantissa: 53,
-            exp: 11,
-            complex: true,
-        },
+    let int = |bits, signed| Some(Kind::Int { bits, signed });
+    let float = |mantissa, exp| {
+        let complex = d.is_complex();
+        Some(Kind::Float {
+            mantissa,
+            exp,
+            complex,
+        })
+    };
+    match d {
+        DType::I8 => int(7, true),
+        DType::U8 => int(8, false),
+        DType::I32 => int(31, true),
+        DType::I64 => int(63, true),
+        DType::F32 | DType::ComplexF32 => float(24, 8),
+        DType::F64 | DType::ComplexF64 => float(53, 11),
         #[cfg(feature = "half")]
-        DType::F16 => Kind::Float {
-            mantissa: 11,
-            exp: 5,
-            complex: false,
-        },
+        DType::F16 => float(11, 5),
         #[cfg(feature = "half")]
-        DType::BF16 => Kind::Float {
-            mantissa: 8,
-            exp: 8,
-            complex: false,
-        },
-        _ => return None,
-    })
+        DType::BF16 => float(8, 8),
+        _ => None,
+    }
 }
 
 /// Whether every value of `from` is a value of `to`.
@@ -192,87 +164,17 @@ mod tests {
     fn promotion_table_is_symmetric_and_as_documented() {
         use DType::*;
         let names = [I8, U8, I32, I64, F32, F64, ComplexF32, ComplexF64];
+        let [i8, u8, i32, i64, f32, f64, c64, c128] = names.map(Some);
+        let no = None;
         let table: [[Option<DType>; 8]; 8] = [
-            [
-                Some(I8),
-                Some(I32),
-                Some(I32),
-                Some(I64),
-                Some(F32),
-                Some(F64),
-                Some(ComplexF32),
-                Some(ComplexF64),
-            ],
-            [
-                Some(I32),
-                Some(U8),
-                Some(I32),
-                Some(I64),
-                Some(F32),
-                Some(F64),
-                Some(ComplexF32),
-                Some(ComplexF64),
-            ],
-            [
-                Some(I32),
-                Some(I32),
-                Some(I32),
-                Some(I64),
-                Some(F64),
-                Some(F64),
-                Some(ComplexF64),
-                Some(ComplexF64),
-            ],
-            [
-                Some(I64),
-                Some(I64),
-                Some(I64),
-                Some(I64),
-                None,
-                None,
-                None,
-                None,
-            ],
-            [
-                Some(F32),
-                Some(F32),
-                Some(F64),
-                None,
-                Some(F32),
-                Some(F64),
-                Some(ComplexF32),
-                Some(ComplexF64),
-            ],
-            [
-                Some(F64),
-                Some(F64),
-                Some(F64),
-                None,
-                Some(F64),
-                Some(F64),
-                Some(ComplexF64),
-                Some(ComplexF64),
-            ],
-            [
-                Some(ComplexF32),
-                Some(ComplexF32),
-                Some(ComplexF64),
-                None,
-                Some(ComplexF32),
-                Some(ComplexF64),
-                Some(ComplexF32),
-                Some(ComplexF64),
-            ],
-            [
-                Some(ComplexF64),
-                Some(ComplexF64),
-                Some(ComplexF64),
-                None,
-                Some(ComplexF64),
-                Some(ComplexF64),
-                Some(ComplexF64),
-                Some(ComplexF64),
-            ],
+            [i8, i32, i32, i64, f32, f64, c64, c128],
+            [i32, u8, i32, i64, f32, f64, c64, c128],
+            [i32, i32, i32, i64, f64, f64, c128, c128],
+            [i64, i64, i64, i64, no, no, no, no],
+            [f32, f32, f64, no, f32, f64, c64, c128],
+            [f64, f64, f64, no, f64, f64, c128, c128],
+            [c64, c64, c128, no, c64, c128, c64, c128],
+            [c128, c128, c128, no, c128, c128, c128, c128],
         ];
         for (i, &a) in names.iter().enumerate() {
             for (j, &b) in names.iter().enumerate() {

@@ -11,11 +11,11 @@
 //! The backward rule is the same core: `dA = Σ dC · conj(B)` over the indices `A` does not
 //! have, with the result laid out as `A`'s modes (`gradient_spec`).
 
-use crate::autograd::node::{Cotangents, Rule};
+use crate::autograd::node::{Cotangents, Step, rule};
 use crate::error::{Error, Result};
 use crate::kernels::contract::{Line, Ring, contract as kernel};
 use crate::kernels::int::with_int;
-use crate::kernels::num::{Dense, Num, with_num};
+use crate::kernels::num::{Num, with_num};
 use crate::layout::{IntTuple, Layout, Shape};
 use crate::ops::{Accepts, Dest, check_operand_for, check_pair_for, deliver, finish, fresh};
 use crate::tensor::Tensor;
@@ -66,7 +66,10 @@ pub(crate) fn run(op: &'static str, a: &Tensor, b: Option<&Tensor>, spec: Spec) 
     let inputs: Vec<&Tensor> = std::iter::once(a).chain(b).collect();
     with_num!(a.dtype(), T => {
         let v: Vec<T> = operands::<T, _>(op, a, b, |x, y| compute(op, &spec, x, y, shape.size()))??;
-        fresh(finish(op, Dest::Fresh, &inputs, T::dense(v), &shape, || Box::new(ContractRule { op, spec })))
+        let fwd = op;
+        fresh(finish(op, Dest::Fresh, &inputs, T::dense(v), &shape, move || rule(move |step| {
+            with_num!(step.cot.dtype(), T => contract_backward::<T>(fwd, &spec, step), _ => unreachable!("differentiable"))
+        })))
     }, _ => with_int!(a.dtype(), T => {
         let v: Vec<T> = operands::<T, _>(op, a, b, |x, y| compute(op, &spec, x, y, shape.size()))??;
         fresh(deliver(op, Dest::Fresh, v, &shape))
@@ -188,65 +191,41 @@ pub(crate) fn gradient_spec(spec: &Spec, x: usize, x_rank: usize) -> Spec {
     }
 }
 
-/// Backward of a contraction: the core again, on the cotangent and the other operand
-/// (conjugated for complex types).
-struct ContractRule {
-    op: &'static str,
-    spec: Spec,
-}
-
-impl Rule for ContractRule {
-    fn backward(
-        &self,
-        op: &'static str,
-        cot: Dense,
-        inputs: &[Tensor],
-        needs: &[bool],
-    ) -> Result<Cotangents> {
-        with_num!(cot.dtype(), T => self.grads::<T>(op, cot, inputs, needs), _ => unreachable!("differentiable"))
-    }
-}
-
-impl ContractRule {
-    fn grads<T: Num>(
-        &self,
-        op: &'static str,
-        cot: Dense,
-        inputs: &[Tensor],
-        needs: &[bool],
-    ) -> Result<Cotangents> {
-        let c = T::cotangent(op, cot)?;
-        let dc_layout = Layout::compact(&self.spec.shape()?);
-        let mut grads: Cotangents = smallvec::smallvec![];
-        for (x, t) in inputs.iter().enumerate() {
-            if !needs[x] {
-                grads.push(None);
-                continue;
-            }
-            let spec = gradient_spec(&self.spec, x, t.rank());
-            let len = t.size();
-            let dc = (&c[..], 0, &dc_layout);
-            let v = match inputs.get(1 - x) {
-                None => compute::<T>(self.op, &spec, dc, None, len)?,
-                Some(y) if T::COMPLEX => {
-                    let yc = crate::ops::matmul::conj_compact::<T>(self.op, y)?;
-                    let ly = Layout::compact(y.shape());
-                    compute::<T>(self.op, &spec, dc, Some((&yc, 0, &ly)), len)?
-                }
-                Some(y) => read(y, self.op, |d: &[T], o, l| {
-                    compute::<T>(self.op, &spec, dc, Some((d, o, l)), len)
-                })??,
-            };
-            grads.push(Some(T::dense(v)));
+/// Backward of the contraction `spec` that forward operation `fwd` ran: the core again, on
+/// the cotangent and the other operand (conjugated for complex types).
+fn contract_backward<T: Num>(fwd: &'static str, spec: &Spec, step: Step<'_>) -> Result<Cotangents> {
+    let (op, cot, inputs, needs) = step.parts();
+    let c = T::cotangent(op, cot)?;
+    let dc_layout = Layout::compact(&spec.shape()?);
+    let mut grads: Cotangents = smallvec::smallvec![];
+    for (x, t) in inputs.iter().enumerate() {
+        if !needs[x] {
+            grads.push(None);
+            continue;
         }
-        Ok(grads)
+        let dspec = gradient_spec(spec, x, t.rank());
+        let len = t.size();
+        let dc = (&c[..], 0, &dc_layout);
+        let v = match inputs.get(1 - x) {
+            None => compute::<T>(fwd, &dspec, dc, None, len)?,
+            Some(y) if T::COMPLEX => {
+                let yc = crate::ops::matmul::conj_compact::<T>(fwd, y)?;
+                let ly = Layout::compact(y.shape());
+                compute::<T>(fwd, &dspec, dc, Some((&yc, 0, &ly)), len)?
+            }
+            Some(y) => read(y, fwd, |d: &[T], o, l| {
+                compute::<T>(fwd, &dspec, dc, Some((d, o, l)), len)
+            })??,
+        };
+        grads.push(Some(T::dense(v)));
     }
+    Ok(grads)
 }
 
 const CONTRACT: &str = "contract";
 
 impl Tensor {
-    /// General tensor contraction (seed 004's `Contract`): `left_axes[i]` of `self` pairs
+    /// General tensor contraction: `left_axes[i]` of `self` pairs
     /// with `right_axes[i]` of `other`, paired modes must have equal shapes (no
     /// broadcasting), and the products are summed over the pairs. The result's modes are
     /// the uncontracted modes of `self` in order, then those of `other`: rank

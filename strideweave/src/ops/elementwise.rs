@@ -1,13 +1,13 @@
 //! Elementwise arithmetic on equal shapes, the scalar forms, and `copy_from`.
 
-use crate::autograd::node::{Cotangents, Rule};
+use crate::autograd::node::{Cotangents, Rule, Step};
 use crate::budget::reserved_vec;
 use crate::dtype::{DType, Scalar};
 use crate::error::{Error, Result};
 use crate::kernels::num::{Dense, Num, with_num};
 use crate::kernels::strided::{walk1, walk2};
 use crate::layout::Layout;
-use crate::ops::engine::{map1, zip2};
+use crate::ops::zip_map::{map1, zip2};
 use crate::ops::{
     Accepts, Dest, check_dest, check_operand_for, check_pair_for, exact, finish, fresh,
 };
@@ -413,14 +413,8 @@ fn binary_kernel<T: Num>(
 struct BinaryRule(Binary);
 
 impl Rule for BinaryRule {
-    fn backward(
-        &self,
-        op: &'static str,
-        cot: Dense,
-        inputs: &[Tensor],
-        needs: &[bool],
-    ) -> Result<Cotangents> {
-        with_num!(cot.dtype(), T => binary_backward::<T>(op, self.0, cot, inputs, needs), _ => unreachable!("differentiable"))
+    fn backward(&self, step: Step<'_>) -> Result<Cotangents> {
+        with_num!(step.cot.dtype(), T => binary_backward::<T>(self.0, step), _ => unreachable!("differentiable"))
     }
 
     fn passes_through(&self, k: usize) -> bool {
@@ -474,13 +468,8 @@ fn split<T: Num>(
     Ok((ga, Some(c)))
 }
 
-fn binary_backward<T: Num>(
-    op: &'static str,
-    kind: Binary,
-    cot: Dense,
-    inputs: &[Tensor],
-    needs: &[bool],
-) -> Result<Cotangents> {
+fn binary_backward<T: Num>(kind: Binary, step: Step<'_>) -> Result<Cotangents> {
+    let (op, cot, inputs, needs) = step.parts();
     let c = T::cotangent(op, cot)?;
     let (a, b) = (&inputs[0], &inputs[1]);
     let (ga, gb): Pair<T> = match kind {
@@ -593,13 +582,7 @@ struct ScalarRule {
 }
 
 impl Rule for ScalarRule {
-    fn backward(
-        &self,
-        op: &'static str,
-        cot: Dense,
-        _inputs: &[Tensor],
-        _needs: &[bool],
-    ) -> Result<Cotangents> {
+    fn backward(&self, Step { op, cot, .. }: Step<'_>) -> Result<Cotangents> {
         fn go<T: Num>(op: &'static str, kind: ScalarKind, s: Scalar, cot: Dense) -> Result<Dense> {
             let mut c = T::cotangent(op, cot)?;
             // unreachable from user input: the scalar was cast to T when the op was recorded.

@@ -1,7 +1,7 @@
-//! The integer and bool kernels of elementwise arithmetic and sums: exact arithmetic that
-//! keeps the operands' dtype and records nothing (these dtypes have no gradients).
+//! The integer and bool kernels of elementwise arithmetic: exact arithmetic that keeps the
+//! operands' dtype and records nothing (these dtypes have no gradients).
 //!
-//! * integers (`i8`, `i32`, `i64`, `u8`): `add`, `sub`, `mul`, `neg` and `sum` wrap as two's
+//! * integers (`i8`, `i32`, `i64`, `u8`): `add`, `sub`, `mul` and `neg` wrap as two's
 //!   complement; `div` truncates toward zero (`MIN / -1` wraps to `MIN`), and a zero divisor
 //!   is a [`DivisionByZero`](crate::Error::DivisionByZero) error naming its coordinate;
 //! * bool: `add` is logical or, `mul` logical and (numpy's rules); nothing else.
@@ -10,15 +10,12 @@
 
 use crate::dtype::{DType, Element, Scalar};
 use crate::error::{Error, Result};
-use crate::kernels::fold::fold;
 use crate::kernels::int::{Int, with_int};
 use crate::kernels::strided::walk1;
-use crate::layout::{Layout, Shape};
+use crate::layout::Shape;
+use crate::ops::Dest;
 use crate::ops::elementwise::{Binary, ScalarKind};
-use crate::ops::engine::side;
-use crate::ops::engine::{map1, zip2};
-use crate::ops::reduce::total_in;
-use crate::ops::{Dest, deliver};
+use crate::ops::zip_map::{map1, zip2};
 use crate::tensor::Tensor;
 use crate::tensor::read::read;
 
@@ -121,31 +118,4 @@ pub(super) fn scalar(
         };
         fresh_values(values, t.shape())
     }, _ => unreachable!("checked: an integer or bool dtype"))
-}
-
-/// The wrapping sum of every element of an integer tensor, as a rank-0 tensor of its dtype.
-pub(super) fn total(op: &'static str, t: &Tensor, dest: Dest<'_>) -> Result<Option<Tensor>> {
-    with_int!(t.dtype(), T => {
-        let s = read(t, op, |x: &[T], o, l| total_in(x, o, l, |a, p| a.wadd(p)))?;
-        deliver(op, dest, vec![s], &Shape::empty())
-    }, _ => unreachable!("checked: an integer dtype"))
-}
-
-/// The wrapping sums of an integer tensor over the modes that `gather` sends to one
-/// ordinal of the compact `shape`.
-pub(super) fn sum_modes(
-    op: &'static str,
-    t: &Tensor,
-    gather: &Layout,
-    shape: &Shape,
-    dest: Dest<'_>,
-) -> Result<Option<Tensor>> {
-    with_int!(t.dtype(), T => {
-        let mut acc = crate::dtype::zeroed_vec::<T>(op, shape.size())?;
-        read(t, op, |x: &[T], o, l| {
-            let into = (&mut acc[..], 0, gather.stride().leaves());
-            fold(l.shape().leaves(), side(x, o, l), into, |a, p| a.wadd(p));
-        })?;
-        deliver(op, dest, acc, shape)
-    }, _ => unreachable!("checked: an integer dtype"))
 }

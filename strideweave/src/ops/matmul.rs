@@ -8,11 +8,11 @@
 //! with an operand); otherwise, and for the other dtypes, a plain loop over precomputed row
 //! and column offsets does. Either way nothing is copied before the product.
 
-use crate::autograd::node::{Cotangents, Rule};
+use crate::autograd::node::{Cotangents, Step, rule};
 use crate::budget::reserved_vec;
 use crate::dtype::zeroed_vec;
 use crate::error::{Error, Result};
-use crate::kernels::num::{Dense, Num, with_num};
+use crate::kernels::num::{Num, with_num};
 use crate::kernels::strided::walk1;
 use crate::layout::{IntTuple, Layout, Shape};
 use crate::ops::{Dest, check_dest, check_pair, finish, fresh};
@@ -22,7 +22,7 @@ use crate::tensor::read::{read, read2, read2_write};
 const OP: &str = "matmul";
 
 impl Tensor {
-    /// The matrix product (seed 004's `x`): matrix × matrix `(m, k) · (k, n) → (m, n)`,
+    /// The matrix product: matrix × matrix `(m, k) · (k, n) → (m, n)`,
     /// matrix × vector `(m, k) · (k) → (m)` (the vector is a column), vector × matrix
     /// `(k) · (k, n) → (n)`, and batched matrix × matrix over leading modes of equal shapes
     /// `(b…, m, k) · (b…, k, n) → (b…, m, n)` (no broadcasting: the batch modes must be
@@ -52,8 +52,7 @@ impl Tensor {
     pub fn matmul(&self, other: &Tensor) -> Result<Tensor> {
         // Floating and complex matrices keep their own path (with `matmul_into`'s kernel);
         // integers and the other forms run on the contraction core.
-        let float = with_num!(self.dtype(), T => { let _ = std::marker::PhantomData::<T>; true }, _ => false);
-        if self.rank() == 2 && other.rank() == 2 && float {
+        if self.rank() == 2 && other.rank() == 2 && self.dtype().is_differentiable() {
             return fresh(matmul(self, other, OP, Dest::Fresh));
         }
         let spec = crate::ops::contract::matmul_spec(OP, self, other)?;
@@ -119,7 +118,11 @@ fn matmul(a: &Tensor, b: &Tensor, op: &'static str, dest: Dest<'_>) -> Result<Op
         })??;
         T::dense(c)
     }, _ => unreachable!("checked"));
-    finish(op, dest, &[a, b], values, &shape, || Box::new(MatmulRule))
+    finish(op, dest, &[a, b], values, &shape, || {
+        rule(
+            |step| with_num!(step.cot.dtype(), T => matmul_backward::<T>(step), _ => unreachable!("differentiable")),
+        )
+    })
 }
 
 /// `out ← A·B` straight into the destination by the gemm kernel, when `T` has one, every
@@ -302,21 +305,6 @@ fn product<T: Num>(
     Ok(())
 }
 
-/// Backward of `C = A·B`: `dA = dC · Bᴴ`, `dB = Aᴴ · dC`.
-struct MatmulRule;
-
-impl Rule for MatmulRule {
-    fn backward(
-        &self,
-        op: &'static str,
-        cot: Dense,
-        inputs: &[Tensor],
-        needs: &[bool],
-    ) -> Result<Cotangents> {
-        with_num!(cot.dtype(), T => matmul_backward::<T>(op, cot, inputs, needs), _ => unreachable!("differentiable"))
-    }
-}
-
 /// A compact `rows × cols` matrix as an [`Operand`].
 fn compact<T>(data: &[T], rows: usize, cols: usize) -> Operand<'_, T> {
     Operand {
@@ -330,65 +318,56 @@ fn compact<T>(data: &[T], rows: usize, cols: usize) -> Operand<'_, T> {
     }
 }
 
-fn matmul_backward<T: Num>(
-    op: &'static str,
-    cot: Dense,
-    inputs: &[Tensor],
-    needs: &[bool],
-) -> Result<Cotangents> {
+fn matmul_backward<T: Num>(step: Step<'_>) -> Result<Cotangents> {
+    let (op, cot, inputs, needs) = step.parts();
     let c = T::cotangent(op, cot)?;
     let (a, b) = (&inputs[0], &inputs[1]);
-    let (a0, a1) = modes(a)?;
-    let (b0, b1) = modes(b)?;
-    let (m, n) = (a0.size(), b1.size());
-    // The conjugate of an operand: the operand itself for real types, else a compact copy.
-    let ga = match needs[0] {
-        false => None,
-        true => Some({
-            let (rows, cols) = (Axis::of(op, &b1)?, Axis::of(op, &b0)?);
-            let mut g = product_buffer::<T>(op, &Axis::Strided { n: m, stride: 1 }, &cols)?;
-            if T::COMPLEX {
-                let bc = conj_compact::<T>(op, b)?;
-                let bt = compact(&bc, b0.size(), b1.size()).t();
-                product(op, compact(&c, m, n), bt, &mut g)?;
-            } else {
-                read(b, op, |y: &[T], oy, _| {
-                    let bt = Operand {
-                        data: y,
-                        offset: oy,
-                        rows,
-                        cols,
-                    };
-                    product(op, compact(&c, m, n), bt, &mut g)
-                })??;
-            }
-            g
-        }),
-    };
-    let gb = match needs[1] {
-        false => None,
-        true => Some({
-            let (rows, cols) = (Axis::of(op, &a1)?, Axis::of(op, &a0)?);
-            let mut g = product_buffer::<T>(op, &rows, &Axis::Strided { n, stride: 1 })?;
-            if T::COMPLEX {
-                let ac = conj_compact::<T>(op, a)?;
-                let at = compact(&ac, a0.size(), a1.size()).t();
-                product(op, at, compact(&c, m, n), &mut g)?;
-            } else {
-                read(a, op, |x: &[T], ox, _| {
-                    let at = Operand {
-                        data: x,
-                        offset: ox,
-                        rows,
-                        cols,
-                    };
-                    product(op, at, compact(&c, m, n), &mut g)
-                })??;
-            }
-            g
-        }),
-    };
-    Ok(smallvec::smallvec![ga.map(T::dense), gb.map(T::dense)])
+    let (m, n) = (modes(a)?.0.size(), modes(b)?.1.size());
+    let ga = needs[0].then(|| {
+        with_adjoint(op, b, a.size(), |bt, g| {
+            product(op, compact(&c, m, n), bt, g)
+        })
+    });
+    let gb = needs[1].then(|| {
+        with_adjoint(op, a, b.size(), |at, g| {
+            product(op, at, compact(&c, m, n), g)
+        })
+    });
+    Ok(smallvec::smallvec![
+        ga.transpose()?.map(T::dense),
+        gb.transpose()?.map(T::dense)
+    ])
+}
+
+/// A fresh zeroed gradient of `len` elements, filled by `f(xᴴ, g)` with `xᴴ` the conjugate
+/// transpose of matrix `x`: `x` itself, read in place and transposed, for real types; a
+/// conjugated compact copy for complex ones.
+fn with_adjoint<T: Num>(
+    op: &'static str,
+    x: &Tensor,
+    len: usize,
+    f: impl FnOnce(Operand<'_, T>, &mut [T]) -> Result<()>,
+) -> Result<Vec<T>> {
+    let (x0, x1) = modes(x)?;
+    let (rows, cols) = (Axis::of(op, &x1)?, Axis::of(op, &x0)?);
+    let mut g = zeroed_vec(op, len)?;
+    if T::COMPLEX {
+        let xc = conj_compact::<T>(op, x)?;
+        f(compact(&xc, x0.size(), x1.size()).t(), &mut g)?;
+    } else {
+        read(x, op, |data: &[T], offset, _| {
+            f(
+                Operand {
+                    data,
+                    offset,
+                    rows,
+                    cols,
+                },
+                &mut g,
+            )
+        })??;
+    }
+    Ok(g)
 }
 
 /// The conjugated values of a tensor, compact.

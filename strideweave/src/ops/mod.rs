@@ -1,16 +1,15 @@
-//! Arithmetic with backward rules: what a loss needs (issue 5).
+//! Arithmetic with backward rules: what a loss needs.
 //!
 //! | module | what it holds |
 //! | --- | --- |
 //! | `elementwise` | add, sub, mul, div, neg, the scalar forms, `copy_from` |
-//! | `engine` | the elementwise engine run on tensors: operands in place, results straight into a fresh vector or the destination |
-//! | `exact` | the integer and bool kernels of `elementwise` and `reduce` (wrapping, checked division) |
-//! | `reduce` | `sum`, `sum_modes`, `mean` |
+//! | `zip_map` | the elementwise engine (`zip2`, `map1`) run on tensors: operands in place, results straight into a fresh vector or the destination |
+//! | `exact` | the integer and bool kernels of `elementwise` (wrapping, checked division) |
+//! | `reduce` | every reduction on one path: `Reduction`, `reduce` by a pattern (the engine's `Op::Reduce`), its whole-mode forms `sum`, `sum_modes`, `mean`; `count_nonzero` |
 //! | `matmul` | the product of two rank-2 floating or complex tensors (with `matmul_into`); its other forms run on `contract` |
 //! | `contract` | the batched-contraction core (`Spec`, `run`, its backward rule), `contract`, `dot`, `outer`, matmul's vector and batched forms |
 //! | `einsum` | `Tensor::einsum`/`einsum_with`: per-input rearrangement views + the core + a final view |
 //! | `vector` | `magnitude`, `normalize`, `cross` |
-//! | `reduction` | `Tensor::reduce` by a pattern: sum, mean, max, min, prod (the engine's `Op::Reduce`) |
 //! | `promote` | mixed dtypes: the other operand converted to `DType::promote`'s dtype, recorded |
 //! | `operators` | `std::ops` on `&Tensor` (`Output = Result<Tensor>`) |
 //!
@@ -18,32 +17,31 @@
 //! are in `kernels`, shared with `autograd`.
 //!
 //! Each has an `_into` form that writes into a caller's tensor instead of allocating (no
-//! hidden allocation, C5): see `Dest`.
+//! hidden allocation): see `Dest`.
 //!
 //! Kernels read their operands where they lie, through their layouts (strided, reversed,
 //! broadcast: nothing is copied first), write compact first-mode-fastest results into fresh
 //! host carriers, and record their backward rule when an operand takes part in autograd.
-//! Nothing broadcasts implicitly: elementwise operands have equal shapes (C3).
+//! Nothing broadcasts implicitly: elementwise operands have equal shapes.
 
 mod contract;
 mod einsum;
 pub(crate) use einsum::{Names as EinsumNames, einsum_named};
 mod elementwise;
-mod engine;
 mod exact;
 mod matmul;
 mod operators;
 mod promote;
 mod reduce;
-mod reduction;
 mod vector;
+mod zip_map;
 
-pub use reduction::Reduction;
-pub(crate) use reduction::reduce_code;
+pub use reduce::Reduction;
+pub(crate) use reduce::reduce_code;
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::kernels::{self, num};
+use crate::kernels::num;
 use crate::tensor::Tensor;
 
 /// The dtypes an operation takes besides the floating and complex ones, which every
@@ -60,9 +58,8 @@ pub(crate) enum Accepts {
 
 impl Accepts {
     fn admits(self, d: DType) -> bool {
-        let int = kernels::int::with_int!(d, T => { let _ = std::marker::PhantomData::<T>; true }, _ => false);
-        has_arithmetic(d)
-            || (self != Accepts::Float && int)
+        d.is_differentiable()
+            || (self != Accepts::Float && d.is_integer())
             || (self == Accepts::IntBool && d == DType::Bool)
     }
 
@@ -76,7 +73,7 @@ impl Accepts {
 }
 
 /// The checks every kernel makes on an operand: one subtensor (a block-scaled tensor is
-/// refused, RT008) and a dtype that `accepts` admits; `why` is appended to the message of
+/// refused) and a dtype that `accepts` admits; `why` is appended to the message of
 /// a refused dtype (what to do instead).
 pub(crate) fn check_operand_for(
     op: &'static str,
@@ -136,10 +133,6 @@ pub(crate) fn check_pair_for(
         });
     }
     Ok(())
-}
-
-fn has_arithmetic(d: DType) -> bool {
-    num::with_num!(d, T => { let _ = std::marker::PhantomData::<T>; true }, _ => false)
 }
 
 /// Where a kernel's result goes: a fresh compact tensor (recorded when an input takes part
@@ -234,7 +227,7 @@ pub(crate) fn deliver<T: crate::dtype::Element>(
     match dest {
         Dest::Fresh => Ok(Some(Tensor::from_vec(values, shape)?)),
         Dest::Into(out) => {
-            engine::write_values(op, out, &values)?;
+            zip_map::write_values(op, out, &values)?;
             Ok(None)
         }
     }

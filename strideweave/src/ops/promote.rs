@@ -2,7 +2,7 @@
 //! [`DType::promote`]'s dtype (exactly: promotion never loses a value), recorded for
 //! gradients.
 
-use crate::autograd::node::{Cotangents, Rule};
+use crate::autograd::node::{Cotangents, rule};
 use crate::dtype::{Complex32, Complex64, DType, Element, Scalar};
 use crate::error::{Error, Result};
 use crate::kernels::int::with_int;
@@ -25,13 +25,12 @@ pub(crate) fn convert(op: &'static str, t: &Tensor, d: DType) -> Result<Tensor> 
             dtype: d.to_string(),
         })
     };
-    let int = with_int!(d, T => {
-        // unreachable from user input: `cast` returned a scalar of dtype `d`, which is `T`'s.
-        let v: Vec<T> = values.iter().map(|&s| cast(s).map(|c| T::from_scalar(c).expect("its own dtype"))).collect::<Result<_>>()?;
-        Some(deliver(op, Dest::Fresh, v, t.shape()))
-    }, _ => None);
-    if let Some(done) = int {
-        return fresh(done);
+    if d.is_integer() {
+        return with_int!(d, T => {
+            // unreachable from user input: `cast` returned a scalar of dtype `d`, which is `T`'s.
+            let v: Vec<T> = values.iter().map(|&s| cast(s).map(|c| T::from_scalar(c).expect("its own dtype"))).collect::<Result<_>>()?;
+            fresh(deliver(op, Dest::Fresh, v, t.shape()))
+        }, _ => unreachable!("an integer dtype"));
     }
     let dense = with_num!(d, T => {
         // Unreachable from user input: `cast` returned a scalar of dtype `d`.
@@ -40,47 +39,35 @@ pub(crate) fn convert(op: &'static str, t: &Tensor, d: DType) -> Result<Tensor> 
     }, _ => return Err(Error::NotImplemented { op, reason: format!("converting {from} to {d}") }));
     let shape = t.shape().clone();
     fresh(finish(op, Dest::Fresh, &[t], dense, &shape, || {
-        Box::new(ConvertBack { from })
+        rule(move |step| convert_back(step.op, from, step.cot))
     }))
 }
 
 /// Backward of a promotion: the cotangent converted back to the operand's dtype (a complex
 /// cotangent of a real operand: its real part, PyTorch's rule).
-struct ConvertBack {
-    from: DType,
-}
-
-impl Rule for ConvertBack {
-    fn backward(
-        &self,
-        op: &'static str,
-        cot: Dense,
-        _inputs: &[Tensor],
-        _needs: &[bool],
-    ) -> Result<Cotangents> {
-        let parts: Vec<(f64, f64)> = with_num!(cot.dtype(), T => {
-            T::cotangent(op, cot)?.into_iter().map(|v| parts(v.to_scalar())).collect()
-        }, _ => unreachable!("differentiable"));
-        let g = match self.from {
-            DType::ComplexF32 => Dense::C64(
-                parts
-                    .iter()
-                    .map(|&(re, im)| Complex32::new(re as f32, im as f32))
-                    .collect(),
-            ),
-            DType::ComplexF64 => Dense::C128(
-                parts
-                    .iter()
-                    .map(|&(re, im)| Complex64::new(re, im))
-                    .collect(),
-            ),
-            d => {
-                with_num!(d, T => T::dense(parts.iter().map(|&(re, _)| T::from_f64(re)).collect()),
-                _ => unreachable!("only differentiable operands are recorded"))
-            }
-        };
-        Ok(smallvec::smallvec![Some(g)])
-    }
+fn convert_back(op: &'static str, from: DType, cot: Dense) -> Result<Cotangents> {
+    let parts: Vec<(f64, f64)> = with_num!(cot.dtype(), T => {
+        T::cotangent(op, cot)?.into_iter().map(|v| parts(v.to_scalar())).collect()
+    }, _ => unreachable!("differentiable"));
+    let g = match from {
+        DType::ComplexF32 => Dense::C64(
+            parts
+                .iter()
+                .map(|&(re, im)| Complex32::new(re as f32, im as f32))
+                .collect(),
+        ),
+        DType::ComplexF64 => Dense::C128(
+            parts
+                .iter()
+                .map(|&(re, im)| Complex64::new(re, im))
+                .collect(),
+        ),
+        d => {
+            with_num!(d, T => T::dense(parts.iter().map(|&(re, _)| T::from_f64(re)).collect()),
+            _ => unreachable!("only differentiable operands are recorded"))
+        }
+    };
+    Ok(smallvec::smallvec![Some(g)])
 }
 
 /// A scalar's real and imaginary parts.

@@ -1,17 +1,109 @@
-//! Sums and means.
+//! Reductions on one path: [`Tensor::reduce`] (einops' `reduce` in the rearrangement
+//! grammar) and its forms over whole top-level modes, [`Tensor::sum`], [`Tensor::mean`] and
+//! [`Tensor::sum_modes`] (with their `_into` forms). The operand is viewed in place over an
+//! *iteration space* (the result's leaves, then the reduced ones, as a compiled pattern
+//! orders them; or the operand's own leaves, for whole modes), and the fold kernel
+//! (`kernels/fold.rs`) folds that view into the compact result through a gather layout with
+//! stride 0 on the reduced leaves. One dtype rule (`Reduction::refusal`, which the static
+//! `reduce!` check evaluates too) and one backward rule serve them all. Also
+//! [`Tensor::count_nonzero`].
 
-use crate::autograd::node::{Cotangents, Rule};
-use crate::dtype::zeroed_vec;
-use crate::dtype::{Element, Scalar};
+use std::borrow::Cow;
+
+use crate::autograd::node::{Cotangents, rule};
+use crate::dtype::{DType, Element, Scalar, zeroed_vec};
 use crate::error::{Error, Result};
 use crate::kernels::copy::copy;
 use crate::kernels::fold::fold;
-use crate::kernels::num::{Dense, Num, with_num};
+use crate::kernels::int::{Int, with_int};
+use crate::kernels::num::{Dense, Num, with_num, with_real};
 use crate::layout::{Layout, Shape};
-use crate::ops::engine::side;
-use crate::ops::{Accepts, Dest, check_dest, check_operand_for, exact, finish, fresh};
+use crate::ops::{Accepts, Dest, check_dest, deliver, finish, fresh};
+use crate::pattern::Op;
+use crate::pattern::run::Plan;
 use crate::tensor::Tensor;
 use crate::tensor::read::read;
+
+/// How [`Tensor::reduce`] folds the elements of each output.
+///
+/// | reduction | float, complex | integers | bool |
+/// | --- | --- | --- | --- |
+/// | `Sum` | sum | wrapping sum | refused (a count is not a bool) |
+/// | `Mean` | sum / count | refused (take `Sum`, then divide) | refused |
+/// | `Max`, `Min` | largest / smallest; a NaN anywhere gives NaN (numpy's rule); complex refused (no order) | largest / smallest | any / all |
+/// | `Prod` | product | wrapping product | all |
+///
+/// The result keeps the operand's dtype. Gradients (floating and complex dtypes): `Sum`
+/// and `Mean` spread the cotangent (over the count for a mean); `Max` and `Min` send it to
+/// the *first* extremal element of each output (first in the operand's first-mode-fastest
+/// order; a NaN output sends it to the first NaN), the others get zero; `Prod` gives each
+/// element the product of the others (exact when some elements are zero).
+///
+/// ```
+/// use strideweave::{Reduction, Tensor};
+/// let t = Tensor::from_vec(vec![1.0f64, 5.0, 3.0, 2.0], &"(2,2)".parse().unwrap()).unwrap();
+/// assert_eq!(t.reduce("a b -> a", Reduction::Max, &[]).unwrap().to_vec::<f64>().unwrap(), [3.0, 5.0]);
+/// assert_eq!(t.reduce("a b -> b", Reduction::Prod, &[]).unwrap().to_vec::<f64>().unwrap(), [5.0, 6.0]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reduction {
+    /// The sum.
+    Sum,
+    /// The arithmetic mean (floating and complex dtypes).
+    Mean,
+    /// The largest element (NaN if any is NaN).
+    Max,
+    /// The smallest element (NaN if any is NaN).
+    Min,
+    /// The product.
+    Prod,
+}
+
+impl Reduction {
+    /// Its name as the `reduce!` macro spells it: `sum`, `mean`, `max`, `min`, `prod`.
+    ///
+    /// ```
+    /// assert_eq!(strideweave::Reduction::Prod.name(), "prod");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Reduction::Sum => "sum",
+            Reduction::Mean => "mean",
+            Reduction::Max => "max",
+            Reduction::Min => "min",
+            Reduction::Prod => "prod",
+        }
+    }
+
+    /// Why dtype `d` has no reduction `self` (`None`: it has one): the one dtype rule of
+    /// every reduction, evaluated at run time and, in const context, by `reduce!`'s static
+    /// check, so both give this reason.
+    pub(crate) const fn refusal(self, d: DType) -> Option<&'static str> {
+        match self {
+            Reduction::Sum if matches!(d, DType::Bool) => Some(
+                "the sum of bools would be a count, not a bool, and nothing changes dtype silently: cast to an integer dtype first",
+            ),
+            Reduction::Mean if !d.is_differentiable() => Some(
+                "the mean of integers is not an integer, and nothing changes dtype silently: take the sum, then divide",
+            ),
+            Reduction::Max | Reduction::Min if d.is_complex() => {
+                Some("complex numbers have no order: reduce their magnitudes")
+            }
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Reduction {
+    /// The [`name`](Reduction::name).
+    ///
+    /// ```
+    /// assert_eq!(strideweave::Reduction::Mean.to_string(), "mean");
+    /// ```
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 impl Tensor {
     /// The sum of every element, as a rank-0 tensor (shape `()`, like
@@ -20,7 +112,8 @@ impl Tensor {
     ///
     /// The sum keeps the tensor's dtype: an integer sum wraps as two's complement, like
     /// [`add`](Self::add). Bool has no sum (`Type`): a count is not a bool, and nothing
-    /// changes dtype silently.
+    /// changes dtype silently. It is [`reduce`](Self::reduce) of every mode with
+    /// [`Reduction::Sum`].
     ///
     /// ```
     /// let i = strideweave::Tensor::from_vec(vec![100i8, 27, 1], &"3".parse().unwrap()).unwrap();
@@ -31,13 +124,14 @@ impl Tensor {
     /// assert_eq!(s.item::<f64>().unwrap(), 15.0);
     /// ```
     pub fn sum(&self) -> Result<Tensor> {
-        fresh(total(self, "sum", false, Dest::Fresh))
+        fresh(reduce_modes(self, None, Reduction::Sum, "sum", Dest::Fresh))
     }
 
     /// The mean of every element, as a rank-0 tensor (shape `()`). Floating and complex
     /// tensors only: the mean of integers is not an integer, and neither a silently
     /// truncated integer nor a silently changed dtype is a fair answer, so an integer or
-    /// bool tensor is a `Type` error (take [`sum`](Self::sum), then divide).
+    /// bool tensor is a `Type` error (take [`sum`](Self::sum), then divide). It is
+    /// [`reduce`](Self::reduce) of every mode with [`Reduction::Mean`].
     ///
     /// ```
     /// let i = strideweave::Tensor::arange::<i32>(&"4".parse().unwrap());
@@ -46,7 +140,13 @@ impl Tensor {
     /// assert_eq!(t.mean().unwrap().item::<f64>().unwrap(), 2.5);
     /// ```
     pub fn mean(&self) -> Result<Tensor> {
-        fresh(total(self, "mean", true, Dest::Fresh))
+        fresh(reduce_modes(
+            self,
+            None,
+            Reduction::Mean,
+            "mean",
+            Dest::Fresh,
+        ))
     }
 
     /// The number of elements that are not zero, as a rank-0 `i64` tensor: the count of a
@@ -90,7 +190,7 @@ impl Tensor {
     /// assert_eq!(out.item::<f64>().unwrap(), 15.0);
     /// ```
     pub fn sum_into(&self, out: &Tensor) -> Result<()> {
-        total(self, "sum_into", false, Dest::Into(out)).map(|_| ())
+        reduce_modes(self, None, Reduction::Sum, "sum_into", Dest::Into(out)).map(drop)
     }
 
     /// [`mean`](Self::mean) into `out`, a rank-0 tensor (see
@@ -103,7 +203,7 @@ impl Tensor {
     /// assert_eq!(out.item::<f64>().unwrap(), 2.5);
     /// ```
     pub fn mean_into(&self, out: &Tensor) -> Result<()> {
-        total(self, "mean_into", true, Dest::Into(out)).map(|_| ())
+        reduce_modes(self, None, Reduction::Mean, "mean_into", Dest::Into(out)).map(drop)
     }
 
     /// [`sum_modes`](Self::sum_modes) into `out` (see [`add_into`](Self::add_into)).
@@ -115,12 +215,20 @@ impl Tensor {
     /// assert_eq!(out.to_vec::<f64>().unwrap(), [1.0, 5.0, 9.0]);
     /// ```
     pub fn sum_modes_into(&self, modes: &[usize], out: &Tensor) -> Result<()> {
-        sum_modes(self, modes, "sum_modes_into", Dest::Into(out)).map(|_| ())
+        reduce_modes(
+            self,
+            Some(modes),
+            Reduction::Sum,
+            "sum_modes_into",
+            Dest::Into(out),
+        )
+        .map(drop)
     }
 
     /// Sums over the listed top-level modes (each a whole mode, nested or not). The result
     /// keeps the other modes in order, compactly; summing every mode gives the rank-0 shape `()`,
     /// as [`sum`](Self::sum) does. Integer sums keep their dtype and wrap; bool has none.
+    /// It is [`reduce`](Self::reduce) with [`Reduction::Sum`] of the listed modes.
     ///
     /// ```
     /// let t = strideweave::Tensor::arange::<f64>(&"(2,(3,4))".parse().unwrap());
@@ -130,27 +238,135 @@ impl Tensor {
     /// assert!(t.sum_modes(&[2]).is_err());
     /// ```
     pub fn sum_modes(&self, modes: &[usize]) -> Result<Tensor> {
-        fresh(sum_modes(self, modes, "sum_modes", Dest::Fresh))
+        fresh(reduce_modes(
+            self,
+            Some(modes),
+            Reduction::Sum,
+            "sum_modes",
+            Dest::Fresh,
+        ))
+    }
+
+    /// einops' `reduce` in the rearrangement grammar: the symbols of the left
+    /// side that the right side omits are folded by `reduction`, the kept ones are arranged
+    /// as the right side says (groups, `1`, `...`, split leaves with keyword `sizes`, exactly
+    /// as [`rearrange`](Tensor::rearrange)). An empty right side (`"a b ->"`) reduces every
+    /// symbol to a rank-0 tensor. See [`Reduction`] for the dtypes each takes, NaN and
+    /// gradients.
+    ///
+    /// The operand is read in place through the view the pattern describes (no copy), and
+    /// each output receives its terms in first-mode-fastest order, so floating sums are
+    /// those of a naive loop. The result is a fresh compact tensor of the operand's dtype,
+    /// recorded for autograd when the operand takes part.
+    ///
+    /// Errors: a pattern mistake is `InvalidRearrange` starting `reduce:` and quoting the
+    /// pattern (as `rearrange` words it); a dtype the reduction does not take is
+    /// `WrongType` naming the dtype and what to do instead.
+    ///
+    /// ```
+    /// use strideweave::{Reduction, Tensor};
+    /// // b c h w (first mode fastest), as einops' "b c h w -> b c" on the reversed shape.
+    /// let t = Tensor::arange::<f32>(&"(2,3,2,2)".parse().unwrap());
+    /// let m = t.reduce("b c h w -> b c", Reduction::Mean, &[]).unwrap();
+    /// assert_eq!(m.shape().to_string(), "(2,3)");
+    /// assert_eq!(m.to_vec::<f32>().unwrap(), [9.0, 10.0, 11.0, 12.0, 13.0, 14.0]);
+    ///
+    /// // Pooling by 2 along the first mode: (h h2) w -> h w with h2 = 2.
+    /// let t = Tensor::arange::<i32>(&"(4,2)".parse().unwrap());
+    /// let p = t.reduce("(h2 h) w -> h w", Reduction::Max, &[("h2", 2)]).unwrap();
+    /// assert_eq!(p.to_vec::<i32>().unwrap(), [1, 3, 5, 7]);
+    ///
+    /// // Everything, to rank 0.
+    /// assert_eq!(t.reduce("h w ->", Reduction::Sum, &[]).unwrap().item::<i32>().unwrap(), 28);
+    ///
+    /// // Mistakes quote the pattern.
+    /// let err = t.reduce("h w -> h x", Reduction::Sum, &[]).unwrap_err();
+    /// assert!(err.to_string().starts_with("reduce: unknown identifier `x`"), "{err}");
+    /// ```
+    pub fn reduce(
+        &self,
+        pattern: &str,
+        reduction: Reduction,
+        sizes: &[(&str, usize)],
+    ) -> Result<Tensor> {
+        check_dtype(self, reduction, OP)?;
+        let sizes = keyword_sizes(sizes)?;
+        let plan = Plan::parse(self.shape(), Op::Reduce, pattern, &sizes)?;
+        let space = Space::of(plan, self.shape());
+        fresh(reduce_with(self, space, reduction, OP, Dest::Fresh))
     }
 }
 
-/// Why a bool tensor has no sum.
-const NO_BOOL_SUM: &str =
-    " (the sum of bools would be a count, not a bool, and nothing changes dtype silently)";
+const OP: &str = "reduce";
 
-/// Why an integer tensor has no mean.
-const NO_INTEGER_MEAN: &str = " (the mean of integers is not an integer, and nothing changes dtype silently: take the sum, then divide)";
-
-fn sum_modes(
+/// `reduce!`'s run-time path (static and dynamic tensors alike): the macro's pre-parsed
+/// pattern compiled on the tensor's shape by the one engine, then folded as
+/// [`Tensor::reduce`] folds; every error starts with `reduce!` and a pattern mistake ends
+/// with the tensor's shape, as `rearrange!`'s dynamic messages do.
+pub(crate) fn reduce_code(
     t: &Tensor,
-    modes: &[usize],
+    p: &crate::pattern::PatternCode,
+    reduction: Reduction,
+) -> Result<Tensor> {
+    let op = Op::Reduce.name();
+    check_dtype(t, reduction, op)?;
+    let plan = Plan::compile(t.shape(), p, true)
+        .map_err(|detail| Error::InvalidRearrange { op, detail })?;
+    let space = Space::of(plan, t.shape());
+    fresh(reduce_with(t, space, reduction, op, Dest::Fresh))
+}
+
+/// The keyword sizes as the engine reads them (`i64`, the type of every extent).
+fn keyword_sizes<'a>(sizes: &[(&'a str, usize)]) -> Result<Vec<(&'a str, i64)>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(sizes.len())
+        .map_err(|_| Error::TooLarge {
+            op: OP,
+            detail: format!("{} keyword sizes", sizes.len()),
+        })?;
+    for &(name, v) in sizes {
+        let v = i64::try_from(v).map_err(|_| Error::InvalidRearrange {
+            op: OP,
+            detail: format!("keyword `{name} = {v}` exceeds every possible extent (i64::MAX)"),
+        })?;
+        out.push((name, v));
+    }
+    Ok(out)
+}
+
+/// One subtensor, and a dtype that has reduction `r` (else `WrongType` naming the dtype,
+/// with [`Reduction::refusal`]'s reason).
+fn check_dtype(t: &Tensor, r: Reduction, op: &'static str) -> Result<()> {
+    t.require_single(op)?;
+    let d = t.dtype();
+    let Some(why) = r.refusal(d) else {
+        return Ok(());
+    };
+    let expected = match r {
+        Reduction::Sum => Accepts::Int.expected().to_string(),
+        Reduction::Mean => Accepts::Float.expected().to_string(),
+        _ => format!("a tensor whose dtype has a {r}"),
+    };
+    Err(Error::WrongType {
+        op,
+        expected: format!("{expected} ({why})"),
+        found: format!("a {d} tensor"),
+    })
+}
+
+/// `r` over the listed top-level modes of `t` (each a whole mode, nested or not; `None`:
+/// every mode, to the rank-0 shape `()`), keeping the other modes in order, compactly.
+fn reduce_modes(
+    t: &Tensor,
+    modes: Option<&[usize]>,
+    r: Reduction,
     op: &'static str,
     dest: Dest<'_>,
 ) -> Result<Option<Tensor>> {
-    check_operand_for(op, t, Accepts::Int, NO_BOOL_SUM)?;
+    check_dtype(t, r, op)?;
     let rank = t.rank();
-    let mut summed = vec![false; rank];
-    for &m in modes {
+    let mut reduced = vec![modes.is_none(); rank];
+    for &m in modes.unwrap_or_default() {
         if m >= rank {
             return Err(Error::OutOfDomain {
                 op,
@@ -160,153 +376,379 @@ fn sum_modes(
                 bound: rank as i64,
             });
         }
-        if std::mem::replace(&mut summed[m], true) {
+        if std::mem::replace(&mut reduced[m], true) {
             return Err(Error::InvalidAxes {
                 op,
                 detail: format!("mode {m} is listed twice in {modes:?}"),
             });
         }
     }
-    let kept: Vec<usize> = (0..rank).filter(|&m| !summed[m]).collect();
-    if kept.is_empty() {
-        return total(t, op, false, dest);
-    }
-    let out_shape = Layout::compact(t.shape()).select(&kept)?.shape().clone();
-    check_dest(op, dest, &[t], t.dtype(), &out_shape)?;
-    let gather = gather_layout(t.shape(), &summed, &out_shape);
-    if !t.dtype().is_differentiable() {
-        return exact::sum_modes(op, t, &gather, &out_shape, dest);
-    }
-    let values = with_num!(t.dtype(), T => {
-        let mut acc = zeroed_vec(op, out_shape.size())?;
-        read(t, op, |x: &[T], o, l| {
-            fold(l.shape().leaves(), side(x, o, l), (&mut acc, 0, gather.stride().leaves()), |a, p| a + p);
-        })?;
-        T::dense(acc)
-    }, _ => unreachable!("checked"));
-    finish(op, dest, &[t], values, &out_shape, || {
-        Box::new(SumModes { gather })
-    })
+    let space = Space::modes(t.shape(), &reduced)?;
+    reduce_with(t, space, r, op, dest)
 }
 
-/// The layout over `shape` that sends each coordinate to the ordinal of its image in the
-/// compact `out` (the kept modes, in order): stride 0 on summed modes.
-fn gather_layout(shape: &Shape, summed: &[bool], out: &Shape) -> Layout {
-    let spans = shape.as_int_tuple().top_spans();
-    let out_strides = Layout::compact(out).stride().leaves().to_vec();
-    let mut strides = vec![0i64; shape.leaves().len()];
-    let mut next = out_strides.into_iter();
-    for (span, &s) in spans.iter().zip(summed) {
-        for leaf in span.vals.clone() {
-            if !s {
-                // unreachable from user input: `out` is the compact shape of the kept modes, so it has one stride per kept leaf.
-                strides[leaf] = next.next().expect("one stride per kept leaf");
+/// The iteration space of a reduction: the view of the operand that orders its leaves for
+/// the fold (`None`: the operand's own layout), its extents, the gather strides (compact
+/// over the result on the kept leaves, 0 on the reduced ones), the result's shape and how
+/// many outputs and terms per output there are.
+struct Space {
+    plan: Option<Plan>,
+    extents: Vec<i64>,
+    gather: Vec<i64>,
+    out: Shape,
+    nout: usize,
+    nred: usize,
+}
+
+impl Space {
+    /// The space of a compiled pattern: the result's leaves, then the reduced ones.
+    fn of(plan: Plan, shape: &Shape) -> Space {
+        let extents = plan
+            .apply(&Layout::compact(shape))
+            .shape()
+            .leaves()
+            .to_vec();
+        let out = plan.kept_shape();
+        let mut gather = Layout::compact(&out).stride().leaves().to_vec();
+        gather.resize(extents.len(), 0);
+        Space::new(Some(plan), extents, gather, out, shape.size())
+    }
+
+    /// The space of reducing the top-level modes of `shape` marked in `reduced`, in place:
+    /// the operand's own leaves, with stride 0 on the reduced modes' leaves.
+    fn modes(shape: &Shape, reduced: &[bool]) -> Result<Space> {
+        let kept: Vec<usize> = (0..reduced.len()).filter(|&m| !reduced[m]).collect();
+        let out = match kept.is_empty() {
+            true => Shape::empty(),
+            false => Layout::compact(shape).select(&kept)?.shape().clone(),
+        };
+        let mut next = Layout::compact(&out).stride().leaves().to_vec().into_iter();
+        let mut gather = vec![0i64; shape.leaves().len()];
+        let spans = shape.as_int_tuple().top_spans();
+        for span in spans
+            .iter()
+            .zip(reduced)
+            .filter(|(_, r)| !**r)
+            .map(|(s, _)| s)
+        {
+            for leaf in span.vals.clone() {
+                // unreachable from user input: `out` is the compact shape of the kept modes,
+                // so it has one stride per kept leaf.
+                gather[leaf] = next.next().expect("one stride per kept leaf");
             }
         }
+        Ok(Space::new(
+            None,
+            shape.leaves().to_vec(),
+            gather,
+            out,
+            shape.size(),
+        ))
     }
-    Layout::from_valid(
-        shape.profile(),
-        shape.leaves(),
-        &strides[..],
-        shape.as_int_tuple().is_int(),
-    )
+
+    fn new(
+        plan: Option<Plan>,
+        extents: Vec<i64>,
+        gather: Vec<i64>,
+        out: Shape,
+        size: usize,
+    ) -> Space {
+        let nout = out.size();
+        Space {
+            plan,
+            extents,
+            gather,
+            nred: size.checked_div(nout).unwrap_or(0),
+            out,
+            nout,
+        }
+    }
+
+    /// The view of `l`, a layout of the operand's shape, over the iteration space.
+    fn view<'a>(&self, l: &'a Layout) -> Cow<'a, Layout> {
+        match &self.plan {
+            Some(plan) => Cow::Owned(plan.apply(l)),
+            None => Cow::Borrowed(l),
+        }
+    }
+
+    /// The compact strides of the iteration space (kept leaves fastest): term `r` of output
+    /// `j` is at `j + nout·r`.
+    fn compact(&self) -> Vec<i64> {
+        let mut s = Vec::with_capacity(self.extents.len());
+        let mut p = 1i64;
+        for &e in &self.extents {
+            s.push(p);
+            p *= e;
+        }
+        s
+    }
 }
 
-fn total(t: &Tensor, op: &'static str, mean: bool, dest: Dest<'_>) -> Result<Option<Tensor>> {
-    match mean {
-        true => check_operand_for(op, t, Accepts::Float, NO_INTEGER_MEAN)?,
-        false => check_operand_for(op, t, Accepts::Int, NO_BOOL_SUM)?,
+/// Folds `t` (checked) over `space` by `r`, into a fresh tensor or the checked destination.
+fn reduce_with(
+    t: &Tensor,
+    space: Space,
+    r: Reduction,
+    op: &'static str,
+    dest: Dest<'_>,
+) -> Result<Option<Tensor>> {
+    let d = t.dtype();
+    check_dest(op, dest, &[t], d, &space.out)?;
+    if d == DType::Bool {
+        // Checked: bool takes max (any), min (all) and prod (all).
+        let values = match r {
+            Reduction::Max => fold_all(op, t, &space, false, |a, p: bool| a | p)?,
+            _ => fold_all(op, t, &space, true, |a, p: bool| a & p)?,
+        };
+        return deliver(op, dest, values, &space.out);
     }
-    let shape = Shape::empty();
-    check_dest(op, dest, &[t], t.dtype(), &shape)?;
-    if !t.dtype().is_differentiable() {
-        return exact::total(op, t, dest);
+    if d.is_integer() {
+        return with_int!(d, T => {
+            let values = match r {
+                Reduction::Sum => fold_all(op, t, &space, T::zero(), |a, p: T| a.wadd(p))?,
+                Reduction::Prod => fold_all(op, t, &space, T::ONE, |a, p: T| a.wmul(p))?,
+                Reduction::Max => fold_all(op, t, &space, T::LOW, max::<T>)?,
+                Reduction::Min => fold_all(op, t, &space, T::HIGH, min::<T>)?,
+                Reduction::Mean => unreachable!("checked: integers have no mean"),
+            };
+            deliver(op, dest, values, &space.out)
+        }, _ => unreachable!("an integer dtype"));
     }
-    let n = t.size();
-    let values = with_num!(t.dtype(), T => {
-        let s = read(t, op, |x: &[T], o, l| total_in(x, o, l, |a, p| a + p))?;
-        T::dense(vec![if mean { s / T::from_f64(n as f64) } else { s }])
-    }, _ => unreachable!("checked"));
-    finish(op, dest, &[t], values, &shape, || {
-        Box::new(Total { n, mean })
+    let values = match r {
+        Reduction::Max | Reduction::Min => with_real!(d, T => {
+            let v = match r {
+                Reduction::Max => fold_all(op, t, &space, T::LOW, max::<T>)?,
+                _ => fold_all(op, t, &space, T::HIGH, min::<T>)?,
+            };
+            T::dense(v)
+        }, _ => unreachable!("checked: a real floating dtype")),
+        _ => with_num!(d, T => {
+            let mut v = match r {
+                Reduction::Prod => fold_all(op, t, &space, T::one(), |a, p: T| a * p)?,
+                _ => fold_all(op, t, &space, T::zero(), |a, p: T| a + p)?,
+            };
+            if r == Reduction::Mean {
+                let n = T::from_f64(space.nred as f64);
+                v.iter_mut().for_each(|x| *x /= n);
+            }
+            T::dense(v)
+        }, _ => unreachable!("checked: a floating or complex dtype")),
+    };
+    let out = space.out.clone();
+    finish(op, dest, &[t], values, &out, || {
+        let grads = ReduceRule { space, r };
+        rule(move |step| grads.backward(step.op, step.cot, &step.inputs[0]))
     })
 }
 
-/// `f`-fold of every element of `x` placed by `l` at `o`, from zero, in ordinal order.
-pub(super) fn total_in<T: Element>(x: &[T], o: i64, l: &Layout, f: impl Fn(T, T) -> T) -> T {
-    let mut acc = [T::zero()];
-    let zeros = vec![0; l.shape().leaves().len()];
-    fold(l.shape().leaves(), side(x, o, l), (&mut acc, 0, &zeros), f);
-    acc[0]
+/// `f`-folds every term of each output of `t` into a fresh compact vector, from `init`.
+fn fold_all<T: Element>(
+    op: &'static str,
+    t: &Tensor,
+    space: &Space,
+    init: T,
+    f: impl Fn(T, T) -> T,
+) -> Result<Vec<T>> {
+    let mut acc = zeroed_vec(op, space.nout)?;
+    if init != T::zero() {
+        acc.fill(init);
+    }
+    read(t, op, |x: &[T], o, l| {
+        let view = space.view(l);
+        fold(
+            &space.extents,
+            (x, o, view.stride().leaves()),
+            (&mut acc, 0, &space.gather),
+            f,
+        );
+    })?;
+    Ok(acc)
 }
 
-/// Backward of `sum`/`mean`: the one cotangent value (over `n` for a mean) everywhere —
-/// a splat, one value read through stride 0 by whatever consumes it (the gradient buffer
-/// is filled from it by the copy engine); no tensor of ones and no vector of copies is
-/// made, and nothing is multiplied.
-struct Total {
-    n: usize,
-    mean: bool,
+/// `max` keeping the first of equal elements, NaN once met.
+fn max<T: Ordered>(a: T, p: T) -> T {
+    if p > a || p.is_nan() { p } else { a }
 }
 
-impl Rule for Total {
-    fn backward(
-        &self,
-        _op: &'static str,
-        cot: Dense,
-        _inputs: &[Tensor],
-        _needs: &[bool],
-    ) -> Result<Cotangents> {
-        fn go<T: Num>(r: &Total, cot: Dense) -> Dense {
-            // unreachable from user input: the engine passes the result's cotangent (one
-            // value, never a splat wider than one) in its dtype.
-            let (c, _) = T::undense_strided(&cot).expect("the result's dtype");
-            let c = c[0];
-            let c = if r.mean {
-                c / T::from_f64(r.n as f64)
-            } else {
-                c
-            };
-            T::splat(c, r.n)
-        }
-        let g =
-            with_num!(cot.dtype(), T => go::<T>(self, cot), _ => unreachable!("differentiable"));
-        Ok(smallvec::smallvec![Some(g)])
+/// `min` keeping the first of equal elements, NaN once met.
+fn min<T: Ordered>(a: T, p: T) -> T {
+    if p < a || p.is_nan() { p } else { a }
+}
+
+/// An ordered element type: the identities of max and min, and NaN.
+pub(crate) trait Ordered: Element + PartialOrd {
+    /// The identity of `max` (−∞, `MIN`, `false`).
+    const LOW: Self;
+    /// The identity of `min` (+∞, `MAX`, `true`).
+    const HIGH: Self;
+    /// One (the identity of a product).
+    const ONE: Self;
+    /// Whether it is NaN (never, but for floats).
+    #[allow(clippy::eq_op)]
+    fn is_nan(self) -> bool {
+        self != self
     }
 }
 
-/// Backward of `sum_modes`: `g[k] = c[G(k)]`, the cotangent read through `G` — a view of
-/// it with stride 0 on the summed modes — by the copy engine (stride-0 fills and memcpy
-/// runs) straight into the first-mode-fastest gradient; a splat cotangent (a `sum` after
-/// it) stays a splat.
-struct SumModes {
-    gather: Layout,
+macro_rules! ordered {
+    ($($t:ty: $low:expr, $high:expr, $one:expr);* $(;)?) => {$(
+        impl Ordered for $t {
+            const LOW: Self = $low;
+            const HIGH: Self = $high;
+            const ONE: Self = $one;
+        }
+    )*};
 }
 
-impl Rule for SumModes {
-    fn backward(
+ordered! {
+    f32: f32::NEG_INFINITY, f32::INFINITY, 1.0;
+    f64: f64::NEG_INFINITY, f64::INFINITY, 1.0;
+    i8: i8::MIN, i8::MAX, 1;
+    i32: i32::MIN, i32::MAX, 1;
+    i64: i64::MIN, i64::MAX, 1;
+    u8: u8::MIN, u8::MAX, 1;
+}
+
+#[cfg(feature = "half")]
+ordered! {
+    half::f16: half::f16::NEG_INFINITY, half::f16::INFINITY, half::f16::ONE;
+    half::bf16: half::bf16::NEG_INFINITY, half::bf16::INFINITY, half::bf16::ONE;
+}
+
+/// Backward of every reduction. With `M` the space's view of the compact layout of the
+/// operand's shape (iteration index → operand ordinal) and `G` the gather (iteration index
+/// → output ordinal): `Sum` is `g[M(i)] = c[G(i)]` (over the count for `Mean`), the
+/// cotangent read by the copy engine (stride-0 fills and memcpy runs) straight into the
+/// gradient; one value everywhere (a splat cotangent, or the one output of a total) stays a
+/// splat, so no vector of copies is made. `Max`/`Min`/`Prod` read the saved operand in
+/// iteration order, one column of `nred` terms per output, and place each term's gradient
+/// through `M` the same way.
+struct ReduceRule {
+    space: Space,
+    r: Reduction,
+}
+
+impl ReduceRule {
+    /// Places `per_term` (compact over the iteration space) at the operand's ordinals.
+    fn place<T: Num>(&self, per_term: &[T], shape: &Shape) -> Vec<T> {
+        let compact = Layout::compact(shape);
+        let map = self.space.view(&compact);
+        let mut g = vec![T::zero(); shape.size()];
+        copy(
+            &self.space.extents,
+            (per_term, 0, &self.space.compact()),
+            (&mut g, 0, map.stride().leaves()),
+        );
+        g
+    }
+
+    /// The saved operand in iteration order (`j + nout·r`).
+    fn terms<T: Num>(&self, x: &Tensor) -> Result<Vec<T>> {
+        read(x, OP, |v: &[T], o, l| {
+            let view = self.space.view(l);
+            let mut out = vec![T::zero(); view.size()];
+            copy(
+                &self.space.extents,
+                (v, o, view.stride().leaves()),
+                (&mut out, 0, &self.space.compact()),
+            );
+            out
+        })
+    }
+
+    fn sum<T: Num>(&self, op: &'static str, cot: Dense, shape: &Shape) -> Result<Dense> {
+        let n = T::from_f64(self.space.nred as f64);
+        let scale = |c: T| if self.r == Reduction::Mean { c / n } else { c };
+        if let Some((c, splat)) = T::undense_strided(&cot)
+            && (splat || self.space.nout == 1)
+        {
+            return Ok(T::splat(scale(c[0]), shape.size()));
+        }
+        let c: Vec<T> = T::cotangent(op, cot)?.into_iter().map(scale).collect();
+        let compact = Layout::compact(shape);
+        let map = self.space.view(&compact);
+        let mut g = zeroed_vec(op, shape.size())?;
+        copy(
+            &self.space.extents,
+            (&c, 0, &self.space.gather),
+            (&mut g, 0, map.stride().leaves()),
+        );
+        Ok(T::dense(g))
+    }
+
+    fn prod<T: Num>(&self, op: &'static str, cot: Dense, x: &Tensor) -> Result<Dense> {
+        let c = T::cotangent(op, cot)?;
+        let xs = self.terms::<T>(x)?;
+        let (nout, nred) = (self.space.nout, self.space.nred);
+        let mut per = vec![T::zero(); xs.len()];
+        for j in 0..nout {
+            let col = |r: usize| xs[j + nout * r];
+            let mut zeros = (0..nred).filter(|&r| col(r) == T::zero());
+            match (zeros.next(), zeros.next()) {
+                // No zero: each term's cofactor is the product over the term (torch's rule).
+                (None, _) => {
+                    let all = (0..nred).fold(T::one(), |a, r| a * col(r));
+                    for r in 0..nred {
+                        per[j + nout * r] = c[j] * (all / col(r)).conj();
+                    }
+                }
+                // One zero: only its cofactor, the product of the others, is nonzero.
+                (Some(z), None) => {
+                    let others = (0..nred)
+                        .filter(|&r| r != z)
+                        .fold(T::one(), |a, r| a * col(r));
+                    per[j + nout * z] = c[j] * others.conj();
+                }
+                // Two zeros or more: every cofactor holds a zero.
+                _ => {}
+            }
+        }
+        Ok(T::dense(self.place(&per, x.shape())))
+    }
+
+    fn extremum<T: Num + Ordered>(
         &self,
         op: &'static str,
         cot: Dense,
-        _inputs: &[Tensor],
-        _needs: &[bool],
-    ) -> Result<Cotangents> {
-        fn go<T: Num>(op: &'static str, gather: &Layout, cot: Dense) -> Result<Dense> {
-            if let Some((c, true)) = T::undense_strided(&cot) {
-                // One value everywhere stays one value everywhere.
-                return Ok(T::splat(c[0], gather.size()));
-            }
-            let c = T::cotangent(op, cot)?;
-            let mut g = zeroed_vec(op, gather.size())?;
-            let order = Layout::compact(gather.shape());
-            copy(
-                gather.shape().leaves(),
-                (&c, 0, gather.stride().leaves()),
-                (&mut g, 0, order.stride().leaves()),
-            );
-            Ok(T::dense(g))
+        x: &Tensor,
+    ) -> Result<Dense> {
+        let c = T::cotangent(op, cot)?;
+        let xs = self.terms::<T>(x)?;
+        let (nout, nred) = (self.space.nout, self.space.nred);
+        let pick = if self.r == Reduction::Max {
+            max::<T>
+        } else {
+            min::<T>
+        };
+        let mut per = vec![T::zero(); xs.len()];
+        for j in 0..nout {
+            let col = |r: usize| xs[j + nout * r];
+            let best = (0..nred).fold(col(0), |a, r| pick(a, col(r)));
+            let first = (0..nred).find(|&r| {
+                let v = col(r);
+                v == best || (best.is_nan() && v.is_nan())
+            });
+            // Unreachable from user input: `best` is one of the column's own elements.
+            let r = first.expect("the extremum is one of its terms");
+            per[j + nout * r] = c[j];
         }
-        let g = with_num!(cot.dtype(), T => go::<T>(op, &self.gather, cot)?, _ => unreachable!("differentiable"));
+        Ok(T::dense(self.place(&per, x.shape())))
+    }
+
+    /// The cotangent of operand `x`.
+    fn backward(&self, op: &'static str, cot: Dense, x: &Tensor) -> Result<Cotangents> {
+        let g = match self.r {
+            Reduction::Sum | Reduction::Mean => {
+                with_num!(cot.dtype(), T => self.sum::<T>(op, cot, x.shape())?, _ => unreachable!("differentiable"))
+            }
+            Reduction::Prod => {
+                with_num!(cot.dtype(), T => self.prod::<T>(op, cot, x)?, _ => unreachable!("differentiable"))
+            }
+            Reduction::Max | Reduction::Min => {
+                with_real!(cot.dtype(), T => self.extremum::<T>(op, cot, x)?, _ => unreachable!("real: checked"))
+            }
+        };
         Ok(smallvec::smallvec![Some(g)])
     }
 }

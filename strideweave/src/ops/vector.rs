@@ -1,11 +1,11 @@
 //! Vector algebra of the Shaped Types document: `magnitude`, `normalize` and `cross`, each
 //! with its backward rule. (`dot` and `outer` are contractions: `ops/contract.rs`.)
 
-use crate::autograd::node::{Cotangents, Rule};
-use crate::dtype::{DType, Element};
+use crate::autograd::node::{Cotangents, Step, rule};
+use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::kernels::int::{Int, with_int};
-use crate::kernels::num::{Dense, Num, with_num, with_real};
+use crate::kernels::num::{Num, with_num, with_real};
 use crate::layout::Shape;
 use crate::ops::{Accepts, Dest, check_operand_for, check_pair_for, deliver, finish, fresh};
 use crate::tensor::Tensor;
@@ -27,7 +27,7 @@ fn length(x: &[f64]) -> f64 {
 /// The real floating dtypes these operations take, else `WrongType` naming the dtype.
 fn check_real(op: &'static str, t: &Tensor) -> Result<()> {
     check_operand_for(op, t, Accepts::Float, "")?;
-    if matches!(t.dtype(), DType::ComplexF32 | DType::ComplexF64) {
+    if t.dtype().is_complex() {
         return Err(Error::WrongType {
             op,
             expected: "a real floating tensor (the length of a complex vector is real, and nothing changes dtype silently)".into(),
@@ -72,7 +72,22 @@ impl Tensor {
             &[self],
             values,
             &Shape::empty(),
-            || Box::new(Magnitude),
+            // Backward: `c · x / |x|` (0 at the zero vector).
+            || {
+                rule(
+                    |Step {
+                         op, cot, inputs, ..
+                     }| {
+                        let g = with_real!(cot.dtype(), T => {
+                    let c = T::cotangent(op, cot)?[0].to_scalar().to_f64();
+                    let x = as_f64::<T>(&inputs[0], OP)?;
+                    let s = length(&x);
+                    T::dense(x.iter().map(|v| T::from_f64(if s == 0.0 { 0.0 } else { c * v / s })).collect())
+                }, _ => unreachable!("real: checked"));
+                        Ok(smallvec::smallvec![Some(g)])
+                    },
+                )
+            },
         ))
     }
 
@@ -99,8 +114,19 @@ impl Tensor {
             T::dense(x.iter().map(|v| T::from_f64(v / s)).collect())
         }, _ => unreachable!("checked: a real floating dtype"));
         let shape = self.shape().clone();
+        // Backward: `(c − y·(y·c)) / |x|` with `y = x / |x|`.
         finish(OP, Dest::Fresh, &[self], values, &shape, || {
-            Box::new(Normalize)
+            rule(|Step { op, cot, inputs, .. }| {
+                let g = with_real!(cot.dtype(), T => {
+                    let c: Vec<f64> = T::cotangent(op, cot)?.iter().map(|v| v.to_scalar().to_f64()).collect();
+                    let x = as_f64::<T>(&inputs[0], OP)?;
+                    let s = length(&x);
+                    let y: Vec<f64> = x.iter().map(|v| v / s).collect();
+                    let yc: f64 = y.iter().zip(&c).map(|(y, c)| y * c).sum();
+                    T::dense(y.iter().zip(&c).map(|(y, c)| T::from_f64((c - y * yc) / s)).collect())
+                }, _ => unreachable!("real: checked"));
+                Ok(smallvec::smallvec![Some(g)])
+            })
         })
         .map(|t| {
             // Unreachable from user input: the allocating form returns its result.
@@ -140,16 +166,15 @@ impl Tensor {
             });
         }
         let shape = self.shape().clone();
-        let int = with_int!(self.dtype(), T => {
-            let (a, b) = (self.to_vec_as::<T>(OP)?, other.to_vec_as::<T>(OP)?);
-            let at = |v: &[T], i: usize| v[i % 3];
-            let c: Vec<T> = (0..3)
-                .map(|i| at(&a, i + 1).wmul(at(&b, i + 2)).wsub(at(&a, i + 2).wmul(at(&b, i + 1))))
-                .collect();
-            Some(deliver(OP, Dest::Fresh, c, &shape))
-        }, _ => None);
-        if let Some(done) = int {
-            return fresh(done);
+        if self.dtype().is_integer() {
+            return with_int!(self.dtype(), T => {
+                let (a, b) = (self.to_vec_as::<T>(OP)?, other.to_vec_as::<T>(OP)?);
+                let at = |v: &[T], i: usize| v[i % 3];
+                let c: Vec<T> = (0..3)
+                    .map(|i| at(&a, i + 1).wmul(at(&b, i + 2)).wsub(at(&a, i + 2).wmul(at(&b, i + 1))))
+                    .collect();
+                fresh(deliver(OP, Dest::Fresh, c, &shape))
+            }, _ => unreachable!("checked: an integer dtype"));
         }
         let values = with_num!(self.dtype(), T => {
             T::dense(cross3(&self.to_vec_as::<T>(OP)?, &other.to_vec_as::<T>(OP)?))
@@ -160,7 +185,11 @@ impl Tensor {
             &[self, other],
             values,
             &shape,
-            || Box::new(Cross),
+            || {
+                rule(
+                    |step| with_num!(step.cot.dtype(), T => cross_backward::<T>(step), _ => unreachable!("differentiable")),
+                )
+            },
         ))
     }
 }
@@ -172,84 +201,23 @@ fn cross3<T: Num>(a: &[T], b: &[T]) -> Vec<T> {
         .collect()
 }
 
-/// Backward of `magnitude`: `c · x / |x|` (0 at the zero vector).
-struct Magnitude;
-
-impl Rule for Magnitude {
-    fn backward(
-        &self,
-        op: &'static str,
-        cot: Dense,
-        inputs: &[Tensor],
-        _needs: &[bool],
-    ) -> Result<Cotangents> {
-        let g = with_real!(cot.dtype(), T => {
-            let c = T::cotangent(op, cot)?[0].to_scalar().to_f64();
-            let x = as_f64::<T>(&inputs[0], "magnitude")?;
-            let s = length(&x);
-            T::dense(x.iter().map(|v| T::from_f64(if s == 0.0 { 0.0 } else { c * v / s })).collect())
-        }, _ => unreachable!("real: checked"));
-        Ok(smallvec::smallvec![Some(g)])
-    }
-}
-
-/// Backward of `normalize`: `(c − y·(y·c)) / |x|` with `y = x / |x|`.
-struct Normalize;
-
-impl Rule for Normalize {
-    fn backward(
-        &self,
-        op: &'static str,
-        cot: Dense,
-        inputs: &[Tensor],
-        _needs: &[bool],
-    ) -> Result<Cotangents> {
-        let g = with_real!(cot.dtype(), T => {
-            let c: Vec<f64> = T::cotangent(op, cot)?.iter().map(|v| v.to_scalar().to_f64()).collect();
-            let x = as_f64::<T>(&inputs[0], "normalize")?;
-            let s = length(&x);
-            let y: Vec<f64> = x.iter().map(|v| v / s).collect();
-            let yc: f64 = y.iter().zip(&c).map(|(y, c)| y * c).sum();
-            T::dense(y.iter().zip(&c).map(|(y, c)| T::from_f64((c - y * yc) / s)).collect())
-        }, _ => unreachable!("real: checked"));
-        Ok(smallvec::smallvec![Some(g)])
-    }
-}
-
 /// Backward of `cross`: `conj(b) × c` and `c × conj(a)`.
-struct Cross;
-
-impl Rule for Cross {
-    fn backward(
-        &self,
-        op: &'static str,
-        cot: Dense,
-        inputs: &[Tensor],
-        needs: &[bool],
-    ) -> Result<Cotangents> {
-        fn go<T: Num>(
-            op: &'static str,
-            cot: Dense,
-            inputs: &[Tensor],
-            needs: &[bool],
-        ) -> Result<Cotangents> {
-            let c = T::cotangent(op, cot)?;
-            let conj = |t: &Tensor| -> Result<Vec<T>> {
-                Ok(t.to_vec_as::<T>("cross")?
-                    .into_iter()
-                    .map(T::conj)
-                    .collect())
-            };
-            let da = match needs[0] {
-                true => Some(T::dense(cross3(&conj(&inputs[1])?, &c))),
-                false => None,
-            };
-            let db = match needs[1] {
-                true => Some(T::dense(cross3(&c, &conj(&inputs[0])?))),
-                false => None,
-            };
-            Ok(smallvec::smallvec![da, db])
-        }
-        with_num!(cot.dtype(), T => go::<T>(op, cot, inputs, needs), _ => unreachable!("differentiable"))
-    }
+fn cross_backward<T: Num>(step: Step<'_>) -> Result<Cotangents> {
+    let (op, cot, inputs, needs) = step.parts();
+    let c = T::cotangent(op, cot)?;
+    let conj = |t: &Tensor| -> Result<Vec<T>> {
+        Ok(t.to_vec_as::<T>("cross")?
+            .into_iter()
+            .map(T::conj)
+            .collect())
+    };
+    let da = match needs[0] {
+        true => Some(T::dense(cross3(&conj(&inputs[1])?, &c))),
+        false => None,
+    };
+    let db = match needs[1] {
+        true => Some(T::dense(cross3(&c, &conj(&inputs[0])?))),
+        false => None,
+    };
+    Ok(smallvec::smallvec![da, db])
 }

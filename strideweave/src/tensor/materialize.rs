@@ -6,12 +6,11 @@
 //! (`RAYON_NUM_THREADS=1` or `--no-default-features` keeps one thread); the result is the same bit
 //! for bit.
 
-use crate::autograd::node::{self, Cotangents, Rule};
+use crate::autograd::node::{self, Cotangents, Rule, Step};
 use crate::carrier::Carrier;
 use crate::dtype::{DType, HostSlice, HostSliceMut};
 use crate::error::{Error, Result};
 use crate::kernels::copy::copy;
-use crate::kernels::num::Dense;
 use crate::layout::Layout;
 use crate::tensor::Tensor;
 
@@ -129,14 +128,8 @@ impl Tensor {
 struct Identity;
 
 impl Rule for Identity {
-    fn backward(
-        &self,
-        _: &'static str,
-        cot: Dense,
-        _: &[Tensor],
-        _: &[bool],
-    ) -> Result<Cotangents> {
-        Ok(smallvec::smallvec![Some(cot)])
+    fn backward(&self, step: Step<'_>) -> Result<Cotangents> {
+        Ok(smallvec::smallvec![Some(step.cot)])
     }
 }
 

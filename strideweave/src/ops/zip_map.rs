@@ -167,6 +167,6 @@ fn shares(out: &Tensor, t: &Tensor) -> bool {
 }
 
 /// A source of the engines: elements, offset and leaf strides.
-pub(super) fn side<'a, T>(x: &'a [T], o: i64, l: &'a Layout) -> (&'a [T], i64, &'a [i64]) {
+fn side<'a, T>(x: &'a [T], o: i64, l: &'a Layout) -> (&'a [T], i64, &'a [i64]) {
     (x, o, l.stride().leaves())
 }

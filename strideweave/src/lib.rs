@@ -43,8 +43,6 @@ mod repr;
 mod statics;
 mod tensor;
 pub mod typed;
-#[cfg(test)]
-mod unsafe_inventory;
 mod validation;
 
 pub use autograd::{NoGradGuard, is_grad_enabled, no_grad, set_grad_enabled};

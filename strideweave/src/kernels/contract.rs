@@ -14,6 +14,7 @@
 use crate::error::Result;
 use crate::kernels::int::Int;
 use crate::kernels::num::Num;
+use crate::kernels::plan::{Mode, Modes, outer};
 
 mod stage;
 
@@ -178,31 +179,17 @@ fn fold(mut v: Vec<Line>) -> Vec<Line> {
     out
 }
 
-/// Calls `f(da, db, dc)` for every index of the batch lines (offsets of `a`, `b`, output).
+/// Calls `f(da, db, dc)` for every index of the batch lines (offsets of `a`, `b`, output),
+/// first line fastest: the kernels' walk over outer leaves ([`outer`]), the output as its
+/// destination.
 fn odometer(lines: &[Line], mut f: impl FnMut(i64, i64, i64)) {
-    let mut idx = vec![0i64; lines.len()];
-    let (mut da, mut db, mut dc) = (0i64, 0i64, 0i64);
-    loop {
-        f(da, db, dc);
-        let mut d = 0;
-        loop {
-            let Some(l) = lines.get(d) else {
-                return;
-            };
-            idx[d] += 1;
-            da += l.sa;
-            db += l.sb;
-            dc += l.so;
-            if idx[d] < l.extent {
-                break;
-            }
-            da -= l.sa * l.extent;
-            db -= l.sb * l.extent;
-            dc -= l.so * l.extent;
-            idx[d] = 0;
-            d += 1;
-        }
-    }
+    let leaf = |l: &Line| Mode {
+        e: l.extent,
+        d: l.so,
+        s: [l.sa, l.sb],
+    };
+    let modes: Modes<2> = lines.iter().map(leaf).collect();
+    outer(&modes, 0, [0, 0], |dc, [da, db]| f(da, db, dc));
 }
 
 #[cfg(test)]

@@ -2,23 +2,22 @@
 //! shape, straight into the destination slice (no division per element, no gather of the
 //! whole source).
 //!
-//! The leaves of both placements are planned jointly ([`plan`]): extent-1 leaves dropped,
-//! each leaf turned so that the destination steps forward, ordered by the destination's
-//! strides, and neighbours merged where both sides step regularly across them. The innermost
-//! leaf then picks the kernel: a contiguous run on both sides is `copy_from_slice` (memcpy);
-//! a stride-0 source is `fill`; a source whose fastest leaf is another one is copied through
-//! an L1-resident tile ([`tile`], transposing); anything else is a strided loop ([`run`]).
+//! The leaves of both placements are planned jointly ([`plan`] in destination-stride order):
+//! extent-1 leaves dropped, each leaf turned so that the destination steps forward, ordered
+//! by the destination's strides, and neighbours merged where both sides step regularly
+//! across them. The innermost leaf then picks the kernel: a contiguous run on both sides is
+//! `copy_from_slice` (memcpy); a stride-0 source is `fill`; a source whose fastest leaf is
+//! another one is copied through an L1-resident tile ([`tile`], transposing); anything else
+//! is a strided loop ([`run`]).
 //! Above [`parallel::MIN_BYTES`] the outermost leaf is split across rayon's pool (feature
 //! `parallel`, on by default); every element is still written once from the same source
 //! element, so the result is bit-identical to the serial path.
 
 mod parallel;
-mod plan;
 mod run;
 mod tile;
 
-use plan::{Mode, outer, plan, transposed_partner};
-use smallvec::SmallVec;
+use super::plan::{Mode, Order, outer, plan, transposed_partner, without};
 
 /// Copies `src[so + S(i)]` to `dst[do + D(i)]` for every `i` of the leaves `extents`, where
 /// `S` and `D` have the strides `ss` and `ds` (depth-first leaves of one shape). Callers
@@ -30,7 +29,7 @@ pub(crate) fn copy<T: Copy + Send + Sync>(
     (src, so, ss): (&[T], i64, &[i64]),
     (dst, d_o, ds): (&mut [T], i64, &[i64]),
 ) {
-    let Some((modes, so, d_o)) = plan(extents, ss, ds, so, d_o) else {
+    let Some((modes, d_o, [so])) = plan(extents, (d_o, ds), [(so, ss)], Order::Strides) else {
         return;
     };
     if let Some(k) = parallel::split_mode::<T>(&modes) {
@@ -41,24 +40,22 @@ pub(crate) fn copy<T: Copy + Send + Sync>(
 }
 
 /// The serial engine on planned leaves (innermost first).
-fn planned<T: Copy>(modes: &[Mode], (src, so): (&[T], i64), (dst, d_o): (&mut [T], i64)) {
+fn planned<T: Copy>(modes: &[Mode<1>], (src, so): (&[T], i64), (dst, d_o): (&mut [T], i64)) {
     let Some(&inner) = modes.first() else {
         dst[d_o as usize] = src[so as usize];
         return;
     };
-    if let Some(k) = transposed_partner::<T>(modes) {
+    if let Some(k) = transposed_partner::<T, 1>(modes) {
         let pair = modes[k];
-        let rest: SmallVec<[Mode; 8]> = modes
-            .iter()
-            .enumerate()
-            .filter(|&(j, _)| j != 0 && j != k)
-            .map(|(_, m)| *m)
-            .collect();
         let mut buf = tile::Buffer::new(src[so as usize], inner, pair);
-        outer(&rest, so, d_o, |s, d| buf.copy(src, s, dst, d, inner, pair));
+        outer(&without(modes, k), d_o, [so], |d, [s]| {
+            buf.copy(src, s, dst, d, inner, pair);
+        });
         return;
     }
-    outer(&modes[1..], so, d_o, |s, d| run::run(src, s, dst, d, inner));
+    outer(&modes[1..], d_o, [so], |d, [s]| {
+        run::run(src, s, dst, d, inner)
+    });
 }
 
 #[cfg(test)]

@@ -4,12 +4,13 @@
 //!
 //! Each output element receives its terms in first-mode-fastest (ordinal) order of the
 //! reduced leaves, exactly as a naive walk adds them, so floating sums keep their bits. The
-//! plan therefore keeps the leaves in ordinal order (extent-1 leaves dropped, regular
-//! neighbours merged, which keeps the order) and moves only a kept leaf, unit-stride on both
-//! sides, innermost: its run updates consecutive outputs from consecutive inputs, a loop the
-//! compiler vectorises without reassociating any sum.
+//! plan ([`super::plan`] in [`Order::Turned`]) therefore keeps the leaves in ordinal order
+//! (extent-1 leaves dropped, kept leaves turned forward, regular neighbours merged, which
+//! keeps the order) and moves only a kept leaf, unit-stride on both sides, innermost: its
+//! run updates consecutive outputs from consecutive inputs, a loop the compiler vectorises
+//! without reassociating any sum.
 
-use super::plan::{Mode, Modes, merge, outer};
+use super::plan::{Mode, Order, outer, plan};
 use super::zip::lane;
 
 /// Folds the elements of `x` (offset `xo`, leaf strides `xs`) into `acc` (offset `ao`)
@@ -22,27 +23,10 @@ pub(crate) fn fold<T: Copy, A: Copy>(
     (acc, ao, gs): (&mut [T], i64, &[i64]),
     f: impl Fn(T, A) -> T,
 ) {
-    if extents.contains(&0) {
+    // Kept leaves walked backwards reach other outputs, so no sum changes order.
+    let Some((mut modes, ao, [xo])) = plan(extents, (ao, gs), [(xo, xs)], Order::Turned) else {
         return;
-    }
-    let (mut ao, mut xo) = (ao, xo);
-    let mut modes: Modes<1> = Modes::new();
-    for ((&e, &s), &d) in extents
-        .iter()
-        .zip(xs)
-        .zip(gs)
-        .filter(|&((&e, _), _)| e != 1)
-    {
-        if d < 0 {
-            // A kept leaf walked backwards: other outputs, so no sum changes order.
-            ao += (e - 1) * d;
-            xo += (e - 1) * s;
-            modes.push(Mode { e, d: -d, s: [-s] });
-        } else {
-            modes.push(Mode { e, d, s: [s] });
-        }
-    }
-    let mut modes = merge(modes);
+    };
     if let Some(k) = modes.iter().position(|m| m.d == 1 && m.s[0] == 1) {
         let unit = modes.remove(k);
         modes.insert(0, unit);

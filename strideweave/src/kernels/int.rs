@@ -47,26 +47,12 @@ int!(i8, i32, i64, u8);
 /// `$other` for a dtype that has none.
 macro_rules! with_int {
     ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {
-        match $dtype {
-            $crate::dtype::DType::I8 => {
-                type $T = i8;
-                $body
-            }
-            $crate::dtype::DType::I32 => {
-                type $T = i32;
-                $body
-            }
-            $crate::dtype::DType::I64 => {
-                type $T = i64;
-                $body
-            }
-            $crate::dtype::DType::U8 => {
-                type $T = u8;
-                $body
-            }
-            #[allow(unreachable_patterns)]
-            _ => $other,
-        }
+        $crate::kernels::num::dispatch!($dtype, $T => $body, _ => $other;
+            I8 => i8,
+            I32 => i32,
+            I64 => i64,
+            U8 => u8,
+        )
     };
 }
 pub(crate) use with_int;

@@ -5,12 +5,12 @@
 //! | --- | --- |
 //! | `int` | [`int::Int`] (the integer element types, wrapping arithmetic), `with_int!` (dtype → type) |
 //! | `num` | [`num::Num`] (the floating and complex element types), [`num::Dense`] (dense ordinal vectors), `with_num!` (dtype → type) |
-//! | `plan` | the joint plan of a destination and its sources (drop, turn, order, merge leaves), shared by `copy` and `zip` |
-//! | `copy` | the copy engine: one strided placement into another (memcpy runs, fills, blocked transposes) |
-//! | `scatter` | the scatter-add kernel: one strided placement added into another (gradients of views) |
-//! | `fold` | reductions read in place through a planned walk, ordinal order per output kept |
-//! | `zip` | the elementwise engine: `f` of one or two strided sources straight into a strided destination |
-//! | `strided` | iteration over strided (and stride-zero) layouts without copying |
+//! | `plan` | the one loop planner: the joint plan of a destination and its sources (drop, turn, order, merge leaves; [`plan::Order`] says which order), the walk over its outer leaves ([`plan::outer`]) and the tile partner of a transposed source; every kernel below plans through it |
+//! | `copy` | the copy engine on the plan in destination-stride order: one strided placement into another (memcpy runs, fills, blocked transposes) |
+//! | `scatter` | the scatter-add kernel on the plan with stride-0 destination leaves outside in ordinal order: one strided placement added into another (gradients of views) |
+//! | `fold` | reductions read in place on the plan in ordinal order (kept leaves turned), ordinal order per output kept |
+//! | `zip` | the elementwise engine on the plan in destination-stride order: `f` of one or two strided sources straight into a strided destination |
+//! | `strided` | iteration over strided (and stride-zero) layouts in ordinal order without copying, on the plan in ordinal order |
 //! | `contract` | the batched-contraction kernel: lines classed batch / left / right / contracted, folded, gemm once per batch index or a plain offset-table loop (integers wrap) |
 //! | `gemm` | `matrixmultiply`'s f32/f64 kernels: the crate's one `unsafe` block |
 //!

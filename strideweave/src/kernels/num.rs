@@ -177,40 +177,36 @@ num_half!(half::f16, F16);
 #[cfg(feature = "half")]
 num_half!(half::bf16, BF16);
 
+/// Runs `$body` with the type alias `$T` bound to the type listed for `$dtype` (each
+/// `Variant => type` pair an arm, with its attributes), or evaluates `$other` for a dtype
+/// not listed: the one dispatch under `with_num!`, `with_real!` and `with_int!`.
+macro_rules! dispatch {
+    ($dtype:expr, $T:ident => $body:expr, _ => $other:expr;
+     $($(#[$m:meta])* $v:ident => $t:ty),* $(,)?) => {
+        match $dtype {
+            $($(#[$m])* $crate::dtype::DType::$v => {
+                type $T = $t;
+                $body
+            })*
+            #[allow(unreachable_patterns)]
+            _ => $other,
+        }
+    };
+}
+pub(crate) use dispatch;
+
 /// Runs `$body` with the type alias `$T` bound to the [`Num`] type of `$dtype`, or evaluates
 /// `$other` for a dtype that has none.
 macro_rules! with_num {
     ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {
-        match $dtype {
-            $crate::dtype::DType::F32 => {
-                type $T = f32;
-                $body
-            }
-            $crate::dtype::DType::F64 => {
-                type $T = f64;
-                $body
-            }
-            $crate::dtype::DType::ComplexF32 => {
-                type $T = $crate::dtype::Complex32;
-                $body
-            }
-            $crate::dtype::DType::ComplexF64 => {
-                type $T = $crate::dtype::Complex64;
-                $body
-            }
-            #[cfg(feature = "half")]
-            $crate::dtype::DType::F16 => {
-                type $T = half::f16;
-                $body
-            }
-            #[cfg(feature = "half")]
-            $crate::dtype::DType::BF16 => {
-                type $T = half::bf16;
-                $body
-            }
-            #[allow(unreachable_patterns)]
-            _ => $other,
-        }
+        $crate::kernels::num::dispatch!($dtype, $T => $body, _ => $other;
+            F32 => f32,
+            F64 => f64,
+            ComplexF32 => $crate::dtype::Complex32,
+            ComplexF64 => $crate::dtype::Complex64,
+            #[cfg(feature = "half")] F16 => half::f16,
+            #[cfg(feature = "half")] BF16 => half::bf16,
+        )
     };
 }
 pub(crate) use with_num;
@@ -219,28 +215,12 @@ pub(crate) use with_num;
 /// and gradients), or evaluates `$other`.
 macro_rules! with_real {
     ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {
-        match $dtype {
-            $crate::dtype::DType::F32 => {
-                type $T = f32;
-                $body
-            }
-            $crate::dtype::DType::F64 => {
-                type $T = f64;
-                $body
-            }
-            #[cfg(feature = "half")]
-            $crate::dtype::DType::F16 => {
-                type $T = half::f16;
-                $body
-            }
-            #[cfg(feature = "half")]
-            $crate::dtype::DType::BF16 => {
-                type $T = half::bf16;
-                $body
-            }
-            #[allow(unreachable_patterns)]
-            _ => $other,
-        }
+        $crate::kernels::num::dispatch!($dtype, $T => $body, _ => $other;
+            F32 => f32,
+            F64 => f64,
+            #[cfg(feature = "half")] F16 => half::f16,
+            #[cfg(feature = "half")] BF16 => half::bf16,
+        )
     };
 }
 pub(crate) use with_real;

@@ -5,16 +5,15 @@
 //! Several coordinates may reach one destination index (a stride-0 leaf of `D`: the
 //! gradient of a broadcast sums over its aliases). Their contributions are added in the
 //! order of their ordinals, first leaf fastest, so that the sums are those of a plain
-//! loop over `i`: the leaves with destination stride 0 keep their relative order and run
-//! outside the others, which are ordered by destination stride (turned to step forward)
-//! with the smallest innermost, where the loop is a unit-stride run the compiler
-//! vectorises.
+//! loop over `i`: the plan ([`super::plan`] in [`Order::Aliases`]) keeps the leaves with
+//! destination stride 0 in their relative order outside the others, which are ordered by
+//! destination stride (turned to step forward) with the smallest innermost, where the loop
+//! is a unit-stride run the compiler vectorises.
 
 use std::ops::AddAssign;
 
-use smallvec::SmallVec;
-
 use crate::kernels::copy::copy;
+use crate::kernels::plan::{Mode, Order, outer, plan};
 use crate::kernels::strided::walk;
 use crate::layout::Layout;
 
@@ -51,91 +50,42 @@ pub(crate) fn scatter_add<T: Copy + AddAssign>(
     free: bool,
 ) {
     if !free {
-        walk(extents, [ss, ds], [so, d_o], |[s, d]| dst[d] += src[s]);
+        walk(extents, (d_o, ds), [(so, ss)], |d, [s]| dst[d] += src[s]);
         return;
     }
-    let Some((modes, so, d_o)) = plan(extents, (ss, so), (ds, d_o)) else {
+    let Some((modes, d_o, [so])) = plan(extents, (d_o, ds), [(so, ss)], Order::Aliases) else {
         return;
     };
-    let Some(&first) = modes.first() else {
+    let Some((&inner, rest)) = modes.split_first() else {
         dst[d_o as usize] += src[so as usize];
         return;
     };
-    // The innermost run takes the following leaves that continue it on both sides.
-    let mut inner = first;
-    let mut taken = 1;
-    while let Some(m) = modes.get(taken)
-        && (m.d, m.s) == (inner.d * inner.e, inner.s * inner.e)
-    {
-        inner.e *= m.e;
-        taken += 1;
-    }
-    let rest = &modes[taken..];
-    let e: SmallVec<[i64; 8]> = rest.iter().map(|m| m.e).collect();
-    let s: SmallVec<[i64; 8]> = rest.iter().map(|m| m.s).collect();
-    let d: SmallVec<[i64; 8]> = rest.iter().map(|m| m.d).collect();
-    walk(&e, [&s, &d], [so, d_o], |[s, d]| run(src, s, dst, d, inner));
-}
-
-/// One planned leaf: extent, source stride, destination stride.
-#[derive(Clone, Copy, Debug)]
-struct Mode {
-    e: i64,
-    s: i64,
-    d: i64,
-}
-
-/// The loop order, innermost first: leaves of non-zero destination stride turned forward
-/// and sorted by it, then the stride-0 leaves in their own order (the outer loops merge
-/// neighbours where both sides step regularly across them). `None` when the shape has no
-/// element.
-fn plan(
-    extents: &[i64],
-    (ss, mut so): (&[i64], i64),
-    (ds, mut d_o): (&[i64], i64),
-) -> Option<(SmallVec<[Mode; 8]>, i64, i64)> {
-    let mut moving: SmallVec<[Mode; 8]> = SmallVec::new();
-    let mut aliasing: SmallVec<[Mode; 8]> = SmallVec::new();
-    for ((&e, &s), &d) in extents.iter().zip(ss).zip(ds) {
-        match (e, d) {
-            (0, _) => return None,
-            (1, _) => {}
-            (_, 0) => aliasing.push(Mode { e, s, d }),
-            (_, d) if d < 0 => {
-                // Distinct indices along this leaf: walking it backwards adds the same pairs.
-                so += (e - 1) * s;
-                d_o += (e - 1) * d;
-                moving.push(Mode { e, s: -s, d: -d });
-            }
-            _ => moving.push(Mode { e, s, d }),
-        }
-    }
-    moving.sort_by_key(|m| (m.d, m.s.abs()));
-    moving.extend(aliasing);
-    Some((moving, so, d_o))
+    outer(rest, d_o, [so], |d, [s]| {
+        run(src, s as usize, dst, d as usize, inner);
+    });
 }
 
 /// One run of the innermost leaf `m` from source offset `s` into destination offset `d`.
 #[inline]
-fn run<T: Copy + AddAssign>(src: &[T], s: usize, dst: &mut [T], d: usize, m: Mode) {
-    let e = m.e as usize;
+fn run<T: Copy + AddAssign>(src: &[T], s: usize, dst: &mut [T], d: usize, m: Mode<1>) {
+    let (e, st) = (m.e as usize, m.s[0]);
     if m.d == 0 {
         // Only stride-0 leaves are left: one index takes every contribution, in order.
         let mut acc = dst[d];
         for k in 0..m.e {
-            acc += src[(s as i64 + k * m.s) as usize];
+            acc += src[(s as i64 + k * st) as usize];
         }
         dst[d] = acc;
         return;
     }
-    if m.d == 1 && m.s == 1 {
+    if m.d == 1 && st == 1 {
         for (x, &y) in dst[d..d + e].iter_mut().zip(&src[s..s + e]) {
             *x += y;
         }
         return;
     }
     let out = dst[d..].iter_mut().step_by(m.d as usize).take(e);
-    match m.s {
+    match st {
         1 => {
             for (x, &y) in out.zip(&src[s..s + e]) {
                 *x += y;

@@ -1,110 +1,54 @@
 //! Strided iteration: the carrier indices of one or more layouts of equal shape, visited in
 //! first-mode-fastest order without materialising any of them.
 
-use smallvec::SmallVec;
-
+use crate::kernels::plan::{Order, Side, outer, plan};
 use crate::layout::Layout;
 
-/// Leaves shared by `N` layouts of one shape, with extent-1 leaves dropped and neighbours
-/// merged where every layout steps regularly across them.
-struct Plan<const N: usize> {
-    extents: SmallVec<[i64; 8]>,
-    strides: SmallVec<[[i64; N]; 8]>,
-}
-
-impl<const N: usize> Plan<N> {
-    fn new(extents: &[i64], strides: [&[i64]; N]) -> Plan<N> {
-        let mut plan = Plan {
-            extents: SmallVec::new(),
-            strides: SmallVec::new(),
-        };
-        for (j, &e) in extents.iter().enumerate() {
-            if e == 1 {
-                continue;
-            }
-            let d: [i64; N] = std::array::from_fn(|k| strides[k][j]);
-            if let (Some(pe), Some(pd)) = (plan.extents.last_mut(), plan.strides.last())
-                && (0..N).all(|k| d[k] == pd[k] * *pe)
-            {
-                *pe *= e;
-                continue;
-            }
-            plan.extents.push(e);
-            plan.strides.push(d);
-        }
-        plan
-    }
-}
-
-/// Calls `f([o_k + L_k(i)])` for `i = 0, 1, …, size − 1`, where every `L_k` has the leaves
-/// `extents` (depth-first) with strides `strides[k]`. The indices are non-negative when the
-/// layouts are placements inside their carriers, which callers guarantee.
+/// Calls `f(d, s)` with `d = do + D(i)` and `s[k] = sok + Sk(i)` for `i = 0, 1, …, size − 1`,
+/// where the destination `dst = (do, D)` and the sources `srcs[k] = (sok, Sk)` are offsets
+/// and strides of the leaves `extents` (depth-first): the kernels' plan in
+/// [`Order::Ordinal`] (extent-1 leaves dropped, neighbours merged, nothing turned or
+/// reordered), its innermost leaf stepped here and the others by [`outer`]. Nothing is
+/// called for an empty shape. The indices are non-negative when the layouts are placements
+/// inside their carriers, which callers guarantee.
 #[inline]
 pub(crate) fn walk<const N: usize>(
     extents: &[i64],
-    strides: [&[i64]; N],
-    offsets: [i64; N],
-    mut f: impl FnMut([usize; N]),
+    dst: Side<'_>,
+    srcs: [Side<'_>; N],
+    mut f: impl FnMut(usize, [usize; N]),
 ) {
-    let plan = Plan::new(extents, strides);
-    let n = plan.extents.len();
-    if n == 0 {
-        f(offsets.map(|o| o as usize));
+    let Some((modes, d_o, so)) = plan(extents, dst, srcs, Order::Ordinal) else {
         return;
-    }
-    let (e0, s0) = (plan.extents[0], plan.strides[0]);
-    let mut base = offsets;
-    let mut ctr: SmallVec<[i64; 8]> = smallvec::smallvec![0; n];
-    loop {
-        let mut p = base;
-        for _ in 0..e0 {
-            f(p.map(|x| x as usize));
-            for k in 0..N {
-                p[k] += s0[k];
+    };
+    let Some((&inner, rest)) = modes.split_first() else {
+        f(d_o as usize, so.map(|x| x as usize));
+        return;
+    };
+    outer(rest, d_o, so, |mut d, mut s| {
+        for _ in 0..inner.e {
+            f(d as usize, s.map(|x| x as usize));
+            d += inner.d;
+            for (x, st) in s.iter_mut().zip(inner.s) {
+                *x += st;
             }
         }
-        let mut d = 1;
-        loop {
-            if d == n {
-                return;
-            }
-            ctr[d] += 1;
-            for (k, b) in base.iter_mut().enumerate() {
-                *b += plan.strides[d][k];
-            }
-            if ctr[d] < plan.extents[d] {
-                break;
-            }
-            for (k, b) in base.iter_mut().enumerate() {
-                *b -= plan.strides[d][k] * plan.extents[d];
-            }
-            ctr[d] = 0;
-            d += 1;
-        }
-    }
+    });
 }
 
 /// [`walk`] over one layout at an offset.
 #[inline]
-pub(crate) fn walk1(l: &Layout, offset: i64, f: impl FnMut(usize)) {
-    let mut f = f;
-    walk(
-        l.shape().leaves(),
-        [l.stride().leaves()],
-        [offset],
-        |[i]| f(i),
-    );
+pub(crate) fn walk1(l: &Layout, offset: i64, mut f: impl FnMut(usize)) {
+    let strides = l.stride().leaves();
+    walk(l.shape().leaves(), (offset, strides), [], |i, []| f(i));
 }
 
 /// [`walk`] over two layouts of one shape.
 #[inline]
-pub(crate) fn walk2(a: (&Layout, i64), b: (&Layout, i64), f: impl FnMut(usize, usize)) {
-    let mut f = f;
+pub(crate) fn walk2(a: (&Layout, i64), b: (&Layout, i64), mut f: impl FnMut(usize, usize)) {
     debug_assert_eq!(a.0.shape().leaves(), b.0.shape().leaves());
-    walk(
-        a.0.shape().leaves(),
-        [a.0.stride().leaves(), b.0.stride().leaves()],
-        [a.1, b.1],
-        |[i, j]| f(i, j),
-    );
+    let (sa, sb) = (a.0.stride().leaves(), b.0.stride().leaves());
+    walk(a.0.shape().leaves(), (a.1, sa), [(b.1, sb)], |i, [j]| {
+        f(i, j)
+    });
 }

@@ -2,10 +2,10 @@
 //! index `i` of one shape, written straight into the destination slice — no intermediate
 //! buffer, no division, no bounds check per element on the fast paths.
 //!
-//! The destination and the sources are planned jointly ([`super::plan`], as the copy
-//! engine's): extent-1 leaves dropped, leaves turned so the destination steps forward,
-//! ordered by destination stride, merged where all three step regularly. The innermost leaf
-//! then picks the kernel:
+//! The destination and the sources are planned jointly ([`super::plan`] in destination-stride
+//! order, as the copy engine's): extent-1 leaves dropped, leaves turned so the destination
+//! steps forward, ordered by destination stride, merged where all three step regularly. The
+//! innermost leaf then picks the kernel:
 //!
 //! * unit stride on every side: zipped slices, a loop the compiler vectorises;
 //! * a stride-0 source: its one value read once per run (the broadcast path);
@@ -21,7 +21,7 @@
 use std::iter::{RepeatN, Rev, StepBy};
 use std::slice::Iter;
 
-use super::plan::{Mode, outer, plan, transposed_partner, without};
+use super::plan::{Mode, Order, outer, plan, transposed_partner, without};
 
 /// The side of a tile in the blocked kernel.
 const TILE: i64 = 32;
@@ -43,7 +43,8 @@ pub(crate) fn zip<A: Copy, B: Copy, T: Copy>(
     (dst, d_o, ds): Dst<'_, '_, T>,
     f: impl Fn(A, B) -> T,
 ) {
-    let Some((modes, d_o, [ao, bo])) = plan(extents, (d_o, ds), [(ao, a_s), (bo, b_s)]) else {
+    let sides = [(ao, a_s), (bo, b_s)];
+    let Some((modes, d_o, [ao, bo])) = plan(extents, (d_o, ds), sides, Order::Strides) else {
         return;
     };
     let Some(&inner) = modes.first() else {

@@ -3,7 +3,7 @@
 
 use super::rank::TensorRank;
 use crate::error::{Error, Result};
-use crate::kernels::plan::{Mode, outer, plan};
+use crate::kernels::plan::{Mode, Order, outer, plan};
 use crate::layout::reach_from;
 use crate::validation::ValidationError;
 use smallvec::SmallVec;
@@ -221,7 +221,8 @@ impl<R: TensorRank> TensorLayout<R> {
         let ds = wide(self.strides());
         let ss: [SmallVec<[i64; 8]>; N] = srcs.map(|(_, st)| wide(st));
         let sides = std::array::from_fn(|k| (srcs[k].0 as i64, &ss[k][..]));
-        let Some((modes, d_o, so)) = plan(&extents, (self.offset() as i64, &ds), sides) else {
+        let dst = (self.offset() as i64, &ds[..]);
+        let Some((modes, d_o, so)) = plan(&extents, dst, sides, Order::Strides) else {
             return;
         };
         // A single element (every axis of extent 1) is one run of length 1.

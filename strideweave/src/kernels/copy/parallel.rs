@@ -9,7 +9,7 @@
 //! destinations) stay serial. Each element is copied once, from the same source element as
 //! in the serial path, so the result is bit-identical.
 
-use super::plan::Mode;
+use crate::kernels::plan::Mode;
 
 /// The smallest copy (bytes written) split across threads: 1 MiB. A fork/join costs some
 /// microseconds; 1 MiB takes ~100 µs at memory speed, so the split pays from there on, and
@@ -24,7 +24,7 @@ const MIN_EXTENT: i64 = 32;
 
 /// The leaf to split for a parallel copy of the planned `modes`, or `None` for the serial
 /// path (small copy, one thread, feature off, or a destination that cannot be cut).
-pub(super) fn split_mode<T>(modes: &[Mode]) -> Option<usize> {
+pub(super) fn split_mode<T>(modes: &[Mode<1>]) -> Option<usize> {
     if !cfg!(feature = "parallel") || threads() < 2 {
         return None;
     }
@@ -49,7 +49,7 @@ fn threads() -> usize {
 /// The copy of `modes` with leaf `k` (the outermost) split across threads.
 #[cfg(feature = "parallel")]
 pub(super) fn copy<T: Copy + Send + Sync>(
-    modes: &[Mode],
+    modes: &[Mode<1>],
     k: usize,
     (src, so): (&[T], i64),
     (dst, d_o): (&mut [T], i64),
@@ -65,17 +65,17 @@ pub(super) fn copy<T: Copy + Send + Sync>(
         h -= h % super::tile::ALIGN;
     }
     let (lo, hi) = dst.split_at_mut((d_o + h * m.d) as usize);
-    let mut low: smallvec::SmallVec<[Mode; 8]> = modes.into();
+    let mut low: crate::kernels::plan::Modes<1> = modes.into();
     let mut high = low.clone();
     (low[k].e, high[k].e) = (h, m.e - h);
     rayon::join(
         || copy(&low, k, (src, so), (lo, d_o)),
-        || copy(&high, k, (src, so + h * m.s), (hi, 0)),
+        || copy(&high, k, (src, so + h * m.s[0]), (hi, 0)),
     );
 }
 
 #[cfg(not(feature = "parallel"))]
-pub(super) fn copy<T: Copy>(modes: &[Mode], _: usize, src: (&[T], i64), dst: (&mut [T], i64)) {
+pub(super) fn copy<T: Copy>(modes: &[Mode<1>], _: usize, src: (&[T], i64), dst: (&mut [T], i64)) {
     super::planned(modes, src, dst);
 }
 
@@ -83,6 +83,7 @@ pub(super) fn copy<T: Copy>(modes: &[Mode], _: usize, src: (&[T], i64), dst: (&m
 mod tests {
     use super::super::{copy as engine, planned};
     use super::*;
+    use crate::kernels::plan::{Order, plan};
     use proptest::prelude::*;
 
     /// Compact strides of `extents` in the order `keys`, with signs `flips`.
@@ -104,16 +105,16 @@ mod tests {
     fn a_large_compact_copy_is_split_only_with_the_feature_and_several_threads() {
         let modes = [Mode {
             e: 1 << 20,
-            s: 1,
             d: 1,
+            s: [1],
         }];
         let want = cfg!(feature = "parallel") && threads() > 1;
         assert_eq!(split_mode::<f32>(&modes).is_some(), want);
         assert_eq!(
             split_mode::<f32>(&[Mode {
                 e: 1000,
-                s: 1,
-                d: 1
+                d: 1,
+                s: [1]
             }]),
             None,
             "small"
@@ -125,20 +126,20 @@ mod tests {
         let interleaved = [
             Mode {
                 e: 1024,
-                s: 1,
                 d: 2,
+                s: [1],
             },
             Mode {
                 e: 1024,
-                s: 1024,
                 d: 3,
+                s: [1024],
             },
         ];
         assert_eq!(split_mode::<f64>(&interleaved), None);
         let aliasing = [Mode {
             e: 1 << 20,
-            s: 1,
             d: 0,
+            s: [1],
         }];
         assert_eq!(split_mode::<f64>(&aliasing), None);
     }
@@ -149,7 +150,7 @@ mod tests {
         let src: Vec<u32> = (0..(n * n) as u32).collect();
         let (mut par, mut ser) = (vec![0u32; src.len()], vec![0u32; src.len()]);
         let (e, ss, ds) = ([n, n], [n, 1], [1, n]);
-        let (modes, ..) = super::super::plan::plan(&e, &ss, &ds, 0, 0).unwrap();
+        let (modes, ..) = plan(&e, (0, &ds), [(0, &ss)], Order::Strides).unwrap();
         let want = cfg!(feature = "parallel") && threads() > 1;
         assert_eq!(split_mode::<u32>(&modes), want.then_some(1));
         engine(&e, (&src, 0, &ss), (&mut par, 0, &ds));
@@ -184,7 +185,7 @@ mod tests {
             let mut par = vec![u32::MAX; (n + pad) as usize];
             let mut ser = par.clone();
             engine(&extents, (&src, so + pad, &ss), (&mut par, d_o + pad, &ds));
-            let (modes, so, d_o) = super::super::plan::plan(&extents, &ss, &ds, so + pad, d_o + pad).unwrap();
+            let (modes, d_o, [so]) = plan(&extents, (d_o + pad, &ds), [(so + pad, &ss)], Order::Strides).unwrap();
             planned(&modes, (&src, so), (&mut ser, d_o));
             prop_assert!(par == ser);
             prop_assert!(par[..pad as usize].iter().all(|&x| x == u32::MAX));

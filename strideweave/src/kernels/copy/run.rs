@@ -1,14 +1,14 @@
 //! One run of the innermost leaf: memcpy, fill, or a strided loop over slices.
 
-use super::plan::Mode;
+use crate::kernels::plan::Mode;
 
 /// One run of the innermost leaf `m` from source offset `s` to destination offset `d`.
 #[inline]
-pub(super) fn run<T: Copy>(src: &[T], s: i64, dst: &mut [T], d: i64, m: Mode) {
+pub(super) fn run<T: Copy>(src: &[T], s: i64, dst: &mut [T], d: i64, m: Mode<1>) {
     let (e, s0, d0) = (m.e as usize, s as usize, d as usize);
     if m.d == 1 {
         let out = &mut dst[d0..d0 + e];
-        match m.s {
+        match m.s[0] {
             1 => forward(out, &src[s0..s0 + e]),
             0 => out.fill(src[s0]),
             st if st > 0 => gather(out, &src[s0..=s0 + (e - 1) * st as usize], st as usize),
@@ -24,11 +24,11 @@ pub(super) fn run<T: Copy>(src: &[T], s: i64, dst: &mut [T], d: i64, m: Mode) {
     }
     if m.d == 0 {
         // An aliasing destination (only `fill` passes one): the last write wins.
-        dst[d0] = src[(s + (m.e - 1) * m.s) as usize];
+        dst[d0] = src[(s + (m.e - 1) * m.s[0]) as usize];
         return;
     }
     let out = dst[d0..].iter_mut().step_by(m.d as usize).take(e);
-    match m.s {
+    match m.s[0] {
         0 => out.for_each(|x| *x = src[s0]),
         st if st > 0 => {
             for (x, y) in out.zip(src[s0..].iter().step_by(st as usize)) {
@@ -97,7 +97,7 @@ mod tests {
         for step in 1..=6i64 {
             for e in 1..=7i64 {
                 let mut dst = vec![0u16; 9];
-                run(&src, 3, &mut dst, 1, Mode { e, s: step, d: 1 });
+                run(&src, 3, &mut dst, 1, Mode { e, d: 1, s: [step] });
                 let want: Vec<u16> = (0..e).map(|k| (3 + k * step) as u16).collect();
                 assert_eq!(
                     &dst[1..1 + e as usize],

@@ -9,8 +9,8 @@
 //! (64 `f32`s): wider rows use each page (TLB entry) of a transposed side for more elements
 //! per visit, which measured faster than 32 on 4096² `f32`.
 
-use super::plan::Mode;
 use super::run::{forward, run};
+use crate::kernels::plan::Mode;
 
 /// A multiple of every block side, for callers that split a tiled leaf.
 pub(super) const ALIGN: i64 = 64;
@@ -28,7 +28,7 @@ pub(super) struct Buffer<T> {
 
 impl<T: Copy> Buffer<T> {
     /// A buffer for blocks of the leaves `a` and `b`, filled with `x` (any element).
-    pub(super) fn new(x: T, a: Mode, b: Mode) -> Self {
+    pub(super) fn new(x: T, a: Mode<1>, b: Mode<1>) -> Self {
         let t = side::<T>();
         let n = (t.min(a.e) * t.min(b.e)) as usize;
         Self { buf: vec![x; n], t }
@@ -43,11 +43,19 @@ impl<T: Copy> Buffer<T> {
     /// their registers to spills (callgrind, [32,64,64,32] reversed: 1.19× the instructions
     /// of the same loops written by hand).
     #[inline]
-    pub(super) fn copy(&mut self, src: &[T], s: i64, dst: &mut [T], d: i64, a: Mode, b: Mode) {
+    pub(super) fn copy(
+        &mut self,
+        src: &[T],
+        s: i64,
+        dst: &mut [T],
+        d: i64,
+        a: Mode<1>,
+        b: Mode<1>,
+    ) {
         let t = self.t;
-        if b.s == 1 && a.s > 0 && b.d > 0 && a.e == b.e && a.e % t.min(a.e) == 0 {
+        if b.s[0] == 1 && a.s[0] > 0 && b.d > 0 && a.e == b.e && a.e % t.min(a.e) == 0 {
             let w = t.min(a.e);
-            let (rs, ds) = (a.s as usize, b.d as usize);
+            let (rs, ds) = (a.s[0] as usize, b.d as usize);
             let square = match w {
                 64 => square::<T, 64>,
                 32 => square::<T, 32>,
@@ -57,7 +65,7 @@ impl<T: Copy> Buffer<T> {
             };
             for ib in (0..a.e).step_by(w as usize) {
                 for jb in (0..b.e).step_by(w as usize) {
-                    let (s0, d0) = (s + ib * a.s + jb, d + jb * b.d + ib);
+                    let (s0, d0) = (s + ib * a.s[0] + jb, d + jb * b.d + ib);
                     square(
                         (src, s0 as usize, rs, &mut *dst, d0 as usize, ds),
                         &mut self.buf,
@@ -72,16 +80,16 @@ impl<T: Copy> Buffer<T> {
     /// [`copy`](Self::copy) for any leaves: blocks of side `t` (partial at the edges),
     /// each full square one through [`square`].
     #[inline(never)]
-    fn blocks(&mut self, src: &[T], s: i64, dst: &mut [T], d: i64, a: Mode, b: Mode) {
+    fn blocks(&mut self, src: &[T], s: i64, dst: &mut [T], d: i64, a: Mode<1>, b: Mode<1>) {
         let t = self.t;
         let w = t.min(b.e) as usize;
         for ib in (0..a.e).step_by(t as usize) {
             let na = t.min(a.e - ib) as usize;
             for jb in (0..b.e).step_by(t as usize) {
                 let nb = t.min(b.e - jb) as usize;
-                let (s0, d0) = (s + ib * a.s + jb * b.s, d + jb * b.d + ib);
-                if b.s == 1 && a.s > 0 && b.d > 0 && na == nb {
-                    let (rs, ds) = (a.s as usize, b.d as usize);
+                let (s0, d0) = (s + ib * a.s[0] + jb * b.s[0], d + jb * b.d + ib);
+                if b.s[0] == 1 && a.s[0] > 0 && b.d > 0 && na == nb {
+                    let (rs, ds) = (a.s[0] as usize, b.d as usize);
                     let full = (src, s0 as usize, rs, &mut *dst, d0 as usize, ds);
                     match na {
                         64 => square::<T, 64>(full, &mut self.buf),
@@ -97,11 +105,11 @@ impl<T: Copy> Buffer<T> {
                 // Row i of the block along b (source-fast) into buf[i·w ..].
                 let row = Mode {
                     e: nb as i64,
-                    s: b.s,
                     d: 1,
+                    s: b.s,
                 };
                 for i in 0..na {
-                    let at = s + (ib + i as i64) * a.s + jb * b.s;
+                    let at = s + (ib + i as i64) * a.s[0] + jb * b.s[0];
                     run(src, at, &mut self.buf[i * w..], 0, row);
                 }
                 // Column j of the buffer into the destination row along a.

@@ -24,6 +24,13 @@ pub type FixedPlan = Plan<[u8; MAX_TOKENS], [i64; MAX_LEAVES], [usize; MAX_LEAVE
 
 impl FixedPlan {
     /// The result's shape.
+    ///
+    /// ```
+    /// use strideweave::__private::{FixedPlan, Outcome};
+    /// // A static tensor's rearrangement keeps `Outcome::Ok(plan)` (see `compile`).
+    /// let shape = |o: &Outcome| if let Outcome::Ok(p) = o { Some(FixedPlan::shape(p)) } else { None };
+    /// assert_eq!(shape(&Outcome::Unchecked), None);
+    /// ```
     pub const fn shape(&self) -> ShapeCode {
         ShapeCode::from_raw(self.toks, self.ntoks, self.extents, self.nleaves)
     }

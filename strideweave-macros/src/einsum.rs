@@ -8,85 +8,30 @@ use std::ops::Range;
 
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
-use strideweave_syntax::{
-    Einsum, NotationError, Term, encode_pattern, parse_einsum, parse_pattern,
-};
+use strideweave_syntax::{Einsum, EinsumCallError, Pattern, Term, encode_pattern, parse_einsum};
 
-use crate::ast::{KeywordArg, MacroKind};
+use crate::ast::MacroKind;
 use crate::parse::EinsumCall;
+use crate::validate::KeywordValue;
 
 const MAC: MacroKind = MacroKind::Einsum;
 
-/// The byte range of the left side (before `->`), without surrounding spaces.
-fn left_range(text: &str) -> Range<usize> {
-    let arrow = text.find("->").unwrap_or(text.len());
-    let left = &text[..arrow];
-    let start = left.len() - left.trim_start().len();
-    let end = left.trim_end().len().max(start);
-    start..end
-}
-
-/// Checks the pattern and the keywords: every mistake that needs no shape.
+/// Checks the pattern, the number of tensors and the keywords with the shared grammar
+/// (`strideweave_syntax`): every mistake that needs no shape.
 pub fn validate(call: &EinsumCall) -> syn::Result<Einsum> {
     let text = call.pattern.text();
     let e = parse_einsum(text).map_err(|err| call.pattern.error(MAC, &err))?;
-    let (want, given) = (e.inputs.len(), call.tensors.len());
-    if want != given {
-        let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
-        return Err(call.pattern.error(
-            MAC,
-            &NotationError {
-                position: left_range(text),
-                message: format!(
-                    "the pattern names {} but {} given: write one tensor per comma-separated input",
-                    plural(want, "input"),
-                    if given == 1 {
-                        "1 tensor is".to_string()
-                    } else {
-                        format!("{given} tensors are")
-                    }
-                ),
-            },
-        ));
-    }
-    let symbols: Vec<&String> = {
-        let mut all: Vec<&String> = Vec::new();
-        for s in e.symbols.iter().flatten() {
-            if !all.contains(&s) {
-                all.push(s);
-            }
-        }
-        all
-    };
-    for (i, k) in call.keywords.iter().enumerate() {
-        let name = k.name.to_string();
-        let value = keyword_text(k);
-        if let Some(first) = call.keywords[..i].iter().find(|f| f.name == k.name) {
-            return Err(k.spans.error(format!(
-                "{MAC}: keyword `{name}` is given twice ({name} = {} and {name} = {value})",
-                keyword_text(first)
-            )));
-        }
-        if !symbols.iter().any(|s| **s == name) {
-            let list: Vec<&str> = symbols.iter().map(|s| s.as_str()).collect();
-            return Err(k.spans.error(format!(
-                "{MAC}: keyword `{name} = {value}` names no symbol of the inputs (their symbols: {})",
-                list.join(", ")
-            )));
-        }
-        if matches!(k.literal, Some(v) if v < 1) {
-            return Err(k.spans.error(format!(
-                "{MAC}: keyword `{name} = {value}`: an extent must be at least 1"
-            )));
-        }
-    }
-    Ok(e)
-}
-
-fn keyword_text(k: &KeywordArg) -> String {
-    match k.literal {
-        Some(v) => v.to_string(),
-        None => quote::ToTokens::to_token_stream(&k.value).to_string(),
+    let names: Vec<String> = call.keywords.iter().map(|k| k.name.to_string()).collect();
+    let keywords: Vec<(&str, KeywordValue<'_>, usize)> = (call.keywords.iter().zip(&names))
+        .enumerate()
+        .map(|(i, (k, name))| (name.as_str(), KeywordValue::of(k), i))
+        .collect();
+    match e.check_call(text, call.tensors.len(), &keywords) {
+        Ok(()) => Ok(e),
+        Err(EinsumCallError::Tensors(err)) => Err(call.pattern.error(MAC, &err)),
+        Err(EinsumCallError::Keyword(err)) => Err(call.keywords[err.position]
+            .spans
+            .error(format!("{MAC}: {}", err.mistake))),
     }
 }
 
@@ -95,19 +40,17 @@ fn column(text: &str, at: usize) -> u32 {
     text.get(..at).map_or(0, |s| s.chars().count()) as u32
 }
 
-/// `::strideweave::__private::PatternCode` for the rearrangement `parse_text` (whose
-/// columns are the user's), quoting the user's pattern, with the keywords that name its
-/// symbols.
+/// `::strideweave::__private::PatternCode` for the rearrangement `pattern` (spans in the
+/// user's text, which it quotes), with the keywords that name its symbols; and its symbols.
 fn pattern_code(
     call: &EinsumCall,
-    parse_text: &str,
+    pattern: &Pattern<Range<usize>>,
     keywords: &[TokenStream],
 ) -> syn::Result<(TokenStream, Vec<String>)> {
     let p = quote!(::strideweave::__private);
-    let internal =
-        |m: String| syn::Error::new(call.pattern.span_at(&(0..0)), format!("{MAC}: {m}"));
-    let parsed = parse_pattern(parse_text).map_err(|e| internal(e.render(parse_text)))?;
-    let encoded = encode_pattern(parse_text, &parsed).map_err(internal)?;
+    let text = call.pattern.text();
+    let encoded = encode_pattern(text, pattern)
+        .map_err(|m| syn::Error::new(call.pattern.span_at(&(0..0)), format!("{MAC}: {m}")))?;
     let side = |s: &strideweave_syntax::EncodedSide| {
         let toks = Literal::byte_string(&s.toks);
         let strings = &s.strings;
@@ -116,7 +59,6 @@ fn pattern_code(
     let (left, right) = (side(&encoded.left), side(&encoded.right));
     let names = &encoded.names;
     let (l0, l1) = encoded.left_span;
-    let text = call.pattern.text();
     let kws: Vec<TokenStream> = call
         .keywords
         .iter()
@@ -140,17 +82,6 @@ fn pattern_code(
     Ok((code, encoded.names.clone()))
 }
 
-/// The output side's symbols in order of appearance (inside groups too).
-fn output_symbols(terms: &[Term<Range<usize>>], out: &mut Vec<String>) {
-    for t in terms {
-        match t {
-            Term::Symbol(s, _) => out.push(s.clone()),
-            Term::Group(inner, _) => output_symbols(inner, out),
-            _ => {}
-        }
-    }
-}
-
 /// The columns of the first term naming `name` on input `k`'s side.
 fn columns_of(text: &str, terms: &[Term<Range<usize>>], name: &str) -> Option<(u32, u32)> {
     terms.iter().find_map(|t| match t {
@@ -164,8 +95,6 @@ fn columns_of(text: &str, terms: &[Term<Range<usize>>], name: &str) -> Option<(u
 pub fn expand(call: &EinsumCall, e: &Einsum) -> syn::Result<TokenStream> {
     let p = quote!(::strideweave::__private);
     let text = call.pattern.text();
-    let arrow = text.find("->").unwrap_or(text.len());
-    let ell = if e.ellipsis { "... " } else { "" };
     let keyword_values: Vec<TokenStream> = call
         .keywords
         .iter()
@@ -175,22 +104,10 @@ pub fn expand(call: &EinsumCall, e: &Einsum) -> syn::Result<TokenStream> {
         })
         .collect();
     let mut inputs = Vec::new();
-    for (k, syms) in e.symbols.iter().enumerate() {
-        let parse_text = format!("{}-> {ell}{}", &e.texts[k][..arrow], syms.join(" "));
-        inputs.push(pattern_code(call, &parse_text, &keyword_values)?.0);
+    for k in 0..e.inputs.len() {
+        inputs.push(pattern_code(call, &e.input_view(k), &keyword_values)?.0);
     }
-    let mut out_syms = Vec::new();
-    output_symbols(&e.inputs[0].right.terms, &mut out_syms);
-    // The output symbols written before the arrow, padded so that the output side keeps the
-    // user's columns (the symbols, distinct and space-separated, fit where the inputs were).
-    let mut lhs = format!("{ell}{}", out_syms.join(" "));
-    if lhs.len() < arrow {
-        lhs.push_str(&" ".repeat(arrow - lhs.len()));
-    } else {
-        lhs.push(' ');
-    }
-    let output_text = format!("{lhs}{}", &text[arrow..]);
-    let (output, _) = pattern_code(call, &output_text, &[])?;
+    let (output, out_syms) = pattern_code(call, &e.output_view(), &[])?;
     let place = |k: usize, s: &str| e.symbols[k].iter().position(|x| x == s);
     let out_modes: Vec<TokenStream> = out_syms
         .iter()
@@ -212,7 +129,6 @@ pub fn expand(call: &EinsumCall, e: &Einsum) -> syn::Result<TokenStream> {
             }
         }
     }
-    let names: Vec<String> = call.keywords.iter().map(|k| k.name.to_string()).collect();
     let ellipsis = e.ellipsis;
     let at = call.pattern.span_at(&(0..0));
     // Spanned at the pattern, path included: a failed check is reported there.
@@ -244,7 +160,6 @@ pub fn expand(call: &EinsumCall, e: &Einsum) -> syn::Result<TokenStream> {
                         shared: &[#(#shared),*],
                         out_modes: &[#(#out_modes),*],
                         ellipsis: #ellipsis,
-                        keywords: &[#((#names, #keyword_values)),*],
                         poisoned: false,
                     };
                     const CHECK: #p::Witness<(A, B)> = #check;
@@ -270,7 +185,7 @@ pub fn error(e: &syn::Error, tensors: &[TokenStream]) -> TokenStream {
     match tensors {
         [a] => quote!({ #errors #p::poisoned1(#a) }),
         [a, b, ..] => quote!({ #errors #p::poisoned2(#a, #b) }),
-        [] => quote!({ #errors #p::poisoned(#p::Dynamic) }),
+        [] => quote!({ #errors #p::poisoned(#p::RuntimeShape) }),
     }
 }
 

@@ -266,7 +266,7 @@ pub fn pattern_error(e: &syn::Error, tensor: Option<&TokenStream>) -> TokenStrea
             { #errors ::strideweave::__private::poisoned(#t) }
         },
         None => quote! {
-            { #errors ::strideweave::__private::poisoned(::strideweave::__private::Dynamic) }
+            { #errors ::strideweave::__private::poisoned(::strideweave::__private::RuntimeShape) }
         },
     }
 }

@@ -99,7 +99,7 @@ mod tests {
 /// expression (a constant) whose value only the compiler knows; the expansion checks that
 /// one in const context, at the constant, with the same message.
 #[derive(Clone)]
-enum KeywordValue<'a> {
+pub(crate) enum KeywordValue<'a> {
     Literal(i64),
     Expr(&'a syn::Expr),
 }
@@ -109,6 +109,16 @@ impl std::fmt::Display for KeywordValue<'_> {
         match self {
             KeywordValue::Literal(v) => write!(f, "{v}"),
             KeywordValue::Expr(e) => write!(f, "{}", quote::ToTokens::to_token_stream(*e)),
+        }
+    }
+}
+
+impl<'a> KeywordValue<'a> {
+    /// The value of keyword `k` as written.
+    pub(crate) fn of(k: &'a crate::ast::KeywordArg) -> KeywordValue<'a> {
+        match k.literal {
+            Some(v) => KeywordValue::Literal(v),
+            None => KeywordValue::Expr(&k.value),
         }
     }
 }
@@ -161,13 +171,7 @@ pub fn pattern(
         .iter()
         .zip(&names)
         .enumerate()
-        .map(|(i, (k, name))| {
-            let value = match k.literal {
-                Some(v) => KeywordValue::Literal(v),
-                None => KeywordValue::Expr(&k.value),
-            };
-            (name.as_str(), value, Where::Keyword(i))
-        })
+        .map(|(i, (k, name))| (name.as_str(), KeywordValue::of(k), Where::Keyword(i)))
         .collect();
     check_keywords(&mapped, call.kind, &keywords).map_err(|e| match e.position {
         Where::Pattern(position) => lift(NotationError {

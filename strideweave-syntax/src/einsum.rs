@@ -6,12 +6,18 @@
 //! checked by [`check_pattern`] as a `repeat` of that input onto the output (which permits
 //! output symbols the input lacks and reports the input's symbols the output lacks: the
 //! summed ones). What is einsum's own: at most two inputs, every output symbol named by some
-//! input, and `...` on every input when on the output (and on the output when on an input).
+//! input, and `...` on every input when on the output (and on the output when on an input);
+//! then, for a call, one tensor per input and keywords that name the inputs' symbols
+//! ([`Einsum::check_call`]). Every front end (`Tensor::einsum`, `einsum!`) calls these.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use crate::check::NotationError;
-use crate::pattern::{Pattern, PatternKind, Term, check_pattern, parse_pattern};
+use crate::keywords::{KeywordError, KeywordMistake, KeywordValue};
+use crate::pattern::{
+    Pattern, PatternKind, Side, SideName, Term, check_pattern, parse_pattern, path_of, symbols,
+};
 
 /// A parsed and checked einsum pattern.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,8 +25,6 @@ pub struct Einsum {
     /// Per input: the pattern `input -> output` over a text of the caller's length in which
     /// everything but that input and the output is blanked (spans are the caller's).
     pub inputs: Vec<Pattern<Range<usize>>>,
-    /// Per input, the blanked text its pattern was parsed from.
-    pub texts: Vec<String>,
     /// Per input, its symbols in order of appearance (inside groups too).
     pub symbols: Vec<Vec<String>>,
     /// Whether the output (and then every input) holds `...`.
@@ -33,7 +37,7 @@ pub struct Einsum {
 /// use strideweave_syntax::parse_einsum;
 /// let e = parse_einsum("b i k, b k j -> b i j").unwrap();
 /// assert_eq!(e.symbols, [["b", "i", "k"], ["b", "k", "j"]]);
-/// assert_eq!(e.texts[1], "       b k j -> b i j");
+/// assert_eq!(*e.inputs[1].left.terms[0].span(), 7..8);
 /// let err = parse_einsum("i k, k j -> i x").unwrap_err();
 /// assert_eq!(err.position, 14..15);
 /// assert!(err.message.contains("unknown identifier `x`"));
@@ -53,7 +57,6 @@ pub fn parse_einsum(text: &str) -> Result<Einsum, NotationError<Range<usize>>> {
     bounds.push(arrow);
     let mut e = Einsum {
         inputs: Vec::new(),
-        texts: Vec::new(),
         symbols: Vec::new(),
         ellipsis: false,
     };
@@ -99,36 +102,217 @@ pub fn parse_einsum(text: &str) -> Result<Einsum, NotationError<Range<usize>>> {
         }
         e.ellipsis = out_ellipsis;
         e.inputs.push(p);
-        e.texts.push(blanked);
         e.symbols.push(symbols);
     }
     // Every output symbol is named by some input.
-    let right = &e.inputs[0].right;
-    let mut stack = vec![right.terms.iter()];
-    let mut at = 0usize;
-    while let Some(top) = stack.last_mut() {
-        match top.next() {
-            None => {
-                stack.pop();
-            }
-            Some(Term::Group(inner, _)) => stack.push(inner.iter()),
-            Some(Term::Symbol(s, span)) => {
-                if !e.symbols.iter().any(|v| v.contains(s)) {
-                    return Err(fail(
-                        span.clone(),
-                        format!(
-                            "unknown identifier `{s}` on the right, term {at}: it does not appear in any input"
-                        ),
-                    ));
-                }
-            }
-            Some(_) => {}
-        }
-        if stack.len() == 1 {
-            at += 1;
+    for (s, span) in symbols(&e.inputs[0].right) {
+        if !e.symbols.iter().any(|v| v.iter().any(|x| x == s)) {
+            let at = path_of(&e.inputs[0].right, s)[0];
+            return Err(fail(
+                span.clone(),
+                format!(
+                    "unknown identifier `{s}` on the right, term {at}: it does not appear in any input"
+                ),
+            ));
         }
     }
     Ok(e)
+}
+
+impl Einsum {
+    /// Checks a call against the pattern `text` (this one, parsed): one tensor per input, and
+    /// keyword extents `(name, value, where)` (`where` locates the keyword: a macro's token,
+    /// the whole pattern at run time) that are each given once, name a symbol of some input
+    /// and are at least 1. The count's mistake is in the pattern (its left side); a keyword's
+    /// is at the keyword.
+    ///
+    /// ```
+    /// use strideweave_syntax::{EinsumCallError, parse_einsum};
+    /// let text = "(h w) k, w k -> h";
+    /// let e = parse_einsum(text).unwrap();
+    /// assert!(e.check_call(text, 2, &[("h", 2i64, 0..17)]).is_ok());
+    /// let Err(EinsumCallError::Tensors(err)) = e.check_call(text, 1, &[("h", 2i64, 0..17)]) else {
+    ///     panic!()
+    /// };
+    /// assert_eq!(err.position, 0..12);
+    /// assert_eq!(
+    ///     err.message,
+    ///     "the pattern names 2 inputs but 1 tensor is given: write one tensor per comma-separated input"
+    /// );
+    /// let Err(EinsumCallError::Keyword(err)) = e.check_call(text, 2, &[("z", 2i64, 0..17)]) else {
+    ///     panic!()
+    /// };
+    /// assert_eq!(
+    ///     err.mistake.to_string(),
+    ///     "keyword `z = 2` names no symbol of the pattern; its symbols are `h`, `w`, `k`"
+    /// );
+    /// let Err(EinsumCallError::Keyword(err)) = e.check_call(text, 2, &[("w", 0i64, 0..17)]) else {
+    ///     panic!()
+    /// };
+    /// assert_eq!(
+    ///     err.mistake.to_string(),
+    ///     "keyword `w = 0` for `w` on the left, term 0.1: an extent must be at least 1"
+    /// );
+    /// ```
+    pub fn check_call<S: Clone, V: KeywordValue + Clone>(
+        &self,
+        text: &str,
+        tensors: usize,
+        keywords: &[(&str, V, S)],
+    ) -> Result<(), EinsumCallError<S, V>> {
+        let want = self.inputs.len();
+        if want != tensors {
+            let arrow = text.find("->").unwrap_or(text.len());
+            let left = &text[..arrow];
+            let start = left.len() - left.trim_start().len();
+            let end = left.trim_end().len().max(start);
+            let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+            return Err(EinsumCallError::Tensors(NotationError {
+                position: start..end,
+                message: format!(
+                    "the pattern names {} but {} given: write one tensor per comma-separated input",
+                    plural(want, "input"),
+                    if tensors == 1 {
+                        "1 tensor is".to_string()
+                    } else {
+                        format!("{tensors} tensors are")
+                    }
+                ),
+            }));
+        }
+        let err = |position: &S, mistake| {
+            Err(EinsumCallError::Keyword(KeywordError {
+                position: position.clone(),
+                mistake,
+            }))
+        };
+        // Looked up in constant time: a call may give any number of keywords.
+        let mut first: HashMap<&str, usize> = HashMap::new();
+        for (k, syms) in self.symbols.iter().enumerate() {
+            for s in syms {
+                first.entry(s.as_str()).or_insert(k);
+            }
+        }
+        let mut given: HashMap<&str, &V> = HashMap::new();
+        for (name, value, at) in keywords {
+            if let Some(&first) = given.get(name) {
+                return err(
+                    at,
+                    KeywordMistake::Twice {
+                        name: name.to_string(),
+                        first: first.clone(),
+                        second: value.clone(),
+                    },
+                );
+            }
+            given.insert(name, value);
+            let Some(&k) = first.get(name) else {
+                let mut seen = std::collections::HashSet::new();
+                let names = (self.symbols.iter().flatten())
+                    .filter(|s| seen.insert(s.as_str()))
+                    .cloned()
+                    .collect();
+                return err(
+                    at,
+                    KeywordMistake::NoSymbol {
+                        name: name.to_string(),
+                        value: value.clone(),
+                        symbols: names,
+                    },
+                );
+            };
+            if value.below_one() {
+                return err(
+                    at,
+                    KeywordMistake::BelowOne {
+                        name: name.to_string(),
+                        value: value.clone(),
+                        side: SideName::Left,
+                        path: path_of(&self.inputs[k].left, name),
+                    },
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The rearrangement that views input `k` as its symbols: `"<input k> -> ... <its
+    /// symbols in order>"` (`...` when the pattern has it), spans in the caller's text (the
+    /// right side's at the symbols on the left), ready to encode.
+    ///
+    /// ```
+    /// use strideweave_syntax::parse_einsum;
+    /// let e = parse_einsum("(h w) k, w k -> h").unwrap();
+    /// assert_eq!(e.input_view(0).to_string(), "(h w) k -> h w k");
+    /// assert_eq!(*e.input_view(1).right.terms[0].span(), 9..10);
+    /// ```
+    pub fn input_view(&self, k: usize) -> Pattern<Range<usize>> {
+        let left = &self.inputs[k].left;
+        let mut terms = Vec::with_capacity(self.symbols[k].len() + 1);
+        terms.extend(
+            left.terms
+                .iter()
+                .find(|t| matches!(t, Term::Ellipsis(_)))
+                .cloned(),
+        );
+        for (s, span) in symbols(left) {
+            terms.push(Term::Symbol(s.to_string(), span.clone()));
+        }
+        Pattern {
+            left: left.clone(),
+            right: Side {
+                terms,
+                span: left.span.clone(),
+            },
+        }
+    }
+
+    /// The rearrangement from the contraction's result (`...`, then the output symbols in
+    /// order of appearance, one top-level mode each) to the output side: `"... <output
+    /// symbols> -> <output side>"`, spans in the caller's text (the left side's at the
+    /// symbols on the right).
+    ///
+    /// ```
+    /// use strideweave_syntax::parse_einsum;
+    /// let e = parse_einsum("i k, k j -> (j i) 1").unwrap();
+    /// assert_eq!(e.output_view().to_string(), "j i -> (j i) 1");
+    /// ```
+    pub fn output_view(&self) -> Pattern<Range<usize>> {
+        let right = &self.inputs[0].right;
+        let mut terms = Vec::new();
+        terms.extend(
+            right
+                .terms
+                .iter()
+                .find(|t| matches!(t, Term::Ellipsis(_)))
+                .cloned(),
+        );
+        for (s, span) in symbols(right) {
+            terms.push(Term::Symbol(s.to_string(), span.clone()));
+        }
+        Pattern {
+            left: Side {
+                terms,
+                span: right.span.clone(),
+            },
+            right: right.clone(),
+        }
+    }
+}
+
+/// A mistake of an einsum call ([`Einsum::check_call`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// ```
+/// use strideweave_syntax::{EinsumCallError, parse_einsum};
+/// let e = parse_einsum("i j -> i").unwrap();
+/// assert!(matches!(e.check_call::<(), i64>("i j -> i", 2, &[]), Err(EinsumCallError::Tensors(_))));
+/// ```
+pub enum EinsumCallError<S, V> {
+    /// The number of tensors is not the number of inputs (in the pattern).
+    Tensors(NotationError<Range<usize>>),
+    /// A keyword's mistake (at the keyword).
+    Keyword(KeywordError<S, V>),
 }
 
 #[cfg(test)]

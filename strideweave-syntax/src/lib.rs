@@ -29,7 +29,7 @@ mod rules;
 mod tuple;
 
 pub use check::NotationError;
-pub use einsum::{Einsum, parse_einsum};
+pub use einsum::{Einsum, EinsumCallError, parse_einsum};
 pub use encode::{
     EncodedPattern, EncodedSide, F_CLOSE, F_END, F_KIND, F_PATH, F_PATH_LEN, F_START, F_SYM,
     F_TEXT, F_TEXT_LEN, FIELDS, K_CLOSE, K_ELLIPSIS, K_OPEN, K_SYMBOL, K_UNIT, RECORD,

@@ -48,7 +48,7 @@ pub fn reduce_error(e: &syn::Error, tensor: Option<&TokenStream>) -> TokenStream
             { #errors ::strideweave::__private::poisoned_reduce(#t) }
         },
         None => quote! {
-            { #errors ::strideweave::__private::poisoned_reduce(::strideweave::__private::Dynamic) }
+            { #errors ::strideweave::__private::poisoned_reduce(::strideweave::__private::RuntimeShape) }
         },
     }
 }

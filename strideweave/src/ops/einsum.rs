@@ -1,32 +1,32 @@
-//! `Tensor::einsum`: one or two inputs in the rearrangement grammar (contracts §5), lowered
-//! to one rearrangement view per input (zero copy: each input's symbols become its top-level
+//! `Tensor::einsum`: one or two inputs in the rearrangement grammar, lowered to one
+//! rearrangement view per input (zero copy: each input's symbols become its top-level
 //! modes), the batched-contraction core (`ops/contract.rs`) and one final view (the output
 //! side's order, groups and `1`s). Symbols shared by the inputs and absent from the output
 //! are summed, as are symbols of one input absent from the output. Every step records its
 //! own backward rule, so einsum is differentiable without a rule of its own.
 
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 
-use strideweave_syntax::{Term, parse_einsum};
+use strideweave_syntax::{EinsumCallError, NotationError, encode_pattern, parse_einsum};
 
 use crate::error::{Error, Result};
 use crate::ops::contract::{Index, Spec, index, mode_shape, run};
+use crate::pattern::run::Plan;
+use crate::pattern::{Op, Side, TokKind};
 use crate::tensor::Tensor;
 
-/// The names errors start with: the operation, and per input its rearrangement's.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Names {
-    /// The operation (`einsum`, or `einsum!` for the macro).
-    pub op: &'static str,
-    /// Each input's rearrangement (`einsum (input 0)`, …).
-    pub inputs: [&'static str; 2],
+/// The name errors of input `k`'s view start with, among `n` inputs of `op` (`einsum`, or
+/// `einsum!` for the macro): the operation's alone, else `<op> (input k)`.
+pub(crate) fn view_name(op: &'static str, k: usize, n: usize) -> &'static str {
+    match (n, op, k) {
+        (1, ..) => op,
+        (_, "einsum", 0) => "einsum (input 0)",
+        (_, "einsum", _) => "einsum (input 1)",
+        (_, _, 0) => "einsum! (input 0)",
+        _ => "einsum! (input 1)",
+    }
 }
-
-/// [`Tensor::einsum`]'s names.
-const METHOD: Names = Names {
-    op: "einsum",
-    inputs: ["einsum (input 0)", "einsum (input 1)"],
-};
 
 impl Tensor {
     /// Einstein summation over one or two tensors, written in the rearrangement grammar
@@ -67,123 +67,81 @@ impl Tensor {
     /// let c = Tensor::einsum_with("(h w) k, w k -> h", &[&a, &b], &[("h", 2)]).unwrap();
     /// assert_eq!(c.shape().to_string(), "(2)");
     /// let err = Tensor::einsum_with("i k, k j -> i j", &[&a, &b], &[("z", 2)]).unwrap_err();
-    /// assert!(err.to_string().contains("keyword `z`"));
+    /// assert!(err.to_string().starts_with("einsum: keyword `z = 2` names no symbol of the pattern"));
     /// ```
     pub fn einsum_with(
         pattern: &str,
         inputs: &[&Tensor],
         sizes: &[(&str, usize)],
     ) -> Result<Tensor> {
-        let mut keywords: Vec<(&str, i64)> = Vec::new();
+        let op = "einsum";
+        // Keywords have no text of their own: their mistakes point at the whole pattern.
+        let mut keywords: Vec<(&str, i64, Range<usize>)> = Vec::new();
         keywords
             .try_reserve_exact(sizes.len())
             .map_err(|_| Error::TooLarge {
-                op: METHOD.op,
+                op,
                 detail: format!("{} keyword extents", sizes.len()),
             })?;
         for &(name, value) in sizes {
             let value = i64::try_from(value).map_err(|_| Error::InvalidRearrange {
-                op: METHOD.op,
+                op,
                 detail: format!("keyword `{name}` = {value} exceeds i64::MAX"),
             })?;
-            keywords.push((name, value));
+            keywords.push((name, value, 0..pattern.len()));
         }
-        einsum_named(METHOD, pattern, inputs, &keywords)
+        // The pattern read and checked once, each input's view and the output's encoded
+        // from the parsed pattern, then the contraction.
+        let fail = |detail: String| Error::InvalidRearrange { op, detail };
+        let lift = |err: NotationError<Range<usize>>| fail(err.render(pattern));
+        let e = parse_einsum(pattern).map_err(lift)?;
+        e.check_call(pattern, inputs.len(), &keywords)
+            .map_err(|err| match err {
+                EinsumCallError::Tensors(err) => lift(err),
+                EinsumCallError::Keyword(err) => lift(err.into()),
+            })?;
+        let mut views = Vec::with_capacity(inputs.len());
+        for (k, t) in inputs.iter().enumerate() {
+            let name = view_name(op, k, inputs.len());
+            let code = encode_pattern(pattern, &e.input_view(k)).map_err(fail)?;
+            let plan = Plan::encoded(t.shape(), Op::Rearrange, pattern, &code, &keywords)
+                .map_err(|detail| Error::InvalidRearrange { op: name, detail })?;
+            views.push(t.view_by(name, &plan)?);
+        }
+        let out = encode_pattern(pattern, &e.output_view()).map_err(fail)?;
+        let symbols: Vec<&[String]> = e.symbols.iter().map(Vec::as_slice).collect();
+        let result = contract_views(op, &views, &symbols, &out.names)?;
+        if plain(&Side {
+            toks: &out.right.toks,
+            strings: &out.right.strings,
+        }) {
+            return Ok(result);
+        }
+        let plan =
+            Plan::encoded(result.shape(), Op::Rearrange, pattern, &out, &[]).map_err(fail)?;
+        result.view_by(op, &plan)
     }
 }
 
-/// [`Tensor::einsum_with`] with the names its errors start with (`einsum!` passes its own)
-/// and `i64` keyword extents (a value below 1 is the rearrangement's error).
-pub(crate) fn einsum_named(
-    names: Names,
-    pattern: &str,
-    inputs: &[&Tensor],
-    keywords: &[(&str, i64)],
+/// Whether an output side is its symbols in order of appearance, one top-level mode each (no
+/// `...`, group or `1`): the contraction's result as it is.
+pub(crate) fn plain(side: &Side<'_>) -> bool {
+    (0..side.len()).all(|i| matches!(side.kind(i), TokKind::Symbol))
+}
+
+/// The contraction of the per-input views (each: its `...` modes, then its `symbols` in
+/// order as top-level modes): the `...` modes (paired by position), then the `out` symbols,
+/// summed the rest; a symbol of both inputs must have one shape.
+pub(crate) fn contract_views<S: AsRef<str>>(
+    op: &'static str,
+    views: &[Tensor],
+    symbols: &[&[S]],
+    out: &[S],
 ) -> Result<Tensor> {
-    let op = names.op;
-    let fail = |detail: String| Error::InvalidRearrange { op, detail };
-    let e = parse_einsum(pattern).map_err(|err| fail(err.render(pattern)))?;
-    if e.inputs.len() != inputs.len() {
-        return Err(fail(format!(
-            "the pattern names {} input(s) but {} tensor(s) were given",
-            e.inputs.len(),
-            inputs.len()
-        )));
-    }
-    for &(name, _) in keywords {
-        if !e.symbols.iter().any(|s| s.iter().any(|x| x == name)) {
-            return Err(fail(format!(
-                "keyword `{name}` names no symbol of the inputs of {pattern:?}"
-            )));
-        }
-    }
-    let arrow = pattern.find("->").unwrap_or(pattern.len());
-    // One view per input: its symbols (after its `...` modes) as top-level modes.
-    let mut views = Vec::with_capacity(inputs.len());
-    for (i, t) in inputs.iter().enumerate() {
-        let syms = &e.symbols[i];
-        let ell = if e.ellipsis { "... " } else { "" };
-        let text = format!("{}-> {ell}{}", &e.texts[i][..arrow], syms.join(" "));
-        let kw: Vec<(&str, i64)> = (keywords.iter())
-            .filter(|(n, _)| syms.iter().any(|s| s == n))
-            .copied()
-            .collect();
-        let name = if inputs.len() == 1 {
-            op
-        } else {
-            names.inputs[i]
-        };
-        views.push(t.rearrange_as(name, &text, &kw)?);
-    }
-    let ne: Vec<usize> = views
-        .iter()
-        .zip(&e.symbols)
+    let ne: Vec<usize> = (views.iter().zip(symbols))
         .map(|(v, s)| v.rank() - s.len())
         .collect();
-    let spec = spec(op, &e, &views, &ne)?;
-    let out_syms = output_symbols(&e.inputs[0].right.terms);
-    let result = run(op, &views[0], views.get(1), spec)?;
-    let out_side = &pattern[arrow + 2..];
-    // The output side as plain symbols in the result's order: the final view would be
-    // the identity, so the result is returned as it is.
-    if !e.ellipsis
-        && out_side
-            .split_whitespace()
-            .eq(out_syms.iter().map(String::as_str))
-    {
-        return Ok(result);
-    }
-    let ell = if e.ellipsis { "... " } else { "" };
-    let text = format!("{ell}{} -> {out_side}", out_syms.join(" "));
-    result.rearrange_as(op, &text, &[])
-}
-
-/// The output side's symbols in order of appearance (inside groups too).
-fn output_symbols(terms: &[Term<std::ops::Range<usize>>]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![terms.iter()];
-    while let Some(top) = stack.last_mut() {
-        match top.next() {
-            None => {
-                stack.pop();
-            }
-            Some(Term::Symbol(s, _)) => out.push(s.clone()),
-            Some(Term::Group(inner, _)) => stack.push(inner.iter()),
-            Some(_) => {}
-        }
-    }
-    out
-}
-
-/// The contraction of the per-input views: the `...` modes (paired by position), then the
-/// output symbols, summed the rest; a symbol of both inputs must have one shape.
-fn spec(
-    op: &'static str,
-    e: &strideweave_syntax::Einsum,
-    views: &[Tensor],
-    ne: &[usize],
-) -> Result<Spec> {
-    if let [n0, n1] = ne
+    if let [n0, n1] = ne[..]
         && n0 != n1
     {
         return Err(Error::DimensionMismatch {
@@ -217,28 +175,25 @@ fn spec(
             .push(pair(format!("`...` mode {k}"), Some(k), two.then_some(k))?);
     }
     // Looked up in constant time: a pattern may hold any number of symbols.
-    let places: Vec<HashMap<&str, usize>> = (e.symbols.iter().enumerate())
-        .map(|(i, syms)| {
-            let ne = ne[i];
-            syms.iter()
-                .enumerate()
-                .map(|(p, s)| (s.as_str(), ne + p))
+    let places: Vec<HashMap<&str, usize>> = (symbols.iter().zip(&ne))
+        .map(|(syms, &ne)| {
+            (syms.iter().enumerate())
+                .map(|(p, s)| (s.as_ref(), ne + p))
                 .collect()
         })
         .collect();
     let at = |i: usize, s: &str| places.get(i).and_then(|m| m.get(s).copied());
-    let out_syms = output_symbols(&e.inputs[0].right.terms);
-    for s in &out_syms {
+    for s in out.iter().map(AsRef::as_ref) {
         spec.out
             .push(pair(format!("symbol `{s}`"), at(0, s), at(1, s))?);
     }
-    let mut seen: HashSet<&str> = out_syms.iter().map(String::as_str).collect();
-    for s in e.symbols.iter().flatten() {
-        if !seen.insert(s.as_str()) {
+    let mut seen: HashSet<&str> = out.iter().map(AsRef::as_ref).collect();
+    for s in symbols.iter().flat_map(|s| s.iter()).map(AsRef::as_ref) {
+        if !seen.insert(s) {
             continue;
         }
         spec.summed
             .push(pair(format!("symbol `{s}`"), at(0, s), at(1, s))?);
     }
-    Ok(spec)
+    run(op, &views[0], views.get(1), spec)
 }

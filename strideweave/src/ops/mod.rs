@@ -26,7 +26,7 @@
 
 mod contract;
 mod einsum;
-pub(crate) use einsum::{Names as EinsumNames, einsum_named};
+pub(crate) use einsum::{contract_views, plain, view_name};
 mod elementwise;
 mod exact;
 mod matmul;

@@ -299,20 +299,17 @@ impl Tensor {
 
 const OP: &str = "reduce";
 
-/// `reduce!`'s run-time path (static and dynamic tensors alike): the macro's pre-parsed
-/// pattern compiled on the tensor's shape by the one engine, then folded as
-/// [`Tensor::reduce`] folds; every error starts with `reduce!` and a pattern mistake ends
-/// with the tensor's shape, as `rearrange!`'s dynamic messages do.
+/// `reduce!`'s run-time path: the dtype checked, then `plan` (the compiler's for a static
+/// tensor, the macro's pattern compiled on a dynamic tensor's shape) folded as
+/// [`Tensor::reduce`] folds; every error starts with `reduce!`.
 pub(crate) fn reduce_code(
     t: &Tensor,
-    p: &crate::pattern::PatternCode,
+    plan: impl FnOnce() -> Result<Plan>,
     reduction: Reduction,
 ) -> Result<Tensor> {
     let op = Op::Reduce.name();
     check_dtype(t, reduction, op)?;
-    let plan = Plan::compile(t.shape(), p, true)
-        .map_err(|detail| Error::InvalidRearrange { op, detail })?;
-    let space = Space::of(plan, t.shape());
+    let space = Space::of(plan()?, t.shape());
     fresh(reduce_with(t, space, reduction, op, Dest::Fresh))
 }
 

@@ -1,4 +1,4 @@
-//! The rearrangement engine (contracts §5): one rule, from a source shape and a pattern to
+//! The rearrangement engine: one rule, from a source shape and a pattern to
 //! the result's shape and a plan (where each result leaf takes its stride from), or to the
 //! message of the first mistake. Both front ends compute through it:
 //!
@@ -13,11 +13,11 @@
 //! | --- | --- |
 //! | `code` | the pattern as records ([`PatternRef`], [`Side`], [`Keyword`]), as the macros emit it |
 //! | `shape` | the source shape as the engine reads it ([`ShapeRef`]) |
-//! | `plan` | what the engine writes ([`Out`]) and its scratch ([`Scratch`]) |
+//! | `plan` | what the engine writes ([`Out`]), its scratch ([`Scratch`]) and what both front ends keep ([`Plan`]) |
 //! | `fast` | the rule without messages, tuned for rustc's const interpreter |
 //! | `explain` | the rule with a message for the first mistake |
 //! | `msg` | messages written in const context into a caller's buffer |
-//! | `run` | the run-time front end: `Layout::rearrange`/`repeat` and the reusable [`Plan`](run::Plan) |
+//! | `run` | the run-time front end: `Layout::rearrange`/`repeat`, plans compiled on a run-time shape |
 //!
 //! The engine imports only `layout` (for the run-time front end); `statics` and `tensor`
 //! import it. Its differential test (fast against explain, static against run-time front
@@ -32,9 +32,10 @@ pub(crate) mod run;
 mod shape;
 
 pub use code::{Keyword, Op, PatternCode, PatternRef, Side, Tok, TokKind, extent};
+pub(crate) use explain::finish;
 pub use explain::{NO_PART, NO_SYM, Part, explain, keyword_value, keywords};
 pub use fast::fast;
 pub use msg::{MSG_CAP, Msg, MsgState};
-pub use plan::{NO_SOURCE, Out, Scratch};
+pub use plan::{NO_SOURCE, Out, Plan, Scratch};
 pub use shape::{LEAF, POP, PUSH, ShapeRef};
-pub(crate) use shape::{leaves_in, node_end};
+pub(crate) use shape::{byte, leaves_in, node_end, token};

@@ -1,6 +1,17 @@
 //! What the engine writes: the result's shape and its plan, into slices the caller provides,
 //! and the scratch space it works in. The static path passes fixed arrays (a `ShapeCode`'s
 //! capacity); the run-time path passes slices sized from its input, so nothing bounds it.
+//! Both keep what it wrote as a [`Plan`].
+
+use smallvec::SmallVec;
+
+use super::code::Op;
+use super::shape::token;
+use crate::layout::{Layout, ProfileToken, Shape};
+
+/// Results of up to this many leaves and tokens live on the stack at run time; larger ones on
+/// the heap, without a limit.
+pub(crate) const INLINE: usize = 16;
 
 /// A plan's marker for a result leaf without a source (an inserted `1` or a new `repeat`
 /// mode): its stride is 0.
@@ -66,3 +77,87 @@ pub struct Scratch<'s> {
 pub const ON_LEFT: u8 = 1;
 /// [`Scratch::sides`]: the symbol is on the right.
 pub const ON_RIGHT: u8 = 2;
+
+/// A compiled rearrangement of one source shape, as the engine wrote it ([`Out`]): the
+/// result's shape (profile tokens and extents) and, per result leaf, the source leaf whose
+/// stride it scales ([`NO_SOURCE`]: stride 0) and the factor. It does not depend on strides,
+/// so it applies alike to the source's layout and to the compact layout of its shape. One
+/// type for both front ends, generic over its storage: fixed arrays of a `ShapeCode`'s
+/// capacity on the static path (const evaluation cannot allocate, and the compiler keeps the
+/// plan as a constant), `SmallVec`s at run time (the default: no limit).
+///
+/// ```
+/// use strideweave::{StaticTensor, rearrange, shape_t};
+/// // `rearrange!` on a static tensor applies the plan the compiler computed.
+/// let t = StaticTensor::<f32, shape_t!(2, 3)>::arange();
+/// assert_eq!(rearrange!(&t, "a b -> b a").as_dynamic().layout().to_string(), "(3,2):(2,1)");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan<
+    T = SmallVec<[u8; INLINE]>,
+    X = SmallVec<[i64; INLINE]>,
+    I = SmallVec<[usize; INLINE]>,
+> {
+    /// The result's profile tokens (the first `ntoks`).
+    pub(crate) toks: T,
+    pub(crate) ntoks: usize,
+    /// The result's extents (the first `nleaves`).
+    pub(crate) extents: X,
+    /// The source leaf of each result leaf.
+    pub(crate) source: I,
+    /// The stride multiplier of each result leaf.
+    pub(crate) multiplier: X,
+    pub(crate) nleaves: usize,
+    /// The leaves of the result: for `reduce`, the leaves after them are the reduced ones
+    /// (one top-level token each, at the end of the profile); all of them for the other rules.
+    pub(crate) nkept: usize,
+    /// The operation, named in the view's errors.
+    pub(crate) op: Op,
+}
+
+impl<T: AsRef<[u8]>, X: AsRef<[i64]>, I: AsRef<[usize]>> Plan<T, X, I> {
+    /// The view of `layout` (of the shape the plan was compiled on). A stride product that
+    /// overflows can only belong to an extent-one leaf after a split, whose stride is
+    /// immaterial (any value gives the same index): it is 0.
+    pub(crate) fn apply(&self, layout: &Layout) -> Layout {
+        let stride = layout.stride().leaves();
+        let n = self.nleaves;
+        let strides: SmallVec<[i64; 2 * INLINE]> = (self.source.as_ref()[..n].iter())
+            .zip(&self.multiplier.as_ref()[..n])
+            .map(|(&s, &m)| match s {
+                NO_SOURCE => 0,
+                s => stride[s].checked_mul(m).unwrap_or(0),
+            })
+            .collect();
+        let profile = self.profile(self.ntoks);
+        Layout::from_valid(&profile[..], &self.extents.as_ref()[..n], &strides[..], false)
+    }
+
+    /// The first `n` profile tokens.
+    pub(super) fn profile(&self, n: usize) -> SmallVec<[ProfileToken; 4 * INLINE]> {
+        self.toks.as_ref()[..n].iter().map(|&t| token(t)).collect()
+    }
+
+    /// The result's shape of a `reduce` plan: the kept leaves (the whole view for the other
+    /// rules).
+    pub(crate) fn kept_shape(&self) -> Shape {
+        let reduced = self.nleaves - self.nkept;
+        let profile = self.profile(self.ntoks - reduced);
+        Shape::from_valid(&profile[..], &self.extents.as_ref()[..self.nkept], false)
+    }
+
+    /// The plan in run-time storage.
+    pub(crate) fn to_run_time(&self) -> Plan {
+        let (nt, nl) = (self.ntoks, self.nleaves);
+        Plan {
+            toks: self.toks.as_ref()[..nt].into(),
+            ntoks: nt,
+            extents: self.extents.as_ref()[..nl].into(),
+            source: self.source.as_ref()[..nl].into(),
+            multiplier: self.multiplier.as_ref()[..nl].into(),
+            nleaves: nl,
+            nkept: self.nkept,
+            op: self.op,
+        }
+    }
+}

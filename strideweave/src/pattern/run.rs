@@ -8,57 +8,34 @@ use std::ops::Range;
 
 use smallvec::{SmallVec, smallvec};
 use strideweave_syntax::{
-    NotationError, PatternKind, check_keywords, check_pattern, encode_pattern, parse_pattern,
+    EncodedPattern, NotationError, PatternKind, check_keywords, check_pattern, encode_pattern,
+    parse_pattern,
 };
 
 use super::code::{Keyword, Op, PatternRef, Side};
 use super::explain::{NO_PART, NO_SYM, explain};
 use super::fast::fast;
 use super::msg::{MSG_CAP, Msg, MsgState};
-use super::plan::{NO_SOURCE, Out, Scratch};
-use super::shape::{LEAF, POP, PUSH, ShapeRef};
+use super::plan::{INLINE, Out, Scratch};
+use super::shape::{ShapeRef, byte};
 use crate::error::{Error, Result};
 use crate::layout::int_tuple::{too_deep, tuple_depth};
-use crate::layout::{Layout, ProfileToken, Shape};
+use crate::layout::{Layout, Shape};
 
-/// A compiled rearrangement of one source shape: the result's shape and, for each result
-/// leaf, the source leaf whose stride it scales ([`NO_SOURCE`]: stride 0) and the factor.
-/// Independent of strides, so applying it to the source's layout and to the compact layout
-/// of its shape gives exactly the view and the view's map onto the source.
-#[derive(Clone, Debug)]
-pub(crate) struct Plan {
-    profile: SmallVec<[ProfileToken; INLINE]>,
-    extents: SmallVec<[i64; INLINE]>,
-    source: SmallVec<[usize; INLINE]>,
-    multiplier: SmallVec<[i64; INLINE]>,
-    /// Leaves of the result; for `reduce`, the leaves after them are the reduced ones (one
-    /// top-level profile token each, at the end of `profile`).
-    nkept: usize,
-}
+pub(crate) use super::plan::Plan;
 
-/// Results of up to this many leaves and tokens, and the scratch of small patterns on small
-/// shapes, live on the stack; larger ones on the heap, without a limit.
-const INLINE: usize = 16;
-/// The inline scratch, in elements of each type.
+/// The inline scratch of small patterns on small shapes, in elements of each type (larger
+/// scratch is on the heap, without a limit).
 const SCRATCH: usize = 128;
 
 impl Plan {
     /// Parses, checks and encodes `text` once, then compiles it on `shape`. Errors start with
     /// `op`'s method name (`rearrange: …`).
     pub(crate) fn parse(shape: &Shape, op: Op, text: &str, sizes: &[(&str, i64)]) -> Result<Plan> {
-        Plan::parse_as(shape, op, op.method(), text, sizes)
-    }
-
-    /// [`parse`](Plan::parse) for an operation built on a rearrangement (einsum's per-input
-    /// views): errors start with `name`.
-    pub(crate) fn parse_as(
-        shape: &Shape,
-        op: Op,
-        name: &'static str,
-        text: &str,
-        sizes: &[(&str, i64)],
-    ) -> Result<Plan> {
-        let fail = |detail: String| Error::InvalidRearrange { op: name, detail };
+        let fail = |detail: String| Error::InvalidRearrange {
+            op: op.method(),
+            detail,
+        };
         let lift = |e: NotationError<Range<usize>>| fail(e.render(text));
         let kind = match op {
             Op::Rearrange => PatternKind::Rearrange,
@@ -71,19 +48,28 @@ impl Plan {
             sizes.iter().map(|&(n, v)| (n, v, 0..text.len())).collect();
         check_keywords(&pattern, kind, &keywords).map_err(|e| lift(e.into()))?;
         let e = encode_pattern(text, &pattern).map_err(fail)?;
+        Plan::encoded(shape, op, text, &e, &keywords).map_err(fail)
+    }
+
+    /// Compiles the encoding of a checked pattern (spans in `text`) on `shape`, with the
+    /// keyword extents that name its symbols (the front end checked every keyword); on a
+    /// mistake, the message after the front end's name.
+    pub(crate) fn encoded(
+        shape: &Shape,
+        op: Op,
+        text: &str,
+        e: &EncodedPattern,
+        sizes: &[(&str, i64, Range<usize>)],
+    ) -> std::result::Result<Plan, String> {
         let names: SmallVec<[&str; INLINE]> = e.names.iter().map(String::as_str).collect();
         // Looked up in constant time: a call may give any number of keywords.
         let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, &n)| (n, i)).collect();
-        // Unreachable: check_keywords above refused a keyword that names no symbol.
-        let keywords: SmallVec<[Keyword; INLINE]> = sizes
-            .iter()
-            .map(|&(n, v)| Keyword {
-                sym: *index
-                    .get(n)
-                    // unreachable from user input: check_keywords refused every keyword that names no symbol of the pattern.
-                    .expect("check_keywords: every keyword names a symbol"),
-                // check_keywords: every value is at least 1.
-                value: v,
+        let keywords: SmallVec<[Keyword; INLINE]> = (sizes.iter())
+            .filter_map(|&(n, value, _)| {
+                Some(Keyword {
+                    sym: *index.get(n)?,
+                    value,
+                })
             })
             .collect();
         let p = PatternRef {
@@ -101,7 +87,7 @@ impl Plan {
             names: &names,
             keywords: &keywords,
         };
-        Plan::compile(shape, &p, false).map_err(fail)
+        Plan::compile(shape, &p, false)
     }
 
     /// Compiles an encoded pattern on `shape`; on a mistake, the message after the front
@@ -125,12 +111,8 @@ impl Plan {
         let mut words: SmallVec<[usize; SCRATCH]> = smallvec![0; 3 * nsym + 3 * depth + cap_leaves];
         let mut ints: SmallVec<[i64; SCRATCH]> = smallvec![0; 3 * nsym + 2 * cap_leaves];
         let (src_toks, bytes) = bytes.split_at_mut(ntoks);
-        for (b, t) in src_toks.iter_mut().zip(profile) {
-            *b = match t {
-                ProfileToken::Leaf => LEAF,
-                ProfileToken::Push => PUSH,
-                ProfileToken::Pop => POP,
-            };
+        for (b, &t) in src_toks.iter_mut().zip(profile) {
+            *b = byte(t);
         }
         let src = ShapeRef {
             toks: src_toks,
@@ -204,53 +186,22 @@ impl Plan {
             }
         }
         let (nt, nl) = (out.ntoks, out.nleaves);
-        let profile: SmallVec<[ProfileToken; INLINE]> = out.toks[..nt]
-            .iter()
-            .map(|&t| match t {
-                LEAF => ProfileToken::Leaf,
-                PUSH => ProfileToken::Push,
-                _ => ProfileToken::Pop,
-            })
-            .collect();
-        // Each side is at most MAX_NESTING deep, but a right group around a nested symbol
-        // adds their depths.
-        if let Some(reason) = too_deep("the result would nest", tuple_depth(&profile)) {
-            return Err(reason);
-        }
-        Ok(Plan {
-            profile,
+        let plan = Plan {
+            toks: out.toks[..nt].into(),
+            ntoks: nt,
             extents: out.extents[..nl].into(),
             source: out.source[..nl].into(),
             multiplier: out.multiplier[..nl].into(),
+            nleaves: nl,
             nkept: out.nkept,
-        })
-    }
-
-    /// The view of `layout` (of the shape the plan was compiled on). A stride product that
-    /// overflows can only belong to an extent-one leaf after a split, whose stride is
-    /// immaterial (contracts D5): it is 0.
-    pub(crate) fn apply(&self, layout: &Layout) -> Layout {
-        let stride = layout.stride().leaves();
-        let strides: SmallVec<[i64; 16]> = self
-            .source
-            .iter()
-            .zip(&self.multiplier)
-            .map(|(&s, &m)| match s {
-                NO_SOURCE => 0,
-                s => stride[s].checked_mul(m).unwrap_or(0),
-            })
-            .collect();
-        Layout::from_valid(&self.profile[..], &self.extents[..], &strides[..], false)
-    }
-}
-
-impl Plan {
-    /// The result's shape of a `reduce` plan: the kept leaves (the whole view for the other
-    /// rules).
-    pub(crate) fn kept_shape(&self) -> Shape {
-        let reduced = self.extents.len() - self.nkept;
-        let profile = &self.profile[..self.profile.len() - reduced];
-        Shape::from_valid(profile, &self.extents[..self.nkept], false)
+            op: p.op,
+        };
+        // Each side is at most MAX_NESTING deep, but a right group around a nested symbol
+        // adds their depths.
+        if let Some(reason) = too_deep("the result would nest", tuple_depth(&plan.profile(nt))) {
+            return Err(reason);
+        }
+        Ok(plan)
     }
 }
 

@@ -1,11 +1,31 @@
 //! A shape as the engine reads it: its profile tokens and extents, borrowed.
 
+use crate::layout::ProfileToken;
+
 /// Profile token: a leaf.
 pub const LEAF: u8 = 0;
 /// Profile token: a nested tuple starts.
 pub const PUSH: u8 = 1;
 /// Profile token: a nested tuple ends.
 pub const POP: u8 = 2;
+
+/// A profile token as a layout's.
+pub(crate) fn token(t: u8) -> ProfileToken {
+    match t {
+        LEAF => ProfileToken::Leaf,
+        PUSH => ProfileToken::Push,
+        _ => ProfileToken::Pop,
+    }
+}
+
+/// A layout's profile token as the engine reads it.
+pub(crate) fn byte(t: ProfileToken) -> u8 {
+    match t {
+        ProfileToken::Leaf => LEAF,
+        ProfileToken::Push => PUSH,
+        ProfileToken::Pop => POP,
+    }
+}
 
 /// A borrowed shape: the profile of the root's contents ([`LEAF`], [`PUSH`], [`POP`]) and the
 /// extents in depth-first order. The static path borrows a `ShapeCode`'s arrays (whose first

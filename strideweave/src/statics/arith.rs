@@ -23,7 +23,7 @@ const EQUAL_SHAPES: &str = "elementwise operands must have equal shapes; nothing
                             implicitly (repeat! or rearrange! an operand first)";
 
 /// Whether two modes are the same shape, nesting included (`3` and `(3)` differ as modes).
-const fn same_mode(a: &ShapeCode, b: &ShapeCode) -> bool {
+pub(super) const fn same_mode(a: &ShapeCode, b: &ShapeCode) -> bool {
     a.is_int() == b.is_int() && a.same_shape(b)
 }
 

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::layout::{IntTuple, ProfileToken, Shape};
-use crate::pattern::{LEAF, POP, PUSH, ShapeRef, leaves_in, node_end};
+use crate::pattern::{LEAF, POP, PUSH, ShapeRef, byte, leaves_in, node_end, token};
 
 /// The most leaves a [`ShapeCode`] holds.
 ///
@@ -346,25 +346,10 @@ impl ShapeCode {
 
     /// The profile tokens of the root's contents.
     pub(crate) fn profile(&self) -> Vec<ProfileToken> {
-        let mut out = [ProfileToken::Leaf; MAX_TOKENS];
-        self.profile_into(&mut out).to_vec()
-    }
-
-    /// [`profile`](ShapeCode::profile) without an allocation: written into `out`, returned
-    /// as the filled prefix.
-    pub(crate) fn profile_into<'o>(
-        &self,
-        out: &'o mut [ProfileToken; MAX_TOKENS],
-    ) -> &'o [ProfileToken] {
-        let n = self.ntoks as usize;
-        for (o, &t) in out.iter_mut().zip(&self.toks[..n]) {
-            *o = match t {
-                LEAF => ProfileToken::Leaf,
-                PUSH => ProfileToken::Push,
-                _ => ProfileToken::Pop,
-            };
-        }
-        &out[..n]
+        self.toks[..self.ntoks as usize]
+            .iter()
+            .map(|&t| token(t))
+            .collect()
     }
 
     /// The code of a runtime shape, or `None` when it exceeds the capacity.
@@ -381,12 +366,8 @@ impl ShapeCode {
             return None;
         }
         let mut c = ShapeCode::EMPTY;
-        for (i, t) in profile.iter().enumerate() {
-            c.toks[i] = match t {
-                ProfileToken::Leaf => LEAF,
-                ProfileToken::Push => PUSH,
-                ProfileToken::Pop => POP,
-            };
+        for (i, &t) in profile.iter().enumerate() {
+            c.toks[i] = byte(t);
         }
         c.extents[..extents.len()].copy_from_slice(extents);
         c.ntoks = profile.len() as u8;

@@ -11,13 +11,13 @@
 
 use std::marker::PhantomData;
 
-use super::code::{MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape};
-use super::compile::{Outcome, Plan, check_pattern, compile, message_into};
+use super::code::{ShapeCode, StaticShape};
+use super::compile::{FixedPlan, Outcome, check_pattern, compile, message_into};
 use super::tensor::StaticTensor;
 use crate::Rearranged;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
-use crate::layout::{Layout, ProfileToken};
+use crate::pattern::run::Plan;
 use crate::pattern::{MSG_CAP, Msg, MsgState, PatternCode, keyword_value};
 use crate::tensor::Tensor;
 
@@ -31,10 +31,11 @@ impl<S: StaticShape> ShapeInfo for S {
     const INFO: Option<ShapeCode> = Some(S::SHAPE);
 }
 
-/// The shape of a dynamic [`Tensor`]: known only at run time.
-pub struct Dynamic;
+/// The shape of a dynamic [`Tensor`]: known only at run time (`reduce!` also takes it for a
+/// dynamic tensor's element type, likewise known only at run time).
+pub struct RuntimeShape;
 
-impl ShapeInfo for Dynamic {
+impl ShapeInfo for RuntimeShape {
     const INFO: Option<ShapeCode> = None;
 }
 
@@ -71,10 +72,7 @@ impl<S: ShapeInfo, P: Check<S>> Compiled<S, P> {
     /// Writes the message of the mistake (when [`OUTCOME`](Compiled::OUTCOME) is `Err`)
     /// into `buf`.
     pub const fn message(buf: &mut [u8]) -> MsgState {
-        match S::INFO {
-            Some(s) => message_into(Some(&s), &<P as Check<S>>::PATTERN, buf),
-            None => message_into(None, &<P as Check<S>>::PATTERN, buf),
-        }
+        message_into(S::INFO.as_ref(), &<P as Check<S>>::PATTERN, buf)
     }
 }
 
@@ -135,7 +133,7 @@ const fn fail(message: &str) -> ! {
 
 impl<S: StaticShape, P: Check<S>> StaticShape for Rearranged<S, P> {
     const SHAPE: ShapeCode = match Compiled::<S, P>::OUTCOME {
-        Outcome::Ok(shape, _) => shape,
+        Outcome::Ok(plan) => plan.shape(),
         _ => ShapeCode::POISONED,
     };
 }
@@ -169,7 +167,7 @@ pub trait PatternView<P>: Sized {
 
 /// The placeholder for a call whose tensor could not be read.
 #[diagnostic::do_not_recommend]
-impl Target for Dynamic {
+impl Target for RuntimeShape {
     type Poisoned = Result<Tensor>;
     fn poisoned(self) -> Self::Poisoned {
         Ok(Tensor::scalar(0u8))
@@ -244,20 +242,20 @@ impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for &StaticTensor<T
 }
 
 #[diagnostic::do_not_recommend]
-impl<P: Check<Dynamic>> PatternView<P> for Tensor {
-    type Shape = Dynamic;
+impl<P: Check<RuntimeShape>> PatternView<P> for Tensor {
+    type Shape = RuntimeShape;
     type Output = Result<Tensor>;
-    fn apply(self, _: Witness<Dynamic>) -> Self::Output {
-        dynamic(&self, &<P as Check<Dynamic>>::PATTERN)
+    fn apply(self, _: Witness<RuntimeShape>) -> Self::Output {
+        dynamic(&self, &<P as Check<RuntimeShape>>::PATTERN)
     }
 }
 
 #[diagnostic::do_not_recommend]
-impl<P: Check<Dynamic>> PatternView<P> for &Tensor {
-    type Shape = Dynamic;
+impl<P: Check<RuntimeShape>> PatternView<P> for &Tensor {
+    type Shape = RuntimeShape;
     type Output = Result<Tensor>;
-    fn apply(self, _: Witness<Dynamic>) -> Self::Output {
-        dynamic(self, &<P as Check<Dynamic>>::PATTERN)
+    fn apply(self, _: Witness<RuntimeShape>) -> Self::Output {
+        dynamic(self, &<P as Check<RuntimeShape>>::PATTERN)
     }
 }
 
@@ -275,34 +273,29 @@ impl<P: Check<Dynamic>> PatternView<P> for &Tensor {
 ///   the tensor's shape is (10,4)");
 /// ```
 pub fn dynamic(t: &Tensor, p: &PatternCode) -> Result<Tensor> {
+    t.require_single(p.op.name())?;
+    t.view_by(p.op.name(), &compiled(t, p)?)
+}
+
+/// The plan of `p` compiled on `t`'s run-time shape by the engine of the compiler's check;
+/// a mistake's message starts with the macro's name and ends with the tensor's shape.
+pub(crate) fn compiled(t: &Tensor, p: &PatternCode) -> Result<Plan> {
     let op = p.op.name();
-    t.require_single(op)?;
-    let plan = crate::pattern::run::Plan::compile(t.shape(), p, true)
-        .map_err(|detail| Error::InvalidRearrange { op, detail })?;
-    t.reach_keeping_view(op, |l| Ok(plan.apply(l)))
+    Plan::compile(t.shape(), p, true).map_err(|detail| Error::InvalidRearrange { op, detail })
 }
 
-/// The static path: the view of a rearrangement the compiler has checked.
-fn checked_view(t: &Tensor, outcome: &Outcome) -> Tensor {
-    let Outcome::Ok(shape, plan) = outcome else {
-        unreachable!("the compiler checked this rearrangement")
+/// The plan the compiler computed for a static tensor.
+pub(crate) fn checked(outcome: &Outcome) -> &FixedPlan {
+    let Outcome::Ok(plan) = outcome else {
+        unreachable!("the compiler checked this pattern")
     };
-    // unreachable from user input: the compiler checked this rearrangement against the static shape, and the tensor has one subtensor.
-    view(t, shape, plan).expect("a checked rearrangement of a one-subtensor tensor is a valid view")
+    plan
 }
 
-/// The view whose layout has shape `shape` and the strides `plan` takes from the source.
-fn view(t: &Tensor, shape: &ShapeCode, plan: &Plan) -> Result<Tensor> {
-    // On the stack: the handle's `Arc` stays the view's one allocation.
-    let mut tokens = [ProfileToken::Leaf; MAX_TOKENS];
-    let profile = shape.profile_into(&mut tokens);
-    t.reach_keeping_view(plan.op.name(), |l: &Layout| {
-        let mut strides = [0; MAX_LEAVES];
-        Ok(Layout::from_valid(
-            profile,
-            shape.leaves(),
-            plan.strides_into(l.stride().leaves(), &mut strides),
-            false,
-        ))
-    })
+/// The static path: the view by the plan the compiler computed.
+fn checked_view(t: &Tensor, outcome: &Outcome) -> Tensor {
+    let plan = checked(outcome);
+    // unreachable from user input: the compiler checked this rearrangement against the static shape, and the tensor has one subtensor.
+    (t.view_by(plan.op.name(), plan))
+        .expect("a checked rearrangement of a one-subtensor tensor is a valid view")
 }

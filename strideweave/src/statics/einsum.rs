@@ -8,27 +8,25 @@
 //! (so its splits, keywords and rank are checked by the one rule, and the result's top-level
 //! mode `m` is the shape of its `m`-th symbol); a symbol of both inputs must have one shape
 //! there; the shape of the output's symbols, in order, is then rearranged by
-//! `"<output symbols> -> <output side>"` into the result's shape. The run-time work is
-//! [`Tensor::einsum_with`]'s, with errors starting `einsum!: `.
+//! `"<output symbols> -> <output side>"` into the result's shape. The compiler keeps these
+//! plans ([`EinsumPlan`]); the run-time work applies them (for a dynamic operand: compiles the
+//! same patterns on the run-time shapes) around [`Tensor::einsum`]'s contraction, with errors
+//! starting `einsum!: `. Nothing is parsed at run time.
 
 use std::marker::PhantomData;
 
+use super::arith::same_mode;
 use super::code::{MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape};
-use super::compile::{Outcome, Room, check_pattern, compile};
-use super::dispatch::{Dynamic, ShapeInfo, Witness};
+use super::compile::{FixedPlan, Outcome, check_pattern, compile, message_as};
+use super::dispatch::{RuntimeShape, ShapeInfo, Witness};
 use super::tensor::StaticTensor;
 use crate::Einsummed;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
-use crate::ops::{EinsumNames, einsum_named};
-use crate::pattern::{MSG_CAP, Msg, MsgState, NO_PART, NO_SYM, PatternCode, explain, keywords};
+use crate::ops::{contract_views, plain, view_name};
+use crate::pattern::run::Plan;
+use crate::pattern::{MSG_CAP, Msg, MsgState, PatternCode, finish};
 use crate::tensor::Tensor;
-
-/// The names `einsum!`'s run-time errors start with.
-const NAMES: EinsumNames = EinsumNames {
-    op: "einsum!",
-    inputs: ["einsum! (input 0)", "einsum! (input 1)"],
-};
 
 /// A symbol named by both inputs: where it is in each, and where to point in the pattern.
 #[derive(Clone, Copy, Debug)]
@@ -72,8 +70,6 @@ pub struct EinsumCode {
     pub out_modes: &'static [(usize, usize)],
     /// Whether the pattern holds `...` (refused for static operands).
     pub ellipsis: bool,
-    /// The keyword extents, for the run-time call.
-    pub keywords: &'static [(&'static str, i64)],
     /// The placeholder of a call that did not compile: every check passes silently.
     pub poisoned: bool,
 }
@@ -101,7 +97,6 @@ impl EinsumCode {
         shared: &[],
         out_modes: &[],
         ellipsis: false,
-        keywords: &[],
         poisoned: true,
     };
 }
@@ -145,8 +140,26 @@ pub enum EinsumFailure {
     Output,
 }
 
-/// What the check decides (a constant the compiler keeps per call: boxing the shape is not
-/// possible in const context, and the size is the `Outcome`'s of `rearrange!`).
+/// The plans the check computed for static operands, which the run-time work applies: each
+/// input's view (its symbols as top-level modes; `None` for the missing second input) and the
+/// output's, whose shape is the result's.
+///
+/// ```
+/// use strideweave::{StaticTensor, einsum, shape_t};
+/// let a = StaticTensor::<f32, shape_t!(2, 3)>::zeros();
+/// // `einsum!` applies the compiler's plans for `"i j -> j"` on (2,3).
+/// assert_eq!(einsum!(&a, "i j -> j").unwrap().to_vec().unwrap(), [0.0; 3]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EinsumPlan {
+    /// Per input, its view's plan.
+    pub inputs: [Option<FixedPlan>; 2],
+    /// The output's plan.
+    pub output: FixedPlan,
+}
+
+/// What the check decides (a constant the compiler keeps per call: boxing is not possible in
+/// const context).
 ///
 /// ```
 /// use strideweave::__private::{EinsumCode, EinsumOutcome, decide_einsum};
@@ -155,8 +168,8 @@ pub enum EinsumFailure {
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EinsumOutcome {
-    /// Static operands: the result's shape.
-    Ok(ShapeCode),
+    /// Static operands: the plans, the output's holding the result's shape.
+    Ok(EinsumPlan),
     /// A dynamic operand: the pattern's own checks passed; the rest happens at run time.
     Unchecked,
     /// An operand (or the pattern) is the result of an earlier failed check.
@@ -168,8 +181,8 @@ pub enum EinsumOutcome {
 /// The outcome of pattern `P` on operand shapes `A` and `B`, computed once per triple.
 ///
 /// ```
-/// use strideweave::__private::{Dynamic, EinsumCompiled, EinsumOutcome, PoisonedEinsum};
-/// assert_eq!(EinsumCompiled::<Dynamic, Dynamic, PoisonedEinsum>::OUTCOME, EinsumOutcome::Poisoned);
+/// use strideweave::__private::{RuntimeShape, EinsumCompiled, EinsumOutcome, PoisonedEinsum};
+/// assert_eq!(EinsumCompiled::<RuntimeShape, RuntimeShape, PoisonedEinsum>::OUTCOME, EinsumOutcome::Poisoned);
 /// ```
 pub struct EinsumCompiled<A, B, P>(PhantomData<A>, PhantomData<B>, PhantomData<P>);
 
@@ -178,15 +191,10 @@ impl<A: ShapeInfo, B: ShapeInfo, P: EinsumCheck<A, B>> EinsumCompiled<A, B, P> {
     pub const OUTCOME: EinsumOutcome = decide(A::INFO, B::INFO, &P::CODE);
 }
 
-/// Whether two modes are the same shape, nesting included.
-const fn same_mode(a: &ShapeCode, b: &ShapeCode) -> bool {
-    a.is_int() == b.is_int() && a.same_shape(b)
-}
-
-/// Input `k`'s view shape: its symbols' modes, in order.
-const fn input_shape(src: &ShapeCode, p: &PatternCode) -> Option<ShapeCode> {
+/// Input `k`'s view: its symbols' modes, in order.
+const fn input_view(src: &ShapeCode, p: &PatternCode) -> Option<FixedPlan> {
     match compile(src, p) {
-        Outcome::Ok(s, _) => Some(s),
+        Outcome::Ok(plan) => Some(plan),
         _ => None,
     }
 }
@@ -257,10 +265,14 @@ pub const fn decide(
     }
     let srcs = [a, b];
     let mut views = [ShapeCode::EMPTY; 2];
+    let mut plans = [None; 2];
     let mut k = 0;
     while k < n {
-        match input_shape(&srcs[k], &code.inputs[k]) {
-            Some(s) => views[k] = s,
+        match input_view(&srcs[k], &code.inputs[k]) {
+            Some(plan) => {
+                views[k] = plan.shape();
+                plans[k] = Some(plan);
+            }
             None => return EinsumOutcome::Err(EinsumFailure::Input(k)),
         }
         k += 1;
@@ -277,18 +289,12 @@ pub const fn decide(
         return EinsumOutcome::Err(EinsumFailure::Capacity);
     };
     match compile(&symbols, &code.output) {
-        Outcome::Ok(s, _) => EinsumOutcome::Ok(s),
+        Outcome::Ok(output) => EinsumOutcome::Ok(EinsumPlan {
+            inputs: plans,
+            output,
+        }),
         _ => EinsumOutcome::Err(EinsumFailure::Output),
     }
-}
-
-/// Ends a message with the pattern quoted and carets under columns `start..end`.
-const fn quote(m: &mut Msg<'_>, text: &str, start: u32, end: u32) {
-    m.str("\n  ");
-    m.str(text);
-    m.str("\n  ");
-    m.repeat(" ", start as usize);
-    m.repeat("^", if end > start { end - start } else { 1 } as usize);
 }
 
 /// Writes the message of `failure` (from [`decide`] on the same operands) into `buf`,
@@ -309,11 +315,19 @@ pub const fn einsum_message(
     failure: EinsumFailure,
     buf: &mut [u8],
 ) -> MsgState {
-    let srcs = [*a, *b];
-    let two = code.inputs.len() == 2;
+    let n = code.inputs.len();
+    if let EinsumFailure::Keyword(k) | EinsumFailure::Input(k) = failure
+        && k < n
+    {
+        let src = match failure {
+            EinsumFailure::Input(_) => Some(if k == 0 { a } else { b }),
+            _ => None,
+        };
+        let input = if n == 2 { Some(k) } else { None };
+        return message_as(src, &code.inputs[k], "einsum!", input, buf);
+    }
     let mut m = Msg::new(buf);
     m.str("einsum!: ");
-    let n = code.inputs.len();
     let span = if n > 0 {
         code.inputs[0].left_span
     } else {
@@ -321,7 +335,7 @@ pub const fn einsum_message(
     };
     // A failure that does not belong to this code (never from `decide`).
     let foreign = match failure {
-        EinsumFailure::Keyword(k) | EinsumFailure::Input(k) => k >= n,
+        EinsumFailure::Keyword(_) | EinsumFailure::Input(_) => true,
         EinsumFailure::Shared(i) => n < 2 || i >= code.shared.len(),
         _ => false,
     };
@@ -331,70 +345,19 @@ pub const fn einsum_message(
         return m.state();
     }
     match failure {
-        EinsumFailure::Keyword(k) | EinsumFailure::Input(k) => {
-            if two {
-                m.str("input ");
-                m.int(k as i64);
-                m.str(": ");
-            }
-            m.mark();
-            let start = m.state();
-            let p = &code.inputs[k];
-            let st = match failure {
-                EinsumFailure::Keyword(_) => keywords(p, buf, start),
-                _ => {
-                    let mut room = Room::NEW;
-                    let (_, mut out) = room.split();
-                    let mut parts = [NO_PART; MAX_LEAVES];
-                    let mut syms = [NO_SYM; MAX_LEAVES];
-                    explain(
-                        srcs[k].view(),
-                        p,
-                        &mut parts,
-                        &mut syms,
-                        &mut out,
-                        buf,
-                        start,
-                    )
-                }
-            };
-            match st {
-                Ok(()) => {
-                    let mut m = Msg::resume(buf, start);
-                    m.str("no mistake");
-                    m.state()
-                }
-                Err(st) => {
-                    let mut m = Msg::resume(buf, st);
-                    if matches!(failure, EinsumFailure::Input(_)) && !st.names_shape() {
-                        m.str(if two {
-                            "\n  input "
-                        } else {
-                            "\n  the tensor's shape is "
-                        });
-                        if two {
-                            m.int(k as i64);
-                            m.str("'s shape is ");
-                        }
-                        m.shape(srcs[k].view());
-                    }
-                    m.state()
-                }
-            }
-        }
         EinsumFailure::Ellipsis => {
             m.str("`...` is not supported with static operands (the modes it stands for are not symbols the check could compare); call einsum! on the dynamic tensors, e.g. `einsum!(a.as_dynamic(), b.as_dynamic(), \"…\")`, or name the modes");
-            quote(&mut m, code.text, span.0, span.1);
-            m.state()
+            finish(m, &code.output, span.0, span.1)
         }
         EinsumFailure::Shared(i) => {
             let s = &code.shared[i];
-            let v0 = input_shape(a, &code.inputs[0]);
-            let v1 = input_shape(b, &code.inputs[1]);
+            let v0 = input_view(a, &code.inputs[0]);
+            let v1 = input_view(b, &code.inputs[1]);
             m.str("symbol `");
             m.str(s.name);
             m.str("` is ");
             if let (Some(v0), Some(v1)) = (v0, v1) {
+                let (v0, v1) = (v0.shape(), v1.shape());
                 m.shape(v0.mode(s.mode0).view());
                 m.str(" in input 0 (shape ");
                 m.shape(a.view());
@@ -405,10 +368,10 @@ pub const fn einsum_message(
                 m.str(")");
             }
             m.str("\n  a symbol of both inputs must have one shape in both (nothing broadcasts)");
-            quote(&mut m, code.text, s.columns.0, s.columns.1);
-            m.state()
+            finish(m, &code.output, s.columns.0, s.columns.1)
         }
-        EinsumFailure::Capacity | EinsumFailure::Output => {
+        // Capacity or Output (the others are written above).
+        _ => {
             m.str(
                 "the result is larger than a static shape holds (a size that fits in i64, at most ",
             );
@@ -416,9 +379,7 @@ pub const fn einsum_message(
             m.str(" leaves and ");
             m.int(MAX_TOKENS as i64);
             m.str(" profile tokens); call einsum! on the dynamic tensors, e.g. `einsum!(a.as_dynamic(), b.as_dynamic(), \"…\")`");
-            let (s, e) = (span.1, code.text.len() as u32);
-            quote(&mut m, code.text, s, e);
-            m.state()
+            finish(m, &code.output, span.1, code.text.len() as u32)
         }
     }
 }
@@ -427,8 +388,8 @@ pub const fn einsum_message(
 /// context is a compile error at the caller's (`#[track_caller]`) location, the pattern.
 ///
 /// ```
-/// use strideweave::__private::{Dynamic, PoisonedEinsum, Witness, check_einsum};
-/// let _: Witness<(Dynamic, Dynamic)> = check_einsum::<Dynamic, Dynamic, PoisonedEinsum>();
+/// use strideweave::__private::{RuntimeShape, PoisonedEinsum, Witness, check_einsum};
+/// let _: Witness<(RuntimeShape, RuntimeShape)> = check_einsum::<RuntimeShape, RuntimeShape, PoisonedEinsum>();
 /// ```
 #[track_caller]
 pub const fn check_einsum<A: ShapeInfo, B: ShapeInfo, P: EinsumCheck<A, B>>() -> Witness<(A, B)> {
@@ -446,7 +407,7 @@ pub const fn check_einsum<A: ShapeInfo, B: ShapeInfo, P: EinsumCheck<A, B>>() ->
 
 impl<A: StaticShape, B: StaticShape, P: EinsumCheck<A, B>> StaticShape for Einsummed<A, B, P> {
     const SHAPE: ShapeCode = match EinsumCompiled::<A, B, P>::OUTCOME {
-        EinsumOutcome::Ok(shape) => shape,
+        EinsumOutcome::Ok(plans) => plans.output.shape(),
         _ => ShapeCode::POISONED,
     };
 }
@@ -521,7 +482,7 @@ impl<T: Element, S: StaticShape> EinsumOperand for &StaticTensor<T, S> {
 
 #[diagnostic::do_not_recommend]
 impl EinsumOperand for Tensor {
-    type Shape = Dynamic;
+    type Shape = RuntimeShape;
     type Kind = Untyped;
     fn tensor(&self) -> &Tensor {
         self
@@ -530,7 +491,7 @@ impl EinsumOperand for Tensor {
 
 #[diagnostic::do_not_recommend]
 impl EinsumOperand for &Tensor {
-    type Shape = Dynamic;
+    type Shape = RuntimeShape;
     type Kind = Untyped;
     fn tensor(&self) -> &Tensor {
         self
@@ -541,16 +502,17 @@ impl EinsumOperand for &Tensor {
 /// second is [`Single`] for one input): a typed result when every operand is static.
 ///
 /// ```
-/// use strideweave::__private::{EinsumKinds, Untyped};
-/// use strideweave::Tensor;
-/// let r: strideweave::Result<Tensor> = <(Untyped, Untyped) as EinsumKinds<(), (), ()>>::wrap(Ok(Tensor::scalar(1.0f32)));
-/// assert!(r.is_ok());
+/// use strideweave::__private::{EinsumKinds, PoisonedEinsum, Untyped};
+/// use strideweave::{Tensor, shape};
+/// let a = Tensor::arange::<f32>(&shape!(2));
+/// let r = <(Untyped, Untyped) as EinsumKinds<(), (), PoisonedEinsum>>::run(&[&a, &a]);
+/// assert!(r.is_err());
 /// ```
 pub trait EinsumKinds<A, B, P> {
-    /// `Result<StaticTensor<T, Einsummed<A, B, P>>>` or `Result<Tensor>`.
+    /// `StaticTensor<T, Einsummed<A, B, P>>` or `Tensor`.
     type Output;
-    /// Wraps the run-time result.
-    fn wrap(r: Result<Tensor>) -> Self::Output;
+    /// The run-time work on the operands' tensors (one or two).
+    fn run(tensors: &[&Tensor]) -> Result<Self::Output>;
 }
 
 /// Operand kinds `einsum!` accepts together: static operands of one element type, or any
@@ -576,9 +538,13 @@ impl<K> EinsumSameElement for (Untyped, K) {}
 impl<T: Element, U, A: StaticShape, B: StaticShape, P: EinsumCheck<A, B>> EinsumKinds<A, B, P>
     for (Typed<T, A>, Typed<U, B>)
 {
-    type Output = Result<StaticTensor<T, Einsummed<A, B, P>>>;
-    fn wrap(r: Result<Tensor>) -> Self::Output {
-        let tensor = r?;
+    type Output = StaticTensor<T, Einsummed<A, B, P>>;
+    fn run(tensors: &[&Tensor]) -> Result<Self::Output> {
+        let outcome: &'static EinsumOutcome = const { &EinsumCompiled::<A, B, P>::OUTCOME };
+        let EinsumOutcome::Ok(plans) = outcome else {
+            return Err(poisoned_error());
+        };
+        let tensor = run(&P::CODE, tensors, Some(plans))?;
         // unreachable from user input: the compiler's check and the run-time einsum follow one rule (tests/statics/einsum.rs compares them).
         debug_assert_eq!(
             Some(<Einsummed<A, B, P>>::SHAPE),
@@ -595,23 +561,59 @@ impl<T: Element, U, A: StaticShape, B: StaticShape, P: EinsumCheck<A, B>> Einsum
 impl<T: Element, A: StaticShape, P: EinsumCheck<A, ()>> EinsumKinds<A, (), P>
     for (Typed<T, A>, Single)
 {
-    type Output = Result<StaticTensor<T, Einsummed<A, (), P>>>;
-    fn wrap(r: Result<Tensor>) -> Self::Output {
-        <(Typed<T, A>, Typed<(), ()>) as EinsumKinds<A, (), P>>::wrap(r)
+    type Output = StaticTensor<T, Einsummed<A, (), P>>;
+    fn run(tensors: &[&Tensor]) -> Result<Self::Output> {
+        <(Typed<T, A>, Typed<(), ()>) as EinsumKinds<A, (), P>>::run(tensors)
     }
 }
 
-impl<K, A, B, P> EinsumKinds<A, B, P> for (Untyped, K) {
-    type Output = Result<Tensor>;
-    fn wrap(r: Result<Tensor>) -> Self::Output {
-        r
+impl<K, A, B, P: EinsumCheck<A, B>> EinsumKinds<A, B, P> for (Untyped, K) {
+    type Output = Tensor;
+    fn run(tensors: &[&Tensor]) -> Result<Tensor> {
+        run(&P::CODE, tensors, None)
     }
 }
 
-impl<T, S, A, B, P> EinsumKinds<A, B, P> for (Typed<T, S>, Untyped) {
-    type Output = Result<Tensor>;
-    fn wrap(r: Result<Tensor>) -> Self::Output {
-        r
+impl<T, S, A, B, P: EinsumCheck<A, B>> EinsumKinds<A, B, P> for (Typed<T, S>, Untyped) {
+    type Output = Tensor;
+    fn run(tensors: &[&Tensor]) -> Result<Tensor> {
+        run(&P::CODE, tensors, None)
+    }
+}
+
+/// The run-time work: each input's view by its plan (the compiler's `plans` for static
+/// operands, else `code`'s input patterns compiled on the run-time shapes), the contraction,
+/// and the output's view.
+fn run(code: &EinsumCode, tensors: &[&Tensor], plans: Option<&EinsumPlan>) -> Result<Tensor> {
+    let op = "einsum!";
+    let compiled = |name: &'static str, shape, p: &PatternCode| {
+        Plan::compile(shape, p, false)
+            .map_err(|detail| Error::InvalidRearrange { op: name, detail })
+    };
+    let mut views = Vec::with_capacity(tensors.len());
+    for (k, t) in tensors.iter().enumerate() {
+        let name = view_name(op, k, tensors.len());
+        views.push(match plans.and_then(|p| p.inputs[k].as_ref()) {
+            Some(plan) => t.view_by(name, plan)?,
+            None => t.view_by(name, &compiled(name, t.shape(), &code.inputs[k])?)?,
+        });
+    }
+    let symbols: Vec<&[&str]> = code.inputs.iter().map(|p| p.names).collect();
+    let result = contract_views(op, &views, &symbols, code.output.names)?;
+    if plain(&code.output.right) {
+        return Ok(result);
+    }
+    match plans {
+        Some(plans) => result.view_by(op, &plans.output),
+        None => result.view_by(op, &compiled(op, result.shape(), &code.output)?),
+    }
+}
+
+/// The error of a call that did not compile (never returned: the program does not compile).
+fn poisoned_error() -> Error {
+    Error::Runtime {
+        op: "einsum!",
+        detail: "the pattern did not compile".into(),
     }
 }
 
@@ -622,12 +624,13 @@ impl<T, S, A, B, P> EinsumKinds<A, B, P> for (Typed<T, S>, Untyped) {
 /// use strideweave::{Result, Tensor};
 /// let _: Option<EinsumOutput<PoisonedEinsum, Tensor, Tensor>> = None::<Result<Tensor>>;
 /// ```
-pub type EinsumOutput<P, X, Y> =
+pub type EinsumOutput<P, X, Y> = Result<
     <(<X as EinsumOperand>::Kind, <Y as EinsumOperand>::Kind) as EinsumKinds<
         <X as EinsumOperand>::Shape,
         <Y as EinsumOperand>::Shape,
         P,
-    >>::Output;
+    >>::Output,
+>;
 
 /// The output type of `einsum!` on operand `X` alone with pattern `P`.
 ///
@@ -636,14 +639,10 @@ pub type EinsumOutput<P, X, Y> =
 /// use strideweave::{Result, Tensor};
 /// let _: Option<EinsumOutput1<PoisonedEinsum, &Tensor>> = None::<Result<Tensor>>;
 /// ```
-pub type EinsumOutput1<P, X> = <(<X as EinsumOperand>::Kind, Single) as EinsumKinds<
-    <X as EinsumOperand>::Shape,
-    (),
-    P,
->>::Output;
+pub type EinsumOutput1<P, X> =
+    Result<<(<X as EinsumOperand>::Kind, Single) as EinsumKinds<<X as EinsumOperand>::Shape, (), P>>::Output>;
 
-/// `einsum!(x, y, "…")`: the run-time work (parsing the checked text once, as
-/// [`Tensor::einsum_with`] does), typed by the operands' kinds.
+/// `einsum!(x, y, "…")`: the run-time work, typed by the operands' kinds.
 ///
 /// ```
 /// use strideweave::{Tensor, einsum, shape};
@@ -658,9 +657,7 @@ where
     P: EinsumCheck<X::Shape, Y::Shape>,
     (X::Kind, Y::Kind): EinsumKinds<X::Shape, Y::Shape, P> + EinsumSameElement,
 {
-    let code = &<P as EinsumCheck<X::Shape, Y::Shape>>::CODE;
-    let r = einsum_named(NAMES, code.text, &[x.tensor(), y.tensor()], code.keywords);
-    <(X::Kind, Y::Kind)>::wrap(r)
+    <(X::Kind, Y::Kind)>::run(&[x.tensor(), y.tensor()])
 }
 
 /// `einsum!(x, "…")`: as [`einsum2`], with no second operand (`()`, a static empty shape,
@@ -677,9 +674,7 @@ where
     P: EinsumCheck<X::Shape, ()>,
     (X::Kind, Single): EinsumKinds<X::Shape, (), P>,
 {
-    let code = &<P as EinsumCheck<X::Shape, ()>>::CODE;
-    let r = einsum_named(NAMES, code.text, &[x.tensor()], code.keywords);
-    <(X::Kind, Single)>::wrap(r)
+    <(X::Kind, Single)>::run(&[x.tensor()])
 }
 
 /// The placeholder of an `einsum!` whose pattern did not compile: a value of the type a
@@ -709,10 +704,7 @@ where
     Y: EinsumOperand,
     (X::Kind, Y::Kind): EinsumKinds<X::Shape, Y::Shape, PoisonedEinsum>,
 {
-    <(X::Kind, Y::Kind)>::wrap(Err(Error::Runtime {
-        op: "einsum!",
-        detail: "the pattern did not compile".into(),
-    }))
+    Err(poisoned_error())
 }
 
 /// The placeholder result of a one-operand `einsum!` that did not compile.
@@ -727,8 +719,5 @@ where
     X: EinsumOperand,
     (X::Kind, Single): EinsumKinds<X::Shape, (), PoisonedEinsum>,
 {
-    <(X::Kind, Single)>::wrap(Err(Error::Runtime {
-        op: "einsum!",
-        detail: "the pattern did not compile".into(),
-    }))
+    Err(poisoned_error())
 }

@@ -34,9 +34,9 @@ pub use tensor::StaticTensor;
 
 /// What macro expansions call. Not part of the public API.
 pub mod __private {
-    pub use super::compile::{Outcome, Plan, check_pattern, compile, message_into};
+    pub use super::compile::{FixedPlan, Outcome, check_pattern, compile, message_into};
     pub use super::dispatch::{
-        Check, Compiled, Dynamic, PatternView, Poisoned, ShapeInfo, Target, Witness, check,
+        Check, Compiled, PatternView, Poisoned, RuntimeShape, ShapeInfo, Target, Witness, check,
         check_at, check_keyword, dynamic, poisoned,
     };
     pub use super::einsum::{
@@ -51,6 +51,6 @@ pub mod __private {
     };
     pub use crate::pattern::{
         Keyword, LEAF, MSG_CAP, Msg, MsgState, NO_SOURCE, Op, POP, PUSH, PatternCode, PatternRef,
-        ShapeRef, Side, Tok, TokKind, extent,
+        Plan, ShapeRef, Side, Tok, TokKind, extent,
     };
 }

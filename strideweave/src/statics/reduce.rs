@@ -7,14 +7,16 @@
 //! [`check_reduction`] spanned at the reduction's name: for a `StaticTensor<T, _>` the
 //! compiler evaluates it for `T` and refuses a reduction the dtype has not (`mean` of
 //! integers, `sum` of bools, `max` of complex numbers) at the user's token; for a dynamic
-//! `Tensor` the dtype is only known at run time (`T` is [`Dynamic`]) and the same rule is an
+//! `Tensor` the dtype is only known at run time (`T` is [`RuntimeShape`]) and the same rule is an
 //! `Error`.
 
 use std::marker::PhantomData;
 
 use super::code::{ShapeCode, StaticShape};
 use super::compile::Outcome;
-use super::dispatch::{Check, Compiled, Dynamic, Poisoned, ShapeInfo, Witness};
+use super::dispatch::{
+    Check, Compiled, Poisoned, RuntimeShape, ShapeInfo, Witness, checked, compiled,
+};
 use super::tensor::StaticTensor;
 use crate::Reduced;
 use crate::dtype::{DType, Element};
@@ -25,7 +27,7 @@ use crate::tensor::Tensor;
 
 impl<S: StaticShape, P: Check<S>> StaticShape for Reduced<S, P> {
     const SHAPE: ShapeCode = match Compiled::<S, P>::OUTCOME {
-        Outcome::Ok(shape, plan) => kept(shape, plan.nkept),
+        Outcome::Ok(plan) => kept(plan.shape(), plan.nkept),
         _ => ShapeCode::POISONED,
     };
 }
@@ -50,7 +52,7 @@ impl<T: Element> ElemInfo for T {
     const DTYPE: Option<DType> = Some(T::DTYPE);
 }
 
-impl ElemInfo for Dynamic {
+impl ElemInfo for RuntimeShape {
     const DTYPE: Option<DType> = None;
 }
 
@@ -109,7 +111,9 @@ impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for StaticTensor<T, 
     type Elem = T;
     type Output = Result<StaticTensor<T, Reduced<S, P>>>;
     fn reduce_by(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
-        reduce_code(&self.tensor, &<P as Check<S>>::PATTERN, r.0).map(StaticTensor::new_unchecked)
+        let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
+        reduce_code(&self.tensor, || Ok(checked(outcome).to_run_time()), r.0)
+            .map(StaticTensor::new_unchecked)
     }
 }
 
@@ -119,27 +123,37 @@ impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for &StaticTensor<T,
     type Elem = T;
     type Output = Result<StaticTensor<T, Reduced<S, P>>>;
     fn reduce_by(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
-        reduce_code(&self.tensor, &<P as Check<S>>::PATTERN, r.0).map(StaticTensor::new_unchecked)
+        let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
+        reduce_code(&self.tensor, || Ok(checked(outcome).to_run_time()), r.0)
+            .map(StaticTensor::new_unchecked)
     }
 }
 
 #[diagnostic::do_not_recommend]
-impl<P: Check<Dynamic>> ReduceView<P> for Tensor {
-    type Shape = Dynamic;
-    type Elem = Dynamic;
+impl<P: Check<RuntimeShape>> ReduceView<P> for Tensor {
+    type Shape = RuntimeShape;
+    type Elem = RuntimeShape;
     type Output = Result<Tensor>;
-    fn reduce_by(self, _: Witness<Dynamic>, r: Chosen<Dynamic>) -> Self::Output {
-        reduce_code(&self, &<P as Check<Dynamic>>::PATTERN, r.0)
+    fn reduce_by(self, _: Witness<RuntimeShape>, r: Chosen<RuntimeShape>) -> Self::Output {
+        reduce_code(
+            &self,
+            || compiled(&self, &<P as Check<RuntimeShape>>::PATTERN),
+            r.0,
+        )
     }
 }
 
 #[diagnostic::do_not_recommend]
-impl<P: Check<Dynamic>> ReduceView<P> for &Tensor {
-    type Shape = Dynamic;
-    type Elem = Dynamic;
+impl<P: Check<RuntimeShape>> ReduceView<P> for &Tensor {
+    type Shape = RuntimeShape;
+    type Elem = RuntimeShape;
     type Output = Result<Tensor>;
-    fn reduce_by(self, _: Witness<Dynamic>, r: Chosen<Dynamic>) -> Self::Output {
-        reduce_code(self, &<P as Check<Dynamic>>::PATTERN, r.0)
+    fn reduce_by(self, _: Witness<RuntimeShape>, r: Chosen<RuntimeShape>) -> Self::Output {
+        reduce_code(
+            self,
+            || compiled(self, &<P as Check<RuntimeShape>>::PATTERN),
+            r.0,
+        )
     }
 }
 
@@ -161,7 +175,7 @@ pub fn poisoned_reduce<X: ReduceTarget>(x: X) -> X::Poisoned {
 }
 
 #[diagnostic::do_not_recommend]
-impl ReduceTarget for Dynamic {
+impl ReduceTarget for RuntimeShape {
     type Poisoned = Result<Tensor>;
     fn poisoned(self) -> Self::Poisoned {
         Ok(Tensor::scalar(0u8))

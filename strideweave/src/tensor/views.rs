@@ -333,25 +333,22 @@ impl Tensor {
         self.pattern_view(Op::Repeat, pattern, sizes)
     }
 
-    /// [`rearrange`](Self::rearrange) whose errors start with `name` (an operation built on
-    /// rearrangements, as einsum's per-input views).
-    pub(crate) fn rearrange_as(
-        &self,
-        name: &'static str,
-        pattern: &str,
-        sizes: &[(&str, i64)],
-    ) -> Result<Tensor> {
-        self.require_single(name)?;
-        let plan = Plan::parse_as(self.shape(), Op::Rearrange, name, pattern, sizes)?;
-        self.reach_keeping_view(name, |l| Ok(plan.apply(l)))
-    }
-
-    /// `rearrange` and `repeat`: the pattern compiled once on the shape, its plan applied to
-    /// every layout the view needs (`L_0`, `S_0` and autograd's compact layout).
+    /// `rearrange` and `repeat`: the pattern compiled once on the shape, then
+    /// [`view_by`](Self::view_by).
     fn pattern_view(&self, op: Op, pattern: &str, sizes: &[(&str, i64)]) -> Result<Tensor> {
         let name = op.method();
         self.require_single(name)?;
-        let plan = Plan::parse(self.shape(), op, pattern, sizes)?;
+        self.view_by(name, &Plan::parse(self.shape(), op, pattern, sizes)?)
+    }
+
+    /// The view by a plan compiled on this tensor's shape, applied to every layout the view
+    /// needs (`L_0`, `S_0` and autograd's compact layout); errors start with `name`.
+    pub(crate) fn view_by(
+        &self,
+        name: &'static str,
+        plan: &Plan<impl AsRef<[u8]>, impl AsRef<[i64]>, impl AsRef<[usize]>>,
+    ) -> Result<Tensor> {
+        self.require_single(name)?;
         self.reach_keeping_view(name, |l| Ok(plan.apply(l)))
     }
 }

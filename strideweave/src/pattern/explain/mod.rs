@@ -212,7 +212,7 @@ const fn part_of(c: &Compiler<'_, '_>, sym: usize) -> Option<Part> {
 }
 
 /// Ends a message with the pattern quoted and carets under columns `start..end`.
-const fn finish(mut m: Msg<'_>, p: &PatternRef<'_>, start: u32, end: u32) -> MsgState {
+pub(crate) const fn finish(mut m: Msg<'_>, p: &PatternRef<'_>, start: u32, end: u32) -> MsgState {
     m.set_anchor(start);
     m.str("\n  ");
     m.str(p.text);

@@ -8,7 +8,7 @@ mod tests;
 
 use super::code::{MAX_LEAVES, MAX_TOKENS, ShapeCode};
 use crate::pattern::{
-    LEAF, Msg, MsgState, NO_PART, NO_SOURCE, NO_SYM, Op, Out, Part, PatternRef, Scratch, explain,
+    LEAF, Msg, MsgState, NO_PART, NO_SOURCE, NO_SYM, Out, Part, PatternRef, Plan, Scratch, explain,
     fast, keywords,
 };
 
@@ -18,44 +18,21 @@ const MAX_SYMBOLS: usize = MAX_LEAVES;
 /// The deepest nesting of a static shape, plus one.
 const MAX_DEPTH: usize = MAX_TOKENS / 2 + 1;
 
-/// Where each leaf of a rearrangement's result takes its stride from: leaf `k`'s stride is
-/// `multiplier[k]` times the stride of source leaf `source[k]` (0 without a source).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Plan {
-    source: [usize; MAX_LEAVES],
-    multiplier: [i64; MAX_LEAVES],
-    len: usize,
-    /// The leaves of a reduction's result (the first `nkept`; the rest are reduced); `len`
-    /// for the other rules.
-    pub(in crate::statics) nkept: usize,
-    /// The macro, named in the view's errors.
-    pub(crate) op: Op,
-}
+/// The engine's [`Plan`] as the static path keeps it: fixed arrays of a [`ShapeCode`]'s
+/// capacity.
+pub type FixedPlan = Plan<[u8; MAX_TOKENS], [i64; MAX_LEAVES], [usize; MAX_LEAVES]>;
 
-impl Plan {
-    /// [`strides`](Plan::strides) without an allocation: written into `out`, returned as
-    /// the filled prefix. A product that overflows can only belong to an extent-one leaf
-    /// after a split, whose stride is immaterial (any value gives the same index, D5): it
-    /// is 0.
-    pub(crate) fn strides_into<'o>(
-        &self,
-        source: &[i64],
-        out: &'o mut [i64; MAX_LEAVES],
-    ) -> &'o [i64] {
-        for (k, o) in out.iter_mut().enumerate().take(self.len) {
-            *o = match self.source[k] {
-                NO_SOURCE => 0,
-                s => source[s].checked_mul(self.multiplier[k]).unwrap_or(0),
-            };
-        }
-        &out[..self.len]
-    }
-
-    /// The result's strides from the source's.
-    #[cfg(test)]
-    pub(crate) fn strides(&self, source: &[i64]) -> Vec<i64> {
-        let mut out = [0; MAX_LEAVES];
-        self.strides_into(source, &mut out).to_vec()
+impl FixedPlan {
+    /// The result's shape.
+    ///
+    /// ```
+    /// use strideweave::__private::{FixedPlan, Outcome};
+    /// // A static tensor's rearrangement keeps `Outcome::Ok(plan)` (see `compile`).
+    /// let shape = |o: &Outcome| if let Outcome::Ok(p) = o { Some(FixedPlan::shape(p)) } else { None };
+    /// assert_eq!(shape(&Outcome::Unchecked), None);
+    /// ```
+    pub const fn shape(&self) -> ShapeCode {
+        ShapeCode::from_raw(self.toks, self.ntoks, self.extents, self.nleaves)
     }
 }
 
@@ -63,8 +40,8 @@ impl Plan {
 /// result the compiler keeps); [`message_into`] words it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// The result's shape and plan.
-    Ok(ShapeCode, Plan),
+    /// The plan, which holds the result's shape.
+    Ok(FixedPlan),
     /// The pattern's own checks passed; the shape is only known at run time.
     Unchecked,
     /// The source is the result of an earlier failed check: accepted silently.
@@ -94,8 +71,8 @@ pub enum Outcome {
 ///     keywords: &[],
 /// };
 /// let p = &p;
-/// let Outcome::Ok(s, _) = compile(&<shape_t!(2, 3)>::SHAPE, p) else { panic!() };
-/// assert_eq!(s.to_string(), "(3,2)");
+/// let Outcome::Ok(plan) = compile(&<shape_t!(2, 3)>::SHAPE, p) else { panic!() };
+/// assert_eq!(plan.shape().to_string(), "(3,2)");
 /// let s3 = <shape_t!(2, 3, 4)>::SHAPE;
 /// assert_eq!(compile(&s3, p), Outcome::Err);
 /// let mut buf = [0; MSG_CAP];
@@ -135,16 +112,16 @@ pub const fn compile(src: &ShapeCode, p: &PatternRef<'_>) -> Outcome {
         return Outcome::Err;
     }
     let (ntoks, nleaves, nkept) = (out.ntoks, out.nleaves, out.nkept);
-    Outcome::Ok(
-        ShapeCode::from_raw(room.toks, ntoks, room.extents, nleaves),
-        Plan {
-            source: room.source,
-            multiplier: room.multiplier,
-            len: nleaves,
-            nkept,
-            op: p.op,
-        },
-    )
+    Outcome::Ok(Plan {
+        toks: room.toks,
+        ntoks,
+        extents: room.extents,
+        source: room.source,
+        multiplier: room.multiplier,
+        nleaves,
+        nkept,
+        op: p.op,
+    })
 }
 
 /// The engine's output and scratch as arrays of a [`ShapeCode`]'s capacity.
@@ -229,9 +206,26 @@ pub const fn check_pattern(p: &PatternRef<'_>) -> Outcome {
 /// [`check_pattern`] (for `None`) fail, starting with the macro's name and ending with the
 /// tensor's shape unless the message names it; a note that there is none otherwise.
 pub const fn message_into(src: Option<&ShapeCode>, p: &PatternRef<'_>, buf: &mut [u8]) -> MsgState {
+    message_as(src, p, p.op.name(), None, buf)
+}
+
+/// [`message_into`] for `p` run by the operation `name`, on its input `input` when it has
+/// several (the message then starts `name: input k: ` and ends with `input k's shape`).
+pub(crate) const fn message_as(
+    src: Option<&ShapeCode>,
+    p: &PatternRef<'_>,
+    name: &str,
+    input: Option<usize>,
+    buf: &mut [u8],
+) -> MsgState {
     let mut m = Msg::new(buf);
-    m.str(p.op.name());
+    m.str(name);
     m.str(": ");
+    if let Some(k) = input {
+        m.str("input ");
+        m.int(k as i64);
+        m.str(": ");
+    }
     m.mark();
     let start = m.state();
     // A keyword's own mistake does not depend on the shape: its message does not name it.
@@ -247,7 +241,14 @@ pub const fn message_into(src: Option<&ShapeCode>, p: &PatternRef<'_>, buf: &mut
                 Err(st) => {
                     let mut m = Msg::resume(buf, st);
                     if !st.names_shape() {
-                        m.str("\n  the tensor's shape is ");
+                        match input {
+                            Some(k) => {
+                                m.str("\n  input ");
+                                m.int(k as i64);
+                                m.str("'s shape is ");
+                            }
+                            None => m.str("\n  the tensor's shape is "),
+                        }
                         m.shape(src.view());
                     }
                     Some(m.state())

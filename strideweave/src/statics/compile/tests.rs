@@ -367,16 +367,10 @@ fn check(seed: u64) -> Option<bool> {
         (None, Some(_)) => panic!("{what}: the fast path gives up on a valid case"),
     }
     match (runtime, compile(&src, &p)) {
-        (Ok(expected), Outcome::Ok(shape, plan)) => {
-            let got = crate::Layout::from_valid(
-                &shape.profile()[..],
-                shape.leaves(),
-                &plan.strides(layout.stride().leaves())[..],
-                false,
-            );
-            assert_eq!(got, expected, "{what}");
+        (Ok(expected), Outcome::Ok(plan)) => {
+            assert_eq!(plan.apply(&layout), expected, "{what}");
             if let Some(kept) = kept {
-                let ours = crate::statics::reduce::kept(shape, plan.nkept);
+                let ours = crate::statics::reduce::kept(plan.shape(), plan.nkept);
                 assert_eq!(ours.to_shape(), kept, "{what}: the kept shape");
             }
             Some(true)

@@ -21,7 +21,7 @@
 //! | `typed` | the borrowed rank-typed views |
 //! | `views` | the tensor views and their representation rules |
 //! | `zip` | the elementwise engine and the gemm call on random placements |
-| `unsafe_inventory` | `docs/unsafe.md` lists every `unsafe` site of `strideweave/src` with the right counts |
+//! | `unsafe_inventory` | `docs/unsafe.md` lists every `unsafe` site of `strideweave/src` with the right counts |
 
 // The counting global allocator: per-thread counters, so the families that measure
 // allocations (`alloc`, `io`) are not disturbed by tests running beside them.

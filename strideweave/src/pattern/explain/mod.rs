@@ -1,4 +1,4 @@
-//! The checked path of the engine, [`explain`]: every rule of contracts §5 in order, with the
+//! The checked path of the engine, [`explain`]: every rule of a rearrangement pattern in order, with the
 //! message of the first mistake. The fast path ([`fast`](super::fast::fast)) computes the
 //! same result without messages; this path runs when it has found something wrong (and its
 //! result, when there is none, is the same: the differential test in `tests.rs` checks it).

@@ -435,8 +435,8 @@ pub struct Untyped;
 /// The kind of the missing second operand of a one-input `einsum!`.
 ///
 /// ```
-/// use strideweave::__private::{EinsumKinds, Single, Untyped};
-/// fn picks<K: EinsumKinds<(), (), ()>>() {}
+/// use strideweave::__private::{EinsumKinds, PoisonedEinsum, Single, Untyped};
+/// fn picks<K: EinsumKinds<(), (), PoisonedEinsum>>() {}
 /// picks::<(Untyped, Single)>();
 /// ```
 pub struct Single;
@@ -586,6 +586,10 @@ impl<T, S, A, B, P: EinsumCheck<A, B>> EinsumKinds<A, B, P> for (Typed<T, S>, Un
 /// and the output's view.
 fn run(code: &EinsumCode, tensors: &[&Tensor], plans: Option<&EinsumPlan>) -> Result<Tensor> {
     let op = "einsum!";
+    if code.inputs.len() != tensors.len() {
+        // A pattern that did not compile has no inputs (its program does not compile).
+        return Err(poisoned_error());
+    }
     let compiled = |name: &'static str, shape, p: &PatternCode| {
         Plan::compile(shape, p, false)
             .map_err(|detail| Error::InvalidRearrange { op: name, detail })

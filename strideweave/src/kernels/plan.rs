@@ -111,7 +111,7 @@ fn merge<const N: usize>(modes: Modes<N>) -> Modes<N> {
 }
 
 /// Calls `f(destination offset, source offsets)` for every index of the leaves `rest`
-/// (first leaf fastest).
+/// (first leaf fastest): the first leaf in a loop of its own, the others by an odometer.
 #[inline]
 pub(crate) fn outer<const N: usize>(
     rest: &[Mode<N>],
@@ -119,31 +119,37 @@ pub(crate) fn outer<const N: usize>(
     so: [i64; N],
     mut f: impl FnMut(i64, [i64; N]),
 ) {
-    let n = rest.len();
-    if n == 0 {
+    let Some((first, more)) = rest.split_first() else {
         f(d_o, so);
         return;
-    }
-    let mut ctr: SmallVec<[i64; 8]> = smallvec::smallvec![0; n];
+    };
+    let mut ctr: SmallVec<[i64; 8]> = smallvec::smallvec![0; more.len()];
     let (mut d, mut s) = (d_o, so);
     loop {
-        f(d, s);
+        let (mut x, mut y) = (d, s);
+        for _ in 0..first.e {
+            f(x, y);
+            x += first.d;
+            for (v, st) in y.iter_mut().zip(first.s) {
+                *v += st;
+            }
+        }
         let mut k = 0;
         loop {
-            if k == n {
+            let Some(m) = more.get(k) else {
                 return;
-            }
+            };
             ctr[k] += 1;
-            d += rest[k].d;
-            for (x, st) in s.iter_mut().zip(rest[k].s) {
-                *x += st;
+            d += m.d;
+            for (v, st) in s.iter_mut().zip(m.s) {
+                *v += st;
             }
-            if ctr[k] < rest[k].e {
+            if ctr[k] < m.e {
                 break;
             }
-            d -= rest[k].d * rest[k].e;
-            for (x, st) in s.iter_mut().zip(rest[k].s) {
-                *x -= st * rest[k].e;
+            d -= m.d * m.e;
+            for (v, st) in s.iter_mut().zip(m.s) {
+                *v -= st * m.e;
             }
             ctr[k] = 0;
             k += 1;

@@ -8,9 +8,9 @@ use crate::layout::Layout;
 /// where the destination `dst = (do, D)` and the sources `srcs[k] = (sok, Sk)` are offsets
 /// and strides of the leaves `extents` (depth-first): the kernels' plan in
 /// [`Order::Ordinal`] (extent-1 leaves dropped, neighbours merged, nothing turned or
-/// reordered), its innermost leaf stepped here and the others by [`outer`]. Nothing is
-/// called for an empty shape. The indices are non-negative when the layouts are placements
-/// inside their carriers, which callers guarantee.
+/// reordered) walked by [`outer`]. Nothing is called for an empty shape. The indices are
+/// non-negative when the layouts are placements inside their carriers, which callers
+/// guarantee.
 #[inline]
 pub(crate) fn walk<const N: usize>(
     extents: &[i64],
@@ -21,19 +21,7 @@ pub(crate) fn walk<const N: usize>(
     let Some((modes, d_o, so)) = plan(extents, dst, srcs, Order::Ordinal) else {
         return;
     };
-    let Some((&inner, rest)) = modes.split_first() else {
-        f(d_o as usize, so.map(|x| x as usize));
-        return;
-    };
-    outer(rest, d_o, so, |mut d, mut s| {
-        for _ in 0..inner.e {
-            f(d as usize, s.map(|x| x as usize));
-            d += inner.d;
-            for (x, st) in s.iter_mut().zip(inner.s) {
-                *x += st;
-            }
-        }
-    });
+    outer(&modes, d_o, so, |d, s| f(d as usize, s.map(|x| x as usize)));
 }
 
 /// [`walk`] over one layout at an offset.

@@ -130,7 +130,12 @@ impl<T: AsRef<[u8]>, X: AsRef<[i64]>, I: AsRef<[usize]>> Plan<T, X, I> {
             })
             .collect();
         let profile = self.profile(self.ntoks);
-        Layout::from_valid(&profile[..], &self.extents.as_ref()[..n], &strides[..], false)
+        Layout::from_valid(
+            &profile[..],
+            &self.extents.as_ref()[..n],
+            &strides[..],
+            false,
+        )
     }
 
     /// The first `n` profile tokens.

@@ -27,6 +27,14 @@
 // allocations (`alloc`, `io`) are not disturbed by tests running beside them.
 #[path = "common/counting.rs"]
 mod counting;
+// Helpers several families share: random layouts with naive references, the notation
+// shorthands, the PyTorch reference programs.
+#[path = "common/layouts.rs"]
+mod layouts;
+#[path = "common/notation.rs"]
+mod notation;
+#[path = "common/torch_programs.rs"]
+pub(crate) mod torch_programs;
 
 mod algebra;
 mod alloc;

@@ -9,7 +9,6 @@ mod promotion;
 mod props;
 mod reference;
 mod rules;
-#[path = "../common/torch_programs.rs"]
-mod torch_programs;
+use crate::torch_programs;
 mod torch_reference;
 mod vector;

@@ -2,12 +2,10 @@
 
 use strideweave::{Carrier, Tensor};
 
-#[path = "../common/notation.rs"]
-mod notation;
+use crate::notation;
 pub use notation::{l, s};
 
-#[path = "../common/torch_programs.rs"]
-pub mod torch_programs;
+pub(crate) use crate::torch_programs;
 
 /// An f64 tensor with `layout` at `offset` over a carrier holding `10 + i` at index `i`.
 pub fn tensor(layout: &str, offset: usize) -> Tensor {

@@ -1,6 +1,6 @@
 //! A counting global allocator for one test binary: per thread (so parallel tests do not
 //! disturb each other) it counts allocations, allocations of at least [`LARGE_BYTES`], and
-//! bytes. Include with `#[path = "../common/counting.rs"] mod counting;`; it installs itself.
+//! bytes. `tests/main.rs` declares it once; it installs itself.
 
 use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
 use std::cell::Cell;

@@ -1,5 +1,5 @@
 //! Random hierarchical layouts with signed and zero strides, for property tests against
-//! naive references: test binaries include this file (`#[path = "../common/layouts.rs"]`).
+//! naive references: the test binary declares this module once (`tests/main.rs`).
 
 use proptest::prelude::*;
 use strideweave::{Carrier, Element, Layout, Tensor};

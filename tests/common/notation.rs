@@ -1,5 +1,5 @@
 //! Layouts and shapes from their notation, for tests: every test binary includes this file
-//! (`#[path = "../common/notation.rs"]`) through its `support` module.
+//! (`crate::notation`) through its `support` module.
 
 use strideweave::{Layout, Shape};
 

@@ -1,7 +1,7 @@
 //! Runs the PyTorch reference programs of `tests/data/*_torch.json` (documented in
 //! `tests/data/README.md`): leaves, steps as a register machine, `loss = sum(last * weights)`,
-//! and the check of forward values, loss and every leaf gradient to 1e-9 relative. Test
-//! binaries include this file (`#[path = "../common/torch_programs.rs"]`) and pass their own
+//! and the check of forward values, loss and every leaf gradient to 1e-9 relative. The
+//! families use this module (`crate::torch_programs`) and pass their own
 //! `step` (the operations their file uses).
 
 use serde_json::Value;

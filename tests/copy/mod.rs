@@ -10,8 +10,7 @@ use strideweave::{Carrier, Complex64, DType, ErrorKind, Layout, Tensor};
 mod dtypes;
 mod owners;
 
-#[path = "../common/layouts.rs"]
-mod layouts;
+use crate::layouts;
 use layouts::{Shape, Strides, placed, shape, strides};
 
 #[derive(Clone, Debug)]

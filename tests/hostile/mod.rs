@@ -6,8 +6,7 @@
 //! `grads` give access, the storage operations and autograd random input the same way (the
 //! views have theirs in `tests/views/atomicity.rs`).
 
-#[path = "../common/layouts.rs"]
-mod layouts;
+use crate::layouts;
 
 mod depth;
 mod grads;

@@ -3,8 +3,7 @@
 use proptest::prelude::*;
 use strideweave::{IntTuple, Layout};
 
-#[path = "../common/notation.rs"]
-mod notation;
+use crate::notation;
 pub use notation::{l, s};
 
 /// Parses an integer tuple.

@@ -2,8 +2,7 @@
 
 use strideweave::{Carrier, Tensor};
 
-#[path = "../common/notation.rs"]
-mod notation;
+use crate::notation;
 pub use notation::{l, s};
 
 /// A tensor with `layout` over a carrier holding 0, 1, 2, … (f64), at `offset`.

@@ -8,8 +8,7 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use strideweave::{Carrier, Layout, Tensor};
 
-#[path = "../common/layouts.rs"]
-mod layouts;
+use crate::layouts;
 use layouts::{Shape, Strides, extent, placed, shape, strides};
 
 /// A value with non-trivial bits and no zero (so quotients stay finite).

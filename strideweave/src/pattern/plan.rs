@@ -78,7 +78,7 @@ pub const ON_LEFT: u8 = 1;
 /// [`Scratch::sides`]: the symbol is on the right.
 pub const ON_RIGHT: u8 = 2;
 
-/// A compiled rearrangement of one source shape, as the engine wrote it ([`Out`]): the
+/// A compiled rearrangement of one source shape, as the engine wrote it: the
 /// result's shape (profile tokens and extents) and, per result leaf, the source leaf whose
 /// stride it scales ([`NO_SOURCE`]: stride 0) and the factor. It does not depend on strides,
 /// so it applies alike to the source's layout and to the compact layout of its shape. One

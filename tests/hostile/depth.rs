@@ -361,6 +361,31 @@ fn a_hand_built_tiler_deeper_than_the_limit_is_refused_not_recursed() {
 }
 
 #[test]
+fn a_tiler_at_the_nesting_limit_divides_on_a_2_mib_thread_even_unoptimised() {
+    // 256 levels is the deepest tiler accepted; the algebra descends it on a 2 MiB thread (the
+    // test harness's default) in the test profile's unoptimised build.
+    std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(|| {
+            let l: Layout = "8:1".parse().unwrap();
+            let t = deep_tiler(256);
+            let composed = l.compose_tiler(&t).unwrap();
+            assert_eq!((composed.size(), composed.depth()), (1, 256));
+            // A divide nests its result one level deeper than the tiler.
+            let t = deep_tiler(255);
+            let (divided, zipped) = (
+                l.logical_divide_tiler(&t).unwrap(),
+                l.zipped_divide(&t).unwrap(),
+            );
+            assert_eq!((divided.size(), divided.depth()), (8, 256));
+            assert_eq!((zipped.size(), zipped.depth()), (8, 256));
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
 fn a_hand_built_tree_is_cloned_compared_hashed_and_formatted_without_recursion() {
     use std::collections::hash_map::DefaultHasher;
     use std::hash::{Hash, Hasher};

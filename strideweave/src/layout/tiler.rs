@@ -250,6 +250,10 @@ pub(crate) fn hier_unzip(
 }
 
 /// [`hier_unzip`] inside `depth` by-mode tilers.
+///
+/// The recursion's own frame holds only heap handles (the modes and the halves found so far):
+/// each level's bigger locals live in [`unzip_leaf`] and [`gather_halves`], so that even an
+/// unoptimised build descends the deepest tiler the limit allows on a 2 MiB thread.
 fn hier_unzip_at(
     op: &'static str,
     a: &Layout,
@@ -257,21 +261,52 @@ fn hier_unzip_at(
     split: &dyn Fn(&Layout, &Layout) -> Result<Layout>,
     depth: usize,
 ) -> Result<(Layout, Layout)> {
-    match tiler {
-        Tiler::Keep => Ok((Layout::flat(op, &[(1, 0)], true)?, a.clone())),
-        Tiler::Layout(b) => Ok(halves(&split(a, b)?)),
-        Tiler::ByMode(ts) => {
-            check_tiler_depth(op, depth + 1)?;
-            let modes = a.top_layouts();
-            check_by_mode_rank(op, modes.len(), ts.len())?;
-            let (mut firsts, mut seconds) = (LayoutBuilder::default(), LayoutBuilder::default());
-            for (m, t) in modes.iter().zip(ts) {
-                let (first, second) = hier_unzip_at(op, m, t, split, depth + 1)?;
-                firsts.layout(&first);
-                seconds.layout(&second);
-            }
-            modes[ts.len()..].iter().for_each(|m| seconds.layout(m));
-            Ok((firsts.tuple(op)?, seconds.tuple(op)?))
-        }
+    let Tiler::ByMode(ts) = tiler else {
+        return unzip_leaf(op, a, tiler, split);
+    };
+    check_tiler_depth(op, depth + 1)?;
+    let modes = top_modes(a);
+    check_by_mode_rank(op, modes.len(), ts.len())?;
+    let mut split_modes = Vec::with_capacity(ts.len());
+    for (m, t) in modes.iter().zip(ts) {
+        split_modes.push(hier_unzip_at(op, m, t, split, depth + 1)?);
     }
+    gather_halves(op, &split_modes, &modes[ts.len()..])
+}
+
+/// [`hier_unzip`] of a mode by a kept or one-layout tiler entry.
+#[inline(never)]
+fn unzip_leaf(
+    op: &'static str,
+    a: &Layout,
+    tiler: &Tiler,
+    split: &dyn Fn(&Layout, &Layout) -> Result<Layout>,
+) -> Result<(Layout, Layout)> {
+    match tiler {
+        Tiler::Layout(b) => Ok(halves(&split(a, b)?)),
+        _ => Ok((Layout::flat(op, &[(1, 0)], true)?, a.clone())),
+    }
+}
+
+/// The top-level modes of `a`, on the heap.
+#[inline(never)]
+fn top_modes(a: &Layout) -> Vec<Layout> {
+    a.top_layouts().into_vec()
+}
+
+/// The first halves of `split` as one layout, and the second halves followed by the `rest`
+/// modes as another.
+#[inline(never)]
+fn gather_halves(
+    op: &'static str,
+    split: &[(Layout, Layout)],
+    rest: &[Layout],
+) -> Result<(Layout, Layout)> {
+    let (mut firsts, mut seconds) = (LayoutBuilder::default(), LayoutBuilder::default());
+    for (first, second) in split {
+        firsts.layout(first);
+        seconds.layout(second);
+    }
+    rest.iter().for_each(|m| seconds.layout(m));
+    Ok((firsts.tuple(op)?, seconds.tuple(op)?))
 }

@@ -17,7 +17,7 @@ mod parallel;
 mod run;
 mod tile;
 
-use super::plan::{Mode, Order, outer, plan, transposed_partner, without};
+use super::plan::{Mode, Modes, Order, outer, plan, transposed_partner, without};
 
 /// Copies `src[so + S(i)]` to `dst[do + D(i)]` for every `i` of the leaves `extents`, where
 /// `S` and `D` have the strides `ss` and `ds` (depth-first leaves of one shape). Callers
@@ -37,6 +37,40 @@ pub(crate) fn copy<T: Copy + Send + Sync>(
         return;
     }
     planned(&modes, (src, so), (dst, d_o));
+}
+
+/// A copy of one shape between fixed strides, planned once and run at many pairs of
+/// offsets: the slices a gather picks, each at its own place in both slices. Turning a leaf
+/// moves both offsets by a constant, so the plan made at offsets `(0, 0)` holds for every
+/// pair once those constants are added. Serial (no split across threads).
+pub(crate) struct Planned {
+    modes: Modes<1>,
+    d_shift: i64,
+    s_shift: i64,
+}
+
+impl Planned {
+    /// The plan of the copies of the leaves `extents` from the source strides `ss` to the
+    /// destination strides `ds`; `None` when the shape has no element.
+    pub(crate) fn new(extents: &[i64], ss: &[i64], ds: &[i64]) -> Option<Planned> {
+        let (modes, d_shift, [s_shift]) = plan(extents, (0, ds), [(0, ss)], Order::Strides)?;
+        Some(Planned {
+            modes,
+            d_shift,
+            s_shift,
+        })
+    }
+
+    /// [`copy`] from `src` at `so` to `dst` at `d_o` along the planned strides. Callers
+    /// guarantee that every index is inside its slice.
+    #[inline]
+    pub(crate) fn run<T: Copy>(&self, (src, so): (&[T], i64), (dst, d_o): (&mut [T], i64)) {
+        planned(
+            &self.modes,
+            (src, so + self.s_shift),
+            (dst, d_o + self.d_shift),
+        );
+    }
 }
 
 /// The serial engine on planned leaves (innermost first).

@@ -5,6 +5,7 @@
 //! | `elementwise` | add, sub, mul, div, neg, the scalar forms, `copy_from` |
 //! | `zip_map` | the elementwise engine (`zip2`, `map1`) run on tensors: operands in place, results straight into a fresh vector or the destination |
 //! | `exact` | the integer and bool kernels of `elementwise` (wrapping, checked division) |
+//! | `gather` | `index_select` and `gather` along one mode, with their scatter-add backward rules |
 //! | `reduce` | every reduction on one path: `Reduction`, `reduce` by a pattern (the engine's `Op::Reduce`), its whole-mode forms `sum`, `sum_modes`, `mean`; `count_nonzero` |
 //! | `matmul` | the product of two rank-2 floating or complex tensors (with `matmul_into`); its other forms run on `contract` |
 //! | `contract` | the batched-contraction core (`Spec`, `run`, its backward rule), `contract`, `dot`, `outer`, matmul's vector and batched forms |
@@ -29,6 +30,7 @@ mod einsum;
 pub(crate) use einsum::{contract_views, plain, view_name};
 mod elementwise;
 mod exact;
+mod gather;
 mod matmul;
 mod operators;
 mod promote;

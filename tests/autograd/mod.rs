@@ -2,11 +2,13 @@
 //! (the autograd surface) and RT017, one test per requirement and scenario, named after it;
 //! the adjoint identity of random view chains (proptest); finite differences for the
 //! arithmetic; reference gradients from PyTorch (`tests/data/autograd_torch.json`); the
-//! one-pass gradients of view chains against a naive reference, bit for bit (`one_pass`).
+//! one-pass gradients of view chains against a naive reference, bit for bit (`one_pass`);
+//! user-defined operations (`autograd::Function`) against the built-in ones (`function`).
 
 mod accumulate;
 mod adjoint;
 mod finite_diff;
+mod function;
 mod into;
 mod one_pass;
 mod reference;

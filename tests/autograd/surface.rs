@@ -11,7 +11,7 @@ use crate::autograd::support::{
 
 #[test]
 fn backward_with_takes_an_optional_gradient_and_a_retain_flag() {
-    // `None` is the unit cotangent for a tensor whose shape is exactly one extent-one leaf.
+    // `None` is the unit cotangent of a tensor of one element.
     let x = leaf("3:1", 0);
     let y = x
         .mul(&x)
@@ -78,23 +78,37 @@ fn backward_takes_any_tensor_of_one_element() {
 }
 
 #[test]
-fn the_unit_cotangent_of_backward_with_needs_one_extent_one_leaf() {
+fn backward_with_takes_the_unit_cotangent_for_any_tensor_of_one_element() {
     let x = leaf("(1,1):(1,1)", 0);
     for t in [
-        x.clone(),                               // (1,1): two modes
-        x.reshape(&s("((1))")).unwrap(),         // one nested mode
-        leaf("2:1", 0).mul_scalar(1.0).unwrap(), // extent 2
-        x.reshape(&s("(1,1,1)")).unwrap(),       // three modes
-        x.sum().unwrap(),                        // rank 0
+        x.clone(),                         // (1,1): two modes
+        x.reshape(&s("((1))")).unwrap(),   // one nested mode
+        x.reshape(&s("(1,1,1)")).unwrap(), // three modes
+        x.sum().unwrap(),                  // rank 0
     ] {
-        let err = t.backward_with(None, false).unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::Value, "{t:?}");
-        assert!(
-            err.to_string().contains("exactly one extent-one leaf"),
-            "{err}"
-        );
+        t.backward_with(None, false).unwrap();
     }
-    assert!(x.grad().is_none(), "no .grad changed");
+    assert_eq!(grad_vals(&x), [4.0]);
+    // A rank-0 loss kept for a second backward needs no explicit cotangent.
+    let w = leaf("3:1", 0);
+    let loss = w.mul(&w).unwrap().sum().unwrap();
+    loss.backward_with(None, true).unwrap();
+    loss.backward_with(None, false).unwrap();
+    assert_eq!(grad_vals(&w), [40.0, 44.0, 48.0]);
+    assert!(loss.backward_with(None, false).is_err(), "released");
+    // Any other shape is refused as by backward().
+    let y = leaf("2:1", 0);
+    let err = y
+        .mul_scalar(1.0)
+        .unwrap()
+        .backward_with(None, false)
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Value);
+    assert_eq!(
+        err.to_string(),
+        "backward_with: the implicit unit cotangent exists only for a tensor of one element; this tensor's shape 2 has 2 elements; pass a cotangent of layout 2:1 to backward_with"
+    );
+    assert!(y.grad().is_none(), "no .grad changed");
     // Shape 1 (an integer root) and (1) (a one-mode tuple) are the same shape.
     let y = leaf("1:1", 0);
     y.backward_with(None, false).unwrap();

@@ -199,6 +199,30 @@ fn index_select_takes_more_indices_than_one_block_and_any_order_of_modes() {
             t.layout()
         );
     }
+    // Row-major storage picked along its rows into a compact result: the picked mode is
+    // the result's fastest and the rows are contiguous in the source (tiles of 32 with a
+    // partial one, blocks of 64 indices with a partial one, an outer mode around them).
+    let rows: Vec<i64> = (0..150).map(|k| (k * 31 + 5) % 70).collect();
+    let rows_t = i64s(&rows, "150");
+    let data: Vec<f64> = (0..70 * 3 * 40).map(f64::from).collect();
+    for layout in [
+        "(70,40):(40,1)",
+        "(70,3,40):(120,40,1)",
+        "(70,(40,3)):(120,(1,40))",
+    ] {
+        let t = Tensor::new(Carrier::from_vec(data.clone()), 0, l(layout)).unwrap();
+        assert_eq!(
+            vals(&t.index_select(0, &rows_t).unwrap()),
+            naive_index_select(&t, 0, &rows),
+            "{layout}"
+        );
+        let r = t.reverse(t.rank() - 1).unwrap();
+        assert_eq!(
+            vals(&r.index_select(0, &rows_t).unwrap()),
+            naive_index_select(&r, 0, &rows),
+            "{layout} reversed"
+        );
+    }
     // One mode only: numpy's take on a vector.
     let v = Tensor::arange::<f64>(&s("11")).reverse(0).unwrap();
     assert_eq!(

@@ -92,6 +92,42 @@ fn map_file_mut_writes_go_to_the_file() {
 }
 
 #[test]
+fn a_mapped_tensor_refuses_to_require_gradients_at_once_naming_its_class_and_materialize() {
+    let dir = scratch("map-requires-grad");
+    let path = dir.join("w.bin");
+    let bytes: Vec<u8> = [1.0f64, 2.0, 3.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    std::fs::write(&path, &bytes).unwrap();
+    for (writable, class) in [(false, "read-only map"), (true, "writable map")] {
+        let c = MapOptions::new(DType::F64)
+            .writable(writable)
+            .map(&path)
+            .unwrap();
+        let t = Tensor::new(c.clone(), 0, "3:1".parse().unwrap()).unwrap();
+        let err = t.set_requires_grad(true).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::NotImplemented);
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "set_requires_grad: this tensor lives in a {class} carrier, which cannot hold gradients (they are allocated in host carriers only); call materialize() for a host copy and mark that copy"
+            )
+        );
+        assert!(!t.requires_grad() && c.version() == 0);
+        // Views of it are refused the same way; switching off stays allowed.
+        assert!(t.reverse(0).unwrap().set_requires_grad(true).is_err());
+        t.set_requires_grad(false).unwrap();
+        // The host copy takes part, and its gradient flows.
+        let w = t.materialize().unwrap();
+        w.set_requires_grad(true).unwrap();
+        w.mul(&w).unwrap().sum().unwrap().backward().unwrap();
+        assert_eq!(w.grad().unwrap().to_vec::<f64>().unwrap(), [2.0, 4.0, 6.0]);
+    }
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+}
+
+#[test]
 fn map_options_checks_range_alignment_dtype_and_bool_bytes() {
     let dir = scratch("map-checks");
     let path = dir.join("f.bin");

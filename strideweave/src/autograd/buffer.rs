@@ -18,7 +18,7 @@ use crate::dtype::zeroed_vec;
 use crate::error::{Error, Result};
 use crate::kernels::num::{Dense, Num, with_num};
 use crate::kernels::strided::walk1;
-use crate::layout::{Layout, ProfileToken};
+use crate::layout::Layout;
 use crate::tensor::Tensor;
 use crate::tensor::read::gather;
 
@@ -85,7 +85,7 @@ pub(crate) fn unit_cotangent(op: &'static str, target: &Tensor) -> Result<Cot> {
 /// The cotangent of a backward root: the caller's `gradient` checked against `target` (held
 /// and read where it lies when it is written, in one pass; copied first when it lives in a
 /// carrier other than host memory, so that no read can fail later), or the unit cotangent
-/// of a one-leaf, extent-one shape.
+/// of a tensor of one element (any shape of size 1, rank 0 included).
 pub(crate) fn root_cotangent(
     op: &'static str,
     target: &Tensor,
@@ -94,16 +94,7 @@ pub(crate) fn root_cotangent(
     check_target(op, target)?;
     let tl = target.layout();
     let Some(g) = gradient else {
-        if tl.profile() != [ProfileToken::Leaf] || tl.size() != 1 {
-            return Err(Error::InvalidGradient {
-                op,
-                detail: format!(
-                    "no gradient was given, and the implicit unit cotangent exists only for a shape of exactly one extent-one leaf; this tensor's shape is {}; pass a cotangent of layout {tl} (or call backward(), which takes any tensor of one element)",
-                    tl.shape()
-                ),
-            });
-        }
-        return Ok(Cot::dense(unit(target.dtype())));
+        return unit_cotangent(op, target);
     };
     if g.representation().subtensors().len() != 1 {
         return Err(Error::WrongType {

@@ -13,6 +13,7 @@
 //! | `backward` | the traversal: validate everything, propagate in topological order, commit |
 //! | `buffer` | cotangent checks and gradient buffers (injective layouts, sums over aliases) |
 //! | `tensor` | the `Tensor` methods: `backward`, `grad`, `set_requires_grad`, … |
+//! | `function` | [`Function`]: an operation with a backward of the user's own, recorded like a built-in one |
 //!
 //! A recorded operation is a `node` attached to its result when the result is created; the
 //! node keeps its inputs (and so the graph behind them) alive until a backward releases it.
@@ -24,6 +25,7 @@
 mod backward;
 mod buffer;
 mod cot;
+mod function;
 pub(crate) mod node;
 mod tensor;
 pub(crate) mod view;
@@ -36,6 +38,7 @@ use std::sync::{Arc, Mutex};
 use crate::error::{Error, Result};
 use crate::tensor::Tensor;
 
+pub use function::Function;
 pub(crate) use node::Node;
 
 /// The autograd state of one tensor.

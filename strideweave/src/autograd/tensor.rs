@@ -10,15 +10,35 @@ impl Tensor {
     /// Marks a leaf as requiring (or no longer requiring) gradients: operations and views on
     /// it record the graph from now on. Fails with `Runtime` for a dtype without gradients
     /// (only floating and complex tensors have them) and for switching off a non-leaf, and
-    /// with `NotImplemented` for a multi-subtensor (block-scaled) tensor.
+    /// with `NotImplemented` for a multi-subtensor (block-scaled) tensor and for a tensor
+    /// whose carrier is not a host carrier (a memory-mapped file, another storage class):
+    /// gradients live in host carriers only, so such a tensor could never receive one;
+    /// [`materialize`](Self::materialize) gives a host copy that can.
     ///
     /// ```
-    /// use strideweave::{ErrorKind, Tensor};
+    /// use strideweave::{Carrier, CarrierStorage, DType, ErrorKind, HostSlice, HostSliceMut, Tensor};
     /// let w = Tensor::zeros::<f32>(&"3".parse().unwrap());
     /// w.set_requires_grad(true).unwrap();
     /// assert!(w.requires_grad());
     /// let i = Tensor::zeros::<i32>(&"3".parse().unwrap());
     /// assert_eq!(i.set_requires_grad(true).unwrap_err().kind(), ErrorKind::Runtime);
+    ///
+    /// // Weights in read-only storage of the caller's (as a read-only file map is).
+    /// struct Frozen(Box<[f32]>);
+    /// impl CarrierStorage for Frozen {
+    ///     fn dtype(&self) -> DType { DType::F32 }
+    ///     fn len(&self) -> usize { self.0.len() }
+    ///     fn host(&self) -> Option<HostSlice<'_>> { Some(HostSlice::from(&self.0[..])) }
+    ///     fn host_mut(&mut self) -> Option<HostSliceMut<'_>> { None }
+    ///     fn class_name(&self) -> &'static str { "frozen" }
+    /// }
+    /// let c = Carrier::from_storage(Frozen(vec![1.0, 2.0].into()));
+    /// let frozen = Tensor::new(c, 0, "2:1".parse().unwrap()).unwrap();
+    /// let err = frozen.set_requires_grad(true).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::NotImplemented);
+    /// assert!(err.to_string().contains("frozen carrier") && err.to_string().contains("materialize()"));
+    /// let w = frozen.materialize().unwrap();
+    /// w.set_requires_grad(true).unwrap();
     /// ```
     pub fn set_requires_grad(&self, requires: bool) -> Result<()> {
         const OP: &str = "set_requires_grad";
@@ -38,6 +58,15 @@ impl Tensor {
         }
         if requires {
             buffer::require_differentiable(OP, self, "this tensor")?;
+            let class = self.carrier_class();
+            if class.name() != "host" {
+                return Err(Error::NotImplemented {
+                    op: OP,
+                    reason: format!(
+                        "this tensor lives in a {class} carrier, which cannot hold gradients (they are allocated in host carriers only); call materialize() for a host copy and mark that copy"
+                    ),
+                });
+            }
         }
         meta.flag.store(requires, Ordering::Relaxed);
         Ok(())
@@ -185,10 +214,10 @@ impl Tensor {
     /// Reverse-mode differentiation from this tensor with a given cotangent, keeping the
     /// graph if asked: the full form of [`backward`](Self::backward).
     ///
-    /// `gradient` is the cotangent of this tensor. `None` stands for the unit cotangent and
-    /// is accepted only for a shape of exactly one leaf of extent one (else `Value`;
-    /// [`backward`](Self::backward) takes any tensor of one element). A
-    /// cotangent of another dtype is a `Type` error. For an injective layout the cotangent
+    /// `gradient` is the cotangent of this tensor. `None` stands for the unit cotangent, as
+    /// in [`backward`](Self::backward): any tensor of one element takes it (a loss of rank
+    /// 0, `1`, `(1,1)`, …; any other shape is a `Value` error). A cotangent of another
+    /// dtype is a `Type` error. For an injective layout the cotangent
     /// must have exactly this tensor's layout; for a layout that aliases through stride-zero
     /// modes, this tensor's shape in an injective layout (else `Value`).
     ///
@@ -214,6 +243,11 @@ impl Tensor {
     /// y.backward_with(Some(&ones), false).unwrap(); // the graph was kept
     /// assert_eq!(x.grad().unwrap().to_vec::<f64>().unwrap(), [6.0; 6]);
     /// assert!(y.backward_with(Some(&ones), false).is_err()); // and is now released
+    ///
+    /// // A loss kept for a second backward: the unit cotangent without building it.
+    /// let loss = x.mul(&x).unwrap().sum().unwrap();
+    /// loss.backward_with(None, true).unwrap();
+    /// loss.backward_with(None, false).unwrap();
     /// ```
     ///
     /// A cotangent must be a tensor; anything else does not compile:

@@ -17,11 +17,12 @@ use std::ops::Range;
 use smallvec::SmallVec;
 
 use crate::autograd::node::{self, Cotangents, rule};
+use crate::budget::{as_uninit, written_vec};
 use crate::dtype::{DType, zeroed_vec};
 use crate::error::{Error, Result};
 use crate::kernels::copy::Planned;
 use crate::kernels::num::{Num, with_num};
-use crate::kernels::plan::{Order, outer, plan};
+use crate::kernels::plan::{Mode, Modes, Order, outer, plan};
 use crate::kernels::scatter::scatter_add;
 use crate::layout::{Dim, IntTuple, Layout, Shape, clamp_dim, normalise_dim};
 use crate::tensor::Tensor;
@@ -62,6 +63,7 @@ impl Tensor {
     /// let err = table.index_select(-1, &bad).unwrap_err();
     /// assert!(err.to_string().starts_with("index_select: index 3 is outside mode 1 of extent 3"));
     /// ```
+    #[allow(unsafe_code)]
     pub fn index_select(&self, dim: impl Dim, indices: &Tensor) -> Result<Tensor> {
         const OP: &str = "index_select";
         self.require_single(OP)?;
@@ -70,11 +72,17 @@ impl Tensor {
         at.check(OP, &idx, indices.shape())?;
         let sel = Selection::new(OP, self.shape(), &at, idx.len())?;
         let out = crate::dtype::with_plain!(self.dtype(), T => {
-            let v = read(self, OP, |x: &[T], o, l| -> Result<Vec<T>> {
-                let offs = at.offsets(l, &idx);
-                let mut out = zeroed_vec::<T>(OP, sel.shape.size())?;
-                sel.forward(x, o, &sel.rest_of(l), &offs, &mut out);
-                Ok(out)
+            let v = read(self, OP, |x: &[T], o, l| {
+                let (offs, rest) = (at.offsets(l, &idx), sel.rest_of(l));
+                // SAFETY (`written_vec`'s contract): `forward` writes every element of the
+                // result (its compact layout is a bijection from (picked position, other
+                // leaves) onto the buffer, and every pair is visited), then returns `Ok`.
+                unsafe {
+                    written_vec::<T>(OP, sel.shape.size(), |out| {
+                        sel.forward(as_uninit(x), o, &rest, &offs, out);
+                        Ok(())
+                    })
+                }
             })??;
             Tensor::from_vec(v, &sel.shape)?
         }, else unreachable!("require_single refused the block-scaled dtype"));
@@ -400,35 +408,40 @@ impl Selection {
     }
 
     /// Writes the picked slices of `x` (at `o`, with the strides `rest` off the mode) into
-    /// `out`, slice `j` from `x[o + offs[j] + …]`.
+    /// `out`, slice `j` from `x[o + offs[j] + …]`: every element of `out` once, since the
+    /// result's compact layout sends (picked position, other leaves) onto its elements one
+    /// to one.
     fn forward<T: Copy>(&self, x: &[T], o: i64, rest: &[i64], offs: &[i64], out: &mut [T]) {
-        if self.step == 1 && offs.len() > 1 {
-            // The picked mode is the result's fastest: walk the other modes once per block
-            // of indices, writing each block's positions in one run.
-            let Some((modes, d0, [s0])) = plan(
-                &self.rest_extents,
-                (0, &self.rest_out),
-                [(o, rest)],
-                Order::Strides,
-            ) else {
-                return;
-            };
-            for (b, block) in offs.chunks(BLOCK).enumerate() {
-                let j0 = (b * BLOCK) as i64;
-                outer(&modes, d0 + j0, [s0], |d, [s]| {
-                    let run = &mut out[d as usize..d as usize + block.len()];
-                    for (y, &off) in run.iter_mut().zip(block) {
-                        *y = x[(s + off) as usize];
-                    }
-                });
+        if self.step != 1 || offs.len() == 1 {
+            // unreachable from user input: every extent is at least 1, so a plan exists.
+            let p = Planned::new(&self.rest_extents, rest, &self.rest_out).expect("extents ≥ 1");
+            for (j, &off) in offs.iter().enumerate() {
+                p.run((x, o + off), (out, j as i64 * self.step));
             }
             return;
         }
-        let Some(p) = Planned::new(&self.rest_extents, rest, &self.rest_out) else {
-            return;
-        };
-        for (j, &off) in offs.iter().enumerate() {
-            p.run((x, o + off), (out, j as i64 * self.step));
+        // The picked mode is the result's fastest: walk the other leaves once per block of
+        // indices, writing each block's positions in one run; through an L1 tile when one
+        // of those leaves is contiguous in the source.
+        let (modes, d0, [s0]) = plan(
+            &self.rest_extents,
+            (0, &self.rest_out),
+            [(o, rest)],
+            Order::Strides,
+        )
+        // unreachable from user input: every extent is at least 1.
+        .expect("extents ≥ 1");
+        if let Some(k) = modes.iter().position(|m| m.s[0] == 1 && m.e >= 8) {
+            return tiled((x, s0), (out, d0), &modes, k, offs);
+        }
+        for (b, block) in offs.chunks(BLOCK).enumerate() {
+            let j0 = (b * BLOCK) as i64;
+            outer(&modes, d0 + j0, [s0], |d, [s]| {
+                let run = &mut out[d as usize..d as usize + block.len()];
+                for (y, &off) in run.iter_mut().zip(block) {
+                    *y = x[(s + off) as usize];
+                }
+            });
         }
     }
 
@@ -454,6 +467,52 @@ impl Selection {
             );
         }
         Ok(g)
+    }
+}
+
+/// Rows of a tile: the leaf contiguous in the source is read [`TILE`] elements at a time.
+const TILE: usize = 32;
+
+/// [`Selection::forward`] when the picked mode is the result's fastest (unit result
+/// stride) and planned leaf `k` of the others steps by 1 in the source (rows of a row-major
+/// table picked into a column-major result: a transposing gather). For each block of
+/// [`BLOCK`] indices and each [`TILE`] positions of leaf `k`, the picked rows' runs are read
+/// whole into a buffer that stays in L1, then written out as runs of the block's
+/// positions: every source line and every result line is touched once per tile, instead
+/// of one element of each of `BLOCK` source lines per result run.
+fn tiled<T: Copy>(
+    (x, s0): (&[T], i64),
+    (out, d0): (&mut [T], i64),
+    modes: &[Mode<1>],
+    k: usize,
+    offs: &[i64],
+) {
+    let m = modes[k];
+    let others: Modes<1> = modes
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != k)
+        .map(|(_, m)| *m)
+        .collect();
+    let mut buf = vec![x[(s0 + offs[0]) as usize]; BLOCK * TILE];
+    for (b, block) in offs.chunks(BLOCK).enumerate() {
+        let j0 = (b * BLOCK) as i64;
+        outer(&others, d0 + j0, [s0], |d, [s]| {
+            for r0 in (0..m.e).step_by(TILE) {
+                let rn = (m.e - r0).min(TILE as i64) as usize;
+                for (row, &off) in buf.chunks_exact_mut(TILE).zip(block) {
+                    let from = (s + off + r0) as usize;
+                    row[..rn].copy_from_slice(&x[from..from + rn]);
+                }
+                for r in 0..rn {
+                    let at = (d + (r0 + r as i64) * m.d) as usize;
+                    let run = &mut out[at..at + block.len()];
+                    for (y, row) in run.iter_mut().zip(buf.chunks_exact(TILE)) {
+                        *y = row[r];
+                    }
+                }
+            }
+        });
     }
 }
 

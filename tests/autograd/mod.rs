@@ -6,7 +6,7 @@
 
 mod accumulate;
 mod adjoint;
-mod finite_diff;
+pub(crate) mod finite_diff;
 mod into;
 mod one_pass;
 mod reference;

@@ -47,6 +47,7 @@ mod views;
 pub use self::core::Layout;
 pub(crate) use self::core::reach_from;
 pub use dim::Dim;
+pub(crate) use dim::{clamp as clamp_dim, normalise_dim};
 pub use int_tuple::{IntTuple, ProfileToken};
 pub use key::Key;
 pub use shape::{Shape, Stride};

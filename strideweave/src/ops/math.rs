@@ -140,7 +140,8 @@ fn real_slope<W: RealWide>(f: Func, x: W) -> W {
             let du = c::<W>(SQRT_2_OVER_PI) * (W::one() + c::<W>(3.0 * GELU_CUBIC) * x * x);
             c::<W>(0.5) * (W::one() + t) + c::<W>(0.5) * x * (W::one() - t * t) * du
         }
-        Func::Clamp(lo, hi) => match x.to_f64() >= lo && x.to_f64() <= hi {
+        // PyTorch's rule: the bounds themselves get no gradient.
+        Func::Clamp(lo, hi) => match x.to_f64() > lo && x.to_f64() < hi {
             true => W::one(),
             false => zero,
         },
@@ -288,7 +289,7 @@ impl Tensor {
 
     /// Every element of a real floating tensor limited to `[min, max]` (NaN stays NaN; a
     /// `min` above `max` gives `max`, as PyTorch). Differentiable: the gradient passes where
-    /// `min ≤ x ≤ max` (bounds included), else 0. `min` and `max` must be real numbers that
+    /// `min < x < max`, else 0 (at a bound too, as PyTorch). `min` and `max` must be real numbers that
     /// are not NaN (`Type` otherwise).
     ///
     /// ```
@@ -374,6 +375,10 @@ fn forward<T: Math>(op: &'static str, t: &Tensor, f: Func) -> Result<Vec<T>> {
         Func::Cos => each!(op, t, T, |x| x.cos()),
         Func::Tanh => each!(op, t, T, |x| x.tanh()),
         Func::Sigmoid => each!(op, t, T, |x| sigmoid(x)),
+        // PyTorch's special exponents: √x (so `(-inf)^0.5` is NaN), x·x and 1/x.
+        Func::Powf(0.5) => each!(op, t, T, |x| x.sqrt()),
+        Func::Powf(2.0) => each!(op, t, T, |x| x * x),
+        Func::Powf(-1.0) => each!(op, t, T, |x| T::Wide::one() / x),
         Func::Powf(p) => each!(op, t, T, |x| x.powf(p)),
         // unreachable from user input: check_function refused real-only functions here.
         _ => unreachable!("a real-only function on a complex dtype"),

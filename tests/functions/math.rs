@@ -323,3 +323,18 @@ fn to_dtype_converts_as_rust_as_and_is_differentiable_between_floats() {
     let m = t.map(|x: f64| x.is_nan()).unwrap();
     assert_eq!(m.to_vec::<bool>().unwrap(), [false, false, true, false]);
 }
+
+#[test]
+fn static_tensors_keep_their_shape_through_the_functions() {
+    use strideweave::{StaticTensor, shape_t};
+    let t = StaticTensor::<f64, shape_t!(2, 3)>::from_vec(vec![1.0, -2.0, 0.5, 3.0, -1.0, 2.0])
+        .unwrap();
+    t.as_dynamic().set_requires_grad(true).unwrap();
+    let y: StaticTensor<f64, shape_t!(2, 3)> = t.softmax(1).unwrap().clamp(0.0, 0.9).unwrap();
+    let d = t.as_dynamic().softmax(1).unwrap().clamp(0.0, 0.9).unwrap();
+    assert_eq!(y.to_vec().unwrap(), v64(&d));
+    let g: StaticTensor<f64, shape_t!(2, 3)> =
+        t.gelu().unwrap().maximum(&t.tanh().unwrap()).unwrap();
+    g.as_dynamic().sum().unwrap().backward().unwrap();
+    assert_eq!(t.grad().unwrap().to_vec().unwrap().len(), 6);
+}

@@ -3,3 +3,5 @@
 //! kinks), gradients against central finite differences, and every refusal.
 
 mod math;
+#[cfg(feature = "rand")]
+mod random;

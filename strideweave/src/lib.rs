@@ -175,6 +175,14 @@ pub struct Einsummed<A, B, P>(
 /// debuginfo and symbol name of the results that nest it.
 pub struct Reduced<S, P>(std::marker::PhantomData<S>, std::marker::PhantomData<P>);
 pub use ops::Reduction;
+/// The `rand` crate StrideWeave was built with (feature `rand`), for
+/// [`Tensor::random_using`]'s generators.
+#[cfg(feature = "rand")]
+pub use rand;
+/// The `rand_distr` crate StrideWeave was built with (feature `rand`): `StandardNormal`,
+/// `Uniform`, `Normal`, … for [`Tensor::random_using`].
+#[cfg(feature = "rand")]
+pub use rand_distr;
 pub use strideweave_macros::{einsum, layout, rearrange, reduce, repeat, s, shape, shape_t};
 pub use tensor::{Indexed, Tensor};
 pub use typed::{

@@ -9,9 +9,9 @@ use strideweave::{Carrier, Key, Tensor, no_grad};
 use crate::autograd::support::{l, s};
 
 /// A leaf: `layout` at `offset` over pseudo-random storage (seeded by `seed`).
-struct Spec {
-    layout: &'static str,
-    offset: usize,
+pub(crate) struct Spec {
+    pub(crate) layout: &'static str,
+    pub(crate) offset: usize,
 }
 
 fn storage(spec: &Spec, seed: u64) -> Vec<f64> {
@@ -41,7 +41,7 @@ fn loss(out: &Tensor) -> Tensor {
         .unwrap()
 }
 
-fn check(name: &str, specs: &[Spec], f: impl Fn(&[Tensor]) -> Tensor) {
+pub(crate) fn check(name: &str, specs: &[Spec], f: impl Fn(&[Tensor]) -> Tensor) {
     let datas: Vec<Vec<f64>> = specs
         .iter()
         .enumerate()
@@ -89,11 +89,11 @@ fn check(name: &str, specs: &[Spec], f: impl Fn(&[Tensor]) -> Tensor) {
     }
 }
 
-const STRIDED: Spec = Spec {
+pub(crate) const STRIDED: Spec = Spec {
     layout: "(3,(2,2)):(5,(1,-2))",
     offset: 3,
 };
-const OTHER: Spec = Spec {
+pub(crate) const OTHER: Spec = Spec {
     layout: "(3,(2,2)):(1,(3,6))",
     offset: 1,
 };

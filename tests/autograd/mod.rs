@@ -7,7 +7,7 @@
 
 mod accumulate;
 mod adjoint;
-mod finite_diff;
+pub(crate) mod finite_diff;
 mod function;
 mod into;
 mod one_pass;

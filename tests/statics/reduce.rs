@@ -205,6 +205,7 @@ fn gradients_flow_through_a_static_reduce_as_through_tensor_reduce() {
         Reduction::Max,
         Reduction::Min,
         Reduction::Prod,
+        Reduction::LogSumExp,
     ] {
         let s = StaticTensor::<f64, shape_t!(4, 6)>::from_vec(data.clone()).unwrap();
         s.as_dynamic().set_requires_grad(true).unwrap();
@@ -225,6 +226,9 @@ fn gradients_flow_through_a_static_reduce_as_through_tensor_reduce() {
             }
             Reduction::Prod => {
                 reduce!(&s, "(h h2) w -> w h", prod, h2 = 2).map(StaticTensor::into_dynamic)
+            }
+            Reduction::LogSumExp => {
+                reduce!(&s, "(h h2) w -> w h", logsumexp, h2 = 2).map(StaticTensor::into_dynamic)
             }
         }
         .unwrap();

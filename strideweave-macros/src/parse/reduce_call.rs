@@ -1,6 +1,6 @@
 //! The input of `reduce!`: `tensor, pattern, reduction, name = extent, …`. The tensor,
 //! pattern and keywords are read as `rearrange!` reads them; the reduction is one of
-//! einops' names (`sum`, `mean`, `max`, `min`, `prod`) or a path to a `Reduction` variant.
+//! einops' names (`sum`, `mean`, `max`, `min`, `prod`) or `logsumexp` or a path to a `Reduction` variant.
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 
@@ -9,16 +9,17 @@ use super::pattern_call::{head, keywords, pattern_source};
 use crate::ast::{MacroKind, PatternCall, Spans};
 
 /// The reductions, as `reduce!` spells them and as `strideweave::Reduction` names them.
-pub const REDUCTIONS: [(&str, &str); 5] = [
+pub const REDUCTIONS: [(&str, &str); 6] = [
     ("sum", "Sum"),
     ("mean", "Mean"),
     ("max", "Max"),
     ("min", "Min"),
     ("prod", "Prod"),
+    ("logsumexp", "LogSumExp"),
 ];
 
 /// What a message lists: "`sum`, `mean`, `max`, `min` or `prod`".
-const NAMES: &str = "`sum`, `mean`, `max`, `min` or `prod`";
+const NAMES: &str = "`sum`, `mean`, `max`, `min`, `prod` or `logsumexp`";
 
 const EXAMPLE: &str = "reduce!(t, \"b c h w -> b c\", mean)";
 

@@ -4,6 +4,7 @@
 //! | module | what it holds |
 //! | --- | --- |
 //! | `int` | [`int::Int`] (the integer element types, wrapping arithmetic), `with_int!` (dtype → type) |
+//! | `math` | [`math::Math`] (the analytic functions of the floating and complex types, computed in f32 for f16/bf16), [`math::Real`] (the ordered ones) |
 //! | `num` | [`num::Num`] (the floating and complex element types), [`num::Dense`] (dense ordinal vectors), `with_num!` (dtype → type) |
 //! | `plan` | the one loop planner: the joint plan of a destination and its sources (drop, turn, order, merge leaves; [`plan::Order`] says which order), the walk over its outer leaves ([`plan::outer`]) and the tile partner of a transposed source; every kernel below plans through it |
 //! | `copy` | the copy engine on the plan in destination-stride order: one strided placement into another (memcpy runs, fills, blocked transposes) |
@@ -21,6 +22,7 @@ pub(crate) mod copy;
 pub(crate) mod fold;
 pub(crate) mod gemm;
 pub(crate) mod int;
+pub(crate) mod math;
 pub(crate) mod num;
 pub(crate) mod plan;
 pub(crate) mod scatter;

@@ -352,7 +352,7 @@ impl Tensor {
 /// Why a bool operand is refused by `sub`, `div` and `neg`.
 const BOOL_ONLY: &str = " (bool has add, a logical or, and mul, a logical and, only)";
 
-fn same_shape(op: &'static str, a: &Tensor, b: &Tensor) -> Result<()> {
+pub(crate) fn same_shape(op: &'static str, a: &Tensor, b: &Tensor) -> Result<()> {
     if a.shape() != b.shape() {
         return Err(Error::ShapeMismatch {
             op,
@@ -424,7 +424,7 @@ impl Rule for BinaryRule {
 
 /// `f(c[k], t[k])` for every ordinal `k`, reading `t` in place (the result reserved
 /// fallibly, before the read).
-fn zip_with<T: Num>(
+pub(crate) fn zip_with<T: Num>(
     op: &'static str,
     c: &[T],
     t: &Tensor,

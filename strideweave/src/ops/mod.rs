@@ -4,6 +4,10 @@
 //! | --- | --- |
 //! | `elementwise` | add, sub, mul, div, neg, the scalar forms, `copy_from` |
 //! | `zip_map` | the elementwise engine (`zip2`, `map1`) run on tensors: operands in place, results straight into a fresh vector or the destination |
+//! | `math` | the elementwise functions of a model (`exp`, `log`, …, `gelu`, `powf`, `clamp`) and their backward rule |
+//! | `along` | functions along one mode: `softmax`, `log_softmax`, `logsumexp`, `argmax`, `argmin` (fiber by fiber, max-shifted) |
+//! | `cast` | `to_dtype` (Rust's `as` per element), `real`, `imag`, `map` |
+//! | `compare` | comparisons into bool tensors (`eq` … `ge`, the `_scalar` forms) and `where_cond` |
 //! | `exact` | the integer and bool kernels of `elementwise` (wrapping, checked division) |
 //! | `gather` | `index_select` and `gather` along one mode, with their scatter-add backward rules |
 //! | `reduce` | every reduction on one path: `Reduction`, `reduce` by a pattern (the engine's `Op::Reduce`), its whole-mode forms `sum`, `sum_modes`, `mean`; `count_nonzero` |
@@ -25,12 +29,16 @@
 //! host carriers, and record their backward rule when an operand takes part in autograd.
 //! Nothing broadcasts implicitly: elementwise operands have equal shapes.
 
+mod along;
+mod cast;
+mod compare;
 mod contract;
 mod einsum;
 pub(crate) use einsum::{contract_views, plain, view_name};
 mod elementwise;
 mod exact;
 mod gather;
+mod math;
 mod matmul;
 mod operators;
 mod promote;

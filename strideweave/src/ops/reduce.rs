@@ -18,6 +18,7 @@ use crate::kernels::fold::fold;
 use crate::kernels::int::{Int, with_int};
 use crate::kernels::num::{Dense, Num, with_num, with_real};
 use crate::layout::{Layout, Shape};
+use crate::ops::along::{logsumexp_columns, logsumexp_grads};
 use crate::ops::{Accepts, Dest, check_dest, deliver, finish, fresh};
 use crate::pattern::Op;
 use crate::pattern::run::Plan;
@@ -57,10 +58,14 @@ pub enum Reduction {
     Min,
     /// The product.
     Prod,
+    /// `log Σ exp(x)`, max-shifted so it is stable at any magnitude (real floating dtypes;
+    /// f16 and bf16 computed in f32). Its gradient is the softmax of each output's terms.
+    LogSumExp,
 }
 
 impl Reduction {
-    /// Its name as the `reduce!` macro spells it: `sum`, `mean`, `max`, `min`, `prod`.
+    /// Its name as the `reduce!` macro spells it: `sum`, `mean`, `max`, `min`, `prod`,
+    /// `logsumexp`.
     ///
     /// ```
     /// assert_eq!(strideweave::Reduction::Prod.name(), "prod");
@@ -72,6 +77,7 @@ impl Reduction {
             Reduction::Max => "max",
             Reduction::Min => "min",
             Reduction::Prod => "prod",
+            Reduction::LogSumExp => "logsumexp",
         }
     }
 
@@ -89,6 +95,9 @@ impl Reduction {
             Reduction::Max | Reduction::Min if d.is_complex() => {
                 Some("complex numbers have no order: reduce their magnitudes")
             }
+            Reduction::LogSumExp if !d.is_float() => Some(
+                "logsumexp is defined on real floating numbers: convert with to_dtype(DType::F32) first",
+            ),
             _ => None,
         }
     }
@@ -353,7 +362,7 @@ fn check_dtype(t: &Tensor, r: Reduction, op: &'static str) -> Result<()> {
 
 /// `r` over the listed top-level modes of `t` (each a whole mode, nested or not; `None`:
 /// every mode, to the rank-0 shape `()`), keeping the other modes in order, compactly.
-fn reduce_modes(
+pub(crate) fn reduce_modes(
     t: &Tensor,
     modes: Option<&[usize]>,
     r: Reduction,
@@ -461,6 +470,20 @@ impl Space {
         }
     }
 
+    /// The operand `x` in iteration order (`j + nout·r`: output `j`'s term `r`).
+    fn terms<T: Element>(&self, op: &'static str, x: &Tensor) -> Result<Vec<T>> {
+        let mut out = zeroed_vec(op, x.size())?;
+        read(x, op, |v: &[T], o, l| {
+            let view = self.view(l);
+            copy(
+                &self.extents,
+                (v, o, view.stride().leaves()),
+                (&mut out, 0, &self.compact()),
+            );
+        })?;
+        Ok(out)
+    }
+
     /// The view of `l`, a layout of the operand's shape, over the iteration space.
     fn view<'a>(&self, l: &'a Layout) -> Cow<'a, Layout> {
         match &self.plan {
@@ -469,16 +492,19 @@ impl Space {
         }
     }
 
-    /// The compact strides of the iteration space (kept leaves fastest): term `r` of output
-    /// `j` is at `j + nout·r`.
+    /// The strides that place term `r` of output `j` at `j + nout·r`: a kept leaf's gather
+    /// stride, and `nout` times the compact strides of the reduced leaves on the others.
     fn compact(&self) -> Vec<i64> {
-        let mut s = Vec::with_capacity(self.extents.len());
-        let mut p = 1i64;
-        for &e in &self.extents {
-            s.push(p);
-            p *= e;
-        }
-        s
+        let mut p = self.nout as i64;
+        let place = |(&e, &g): (&i64, &i64)| match g {
+            0 => {
+                let s = p;
+                p *= e;
+                s
+            }
+            g => g,
+        };
+        self.extents.iter().zip(&self.gather).map(place).collect()
     }
 }
 
@@ -507,12 +533,15 @@ fn reduce_with(
                 Reduction::Prod => fold_all(op, t, &space, T::ONE, |a, p: T| a.wmul(p))?,
                 Reduction::Max => fold_all(op, t, &space, T::LOW, max::<T>)?,
                 Reduction::Min => fold_all(op, t, &space, T::HIGH, min::<T>)?,
-                Reduction::Mean => unreachable!("checked: integers have no mean"),
+                Reduction::Mean | Reduction::LogSumExp => unreachable!("checked: integers have neither"),
             };
             deliver(op, dest, values, &space.out)
         }, _ => unreachable!("an integer dtype"));
     }
     let values = match r {
+        Reduction::LogSumExp => with_real!(d, T => {
+            T::dense(logsumexp_columns(&space.terms::<T>(op, t)?, space.nout))
+        }, _ => unreachable!("checked: a real floating dtype")),
         Reduction::Max | Reduction::Min => with_real!(d, T => {
             let v = match r {
                 Reduction::Max => fold_all(op, t, &space, T::LOW, max::<T>)?,
@@ -642,16 +671,7 @@ impl ReduceRule {
 
     /// The saved operand in iteration order (`j + nout·r`).
     fn terms<T: Num>(&self, x: &Tensor) -> Result<Vec<T>> {
-        read(x, OP, |v: &[T], o, l| {
-            let view = self.space.view(l);
-            let mut out = vec![T::zero(); view.size()];
-            copy(
-                &self.space.extents,
-                (v, o, view.stride().leaves()),
-                (&mut out, 0, &self.space.compact()),
-            );
-            out
-        })
+        self.space.terms(OP, x)
     }
 
     fn sum<T: Num>(&self, op: &'static str, cot: Dense, shape: &Shape) -> Result<Dense> {
@@ -745,6 +765,10 @@ impl ReduceRule {
             Reduction::Max | Reduction::Min => {
                 with_real!(cot.dtype(), T => self.extremum::<T>(op, cot, x)?, _ => unreachable!("real: checked"))
             }
+            Reduction::LogSumExp => with_real!(cot.dtype(), T => {
+                let (c, xs) = (T::cotangent(op, cot)?, self.terms::<T>(x)?);
+                T::dense(self.place(&logsumexp_grads(&xs, &c), x.shape()))
+            }, _ => unreachable!("real: checked")),
         };
         Ok(smallvec::smallvec![Some(g)])
     }

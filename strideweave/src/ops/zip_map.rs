@@ -34,26 +34,7 @@ pub(crate) fn zip2<T: Element>(
 ) -> Result<Option<Vec<T>>> {
     let extents = a.shape().leaves();
     match dest {
-        Dest::Fresh => {
-            // Reserved before any lock is taken: an impossible size is an error.
-            // SAFETY (`written_vec`'s contract): `read2` returns `Ok` only after running the
-            // closure, and `zip` writes `dst[D(i)]` for every index `i` of the shape; `D` is
-            // the compact layout of that shape, a bijection onto `0..a.size()`, so every
-            // element of `out` is written (tested over random layouts against a naive walk by
-            // `tests/zip`: `binary_operations_match_the_naive_reference`, whose values are never 0).
-            #[allow(unsafe_code)]
-            let out = unsafe {
-                written_vec(op, a.size(), |out| {
-                    read2(a, b, op, |(x, xo, xl), (y, yo, yl)| {
-                        let order = Layout::compact(xl.shape());
-                        let to = (out, 0, order.stride().leaves());
-                        let f = |p, q| MaybeUninit::new(f(p, q));
-                        zip(extents, side(x, xo, xl), side(y, yo, yl), to, f);
-                    })
-                })?
-            };
-            Ok(Some(out))
-        }
+        Dest::Fresh => zip_fresh(op, a, b, f).map(Some),
         Dest::Into(out) if same_place(out, a) && !shares(out, b) => update(op, out, b, &f),
         Dest::Into(out) if same_place(out, b) && !shares(out, a) => {
             update(op, out, a, |z, x| f(x, z))
@@ -87,21 +68,7 @@ pub(crate) fn map1<T: Element>(
 ) -> Result<Option<Vec<T>>> {
     let extents = t.shape().leaves();
     match dest {
-        Dest::Fresh => {
-            // SAFETY (`written_vec`'s contract): as in `zip2`, `map` writes every element of
-            // the compact layout of `t`'s shape once `read` has run the closure.
-            #[allow(unsafe_code)]
-            let out = unsafe {
-                written_vec(op, t.size(), |out| {
-                    read(t, op, |x: &[T], xo, xl| {
-                        let order = Layout::compact(xl.shape());
-                        let to = (out, 0, order.stride().leaves());
-                        map(extents, side(x, xo, xl), to, |p| MaybeUninit::new(f(p)));
-                    })
-                })?
-            };
-            Ok(Some(out))
-        }
+        Dest::Fresh => map_fresh(op, t, f).map(Some),
         Dest::Into(out) if shares(out, t) => staged(op, out, map1(op, t, Dest::Fresh, f)?),
         Dest::Into(out) => {
             let (o, l) = (out.offset() as i64, out.layout());
@@ -110,6 +77,55 @@ pub(crate) fn map1<T: Element>(
             })?;
             Ok(None)
         }
+    }
+}
+
+/// `f(a, b)` elementwise into a fresh compact first-mode-fastest vector, whose element type
+/// may differ from the operands' (checked: one subtensor each, dtype `T`, equal shapes).
+pub(crate) fn zip_fresh<T: Element, U: Element>(
+    op: &'static str,
+    a: &Tensor,
+    b: &Tensor,
+    f: impl Fn(T, T) -> U,
+) -> Result<Vec<U>> {
+    let extents = a.shape().leaves();
+    // Reserved before any lock is taken: an impossible size is an error.
+    // SAFETY (`written_vec`'s contract): `read2` returns `Ok` only after running the
+    // closure, and `zip` writes `dst[D(i)]` for every index `i` of the shape; `D` is
+    // the compact layout of that shape, a bijection onto `0..a.size()`, so every
+    // element of `out` is written (tested over random layouts against a naive walk by
+    // `tests/zip`: `binary_operations_match_the_naive_reference`, whose values are never 0).
+    #[allow(unsafe_code)]
+    unsafe {
+        written_vec(op, a.size(), |out| {
+            read2(a, b, op, |(x, xo, xl), (y, yo, yl)| {
+                let order = Layout::compact(xl.shape());
+                let to = (out, 0, order.stride().leaves());
+                let f = |p, q| MaybeUninit::new(f(p, q));
+                zip(extents, side(x, xo, xl), side(y, yo, yl), to, f);
+            })
+        })
+    }
+}
+
+/// `f(t)` elementwise into a fresh compact vector (see [`zip_fresh`]).
+pub(crate) fn map_fresh<T: Element, U: Element>(
+    op: &'static str,
+    t: &Tensor,
+    f: impl Fn(T) -> U,
+) -> Result<Vec<U>> {
+    let extents = t.shape().leaves();
+    // SAFETY (`written_vec`'s contract): as in `zip_fresh`, `map` writes every element of
+    // the compact layout of `t`'s shape once `read` has run the closure.
+    #[allow(unsafe_code)]
+    unsafe {
+        written_vec(op, t.size(), |out| {
+            read(t, op, |x: &[T], xo, xl| {
+                let order = Layout::compact(xl.shape());
+                let to = (out, 0, order.stride().leaves());
+                map(extents, side(x, xo, xl), to, |p| MaybeUninit::new(f(p)));
+            })
+        })
     }
 }
 

@@ -8,6 +8,7 @@
 //! | `arith` | `+ - * /` of equal static shapes: compile-time checks, typed results |
 //! | `matmul` | `matmul` in `Tensor::matmul`'s forms (matrices, vectors, batches): compile-time checks, `MatMul` results |
 //! | `contract` | `contract` along [`Axes`] lists, `dot`, `outer`: compile-time checks, `Contracted` results |
+//! | `math` | the functions of a model (`exp` … `gelu`, `powf`, `clamp`, `softmax`, `maximum`, …) keeping the static shape |
 //! | `scalar` | scalar operands (`&a * 2.0`, `1 + &a`), keeping the static shape |
 //! | `einsum` | what `einsum!` calls: its pattern as data, the compile-time check of static operands, the dispatch |
 //! | `dispatch` | the check constant, the dispatch on the tensor's type, the runtime paths |
@@ -23,6 +24,7 @@ mod compile;
 mod contract;
 mod dispatch;
 mod einsum;
+mod math;
 mod matmul;
 mod reduce;
 mod scalar;

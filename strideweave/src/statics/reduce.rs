@@ -220,12 +220,13 @@ mod tests {
     use crate::dtype::{Complex32, Complex64};
     use crate::layout::Shape;
 
-    const ALL: [Reduction; 5] = [
+    const ALL: [Reduction; 6] = [
         Reduction::Sum,
         Reduction::Mean,
         Reduction::Max,
         Reduction::Min,
         Reduction::Prod,
+        Reduction::LogSumExp,
     ];
 
     /// The compile-time rule refuses exactly what `Tensor::reduce` refuses, on every element

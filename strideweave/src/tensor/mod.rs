@@ -17,6 +17,8 @@ mod display;
 mod half_tests;
 mod index;
 pub(crate) mod materialize;
+#[cfg(feature = "rand")]
+mod random;
 pub(crate) mod read;
 mod spare;
 mod transfer;

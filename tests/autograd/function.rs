@@ -184,8 +184,11 @@ fn none_gradients_leave_their_inputs_without_one() {
     assert!(g[1].is_none());
 }
 
+/// What `Bad`'s backward returns, given the cotangent.
+type Returns = fn(&Tensor) -> Vec<Option<Tensor>>;
+
 /// A function whose backward returns what it is told to.
-struct Bad(fn(&Tensor) -> Vec<Option<Tensor>>);
+struct Bad(Returns);
 
 impl Function for Bad {
     fn forward(&self, x: &[&Tensor]) -> Result<Tensor> {
@@ -201,7 +204,7 @@ impl Function for Bad {
 
 #[test]
 fn gradients_that_do_not_fit_are_refused_naming_the_function() {
-    let cases: [(fn(&Tensor) -> Vec<Option<Tensor>>, ErrorKind, &str); 5] = [
+    let cases: [(Returns, ErrorKind, &str); 5] = [
         (
             |c| vec![Some(c.clone()), None],
             ErrorKind::Value,

@@ -362,17 +362,15 @@ fn check_refused(
     assert_eq!(idx.to_scalars().unwrap(), values.1);
 }
 
+/// One call of `index_select` or `gather` on the indices given.
+type Call<'a> = Box<dyn Fn(&Tensor) -> strideweave::Result<Tensor> + 'a>;
+
 #[test]
 fn every_refusal_names_the_operation_and_leaves_the_carriers_untouched() {
     let x = Tensor::arange::<f64>(&s("(3,4)"));
     x.set_requires_grad(true).unwrap();
     let xv = vals(&x);
-    let cases: Vec<(
-        Tensor,
-        Box<dyn Fn(&Tensor) -> strideweave::Result<Tensor>>,
-        &str,
-        ErrorKind,
-    )> = vec![
+    let cases: Vec<(Tensor, Call<'_>, &str, ErrorKind)> = vec![
         (
             i64s(&[0, 4], "2"),
             Box::new(|i| x.index_select(1, i)),

@@ -60,7 +60,7 @@ pub trait Function {
     /// struct Double;
     /// impl Function for Double {
     ///     fn forward(&self, inputs: &[&Tensor]) -> Result<Tensor> {
-    ///         assert!(!strideweave::is_grad_enabled()); // recording is off in here
+    ///         assert!(!strideweave::is_grad_enabled()); // recording is off in here (under `apply`)
     ///         inputs[0].mul_scalar(2.0f32)
     ///     }
     ///     fn backward(&self, _: &[&Tensor], _: &Tensor, c: &Tensor) -> Result<Vec<Option<Tensor>>> {
@@ -68,7 +68,11 @@ pub trait Function {
     ///     }
     /// }
     /// let x = Tensor::arange::<f32>(&"2".parse().unwrap());
-    /// assert_eq!(Double.forward(&[&x]).unwrap().to_vec::<f32>().unwrap(), [0.0, 2.0]);
+    /// x.set_requires_grad(true).unwrap();
+    /// let y = Double.apply(&[&x]).unwrap(); // `apply` runs `forward` with recording off
+    /// assert_eq!(y.to_vec::<f32>().unwrap(), [0.0, 2.0]);
+    /// assert!(y.requires_grad()); // and records the result as `Double`'s
+    /// assert!(strideweave::is_grad_enabled());
     /// ```
     fn forward(&self, inputs: &[&Tensor]) -> Result<Tensor>;
 

@@ -494,7 +494,7 @@ fn tiled<T: Copy>(
         .filter(|&(i, _)| i != k)
         .map(|(_, m)| *m)
         .collect();
-    let mut buf = vec![x[(s0 + offs[0]) as usize]; BLOCK * TILE];
+    let mut buf = [x[(s0 + offs[0]) as usize]; BLOCK * TILE];
     for (b, block) in offs.chunks(BLOCK).enumerate() {
         let j0 = (b * BLOCK) as i64;
         outer(&others, d0 + j0, [s0], |d, [s]| {

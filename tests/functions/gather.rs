@@ -468,6 +468,14 @@ fn every_refusal_names_the_operation_and_leaves_the_carriers_untouched() {
         check_refused(&x, &idx, f(&idx), prefix, kind, versions, (&xv, &before));
     }
     assert!(x.grad().is_none());
+    // A rank-0 input has no mode to pick along.
+    let err = Tensor::scalar(1.0f64)
+        .index_select(0, &i64s(&[0], "1"))
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "index_select: dim 0 is outside the 0 top-level modes of a rank-0 tensor, which has no mode to pick along (valid: 0..0)"
+    );
     // A block-scaled input is refused as for every one-subtensor operation.
     let q = Tensor::block_scaled(vec![1i8; 4], vec![0.5], &s("4"), 0, 4).unwrap();
     let err = q.index_select(0, &i64s(&[0], "1")).unwrap_err();

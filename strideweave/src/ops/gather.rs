@@ -191,11 +191,16 @@ impl Along {
     fn of(op: &'static str, shape: &Shape, dim: impl Dim) -> Result<Along> {
         let n = shape.rank();
         let Some(mode) = normalise_dim(dim, n) else {
+            let place = match n {
+                0 => "the 0 top-level modes of a rank-0 tensor, which has no mode to pick along"
+                    .to_string(),
+                n => format!("the {n} top-level modes, where -{n}..=-1 count back from the end"),
+            };
             return Err(Error::OutOfDomain {
                 op,
                 what: "dim",
                 value: clamp_dim(dim),
-                place: format!("the {n} top-level modes, where -{n}..=-1 count back from the end"),
+                place,
                 bound: n as i64,
             });
         };
@@ -243,34 +248,33 @@ impl Along {
     }
 }
 
-/// The index of ordinal `v` of the leaves `extents` with `strides` (first leaf fastest).
+/// The index of ordinal `v` (inside the domain) of the leaves `extents` with `strides`
+/// (first leaf fastest); the last leaf takes what remains, so a one-leaf mode divides
+/// nothing.
 #[inline]
 fn within(extents: &[i64], strides: &[i64], mut v: i64) -> i64 {
+    let Some((&last, strides)) = strides.split_last() else {
+        return 0;
+    };
     let mut at = 0;
     for (&e, &s) in extents.iter().zip(strides) {
         at += (v % e) * s;
         v /= e;
     }
-    at
+    at + v * last
 }
 
 /// The values of a vector of `i64` or `i32` indices, in first-mode-fastest order.
 fn index_vector(op: &'static str, indices: &Tensor) -> Result<Vec<i64>> {
     indices.require_single(op)?;
-    let idx = match indices.dtype() {
-        DType::I64 => values_of::<i64>(indices, op)?,
-        DType::I32 => values_of::<i32>(indices, op)?
-            .into_iter()
-            .map(i64::from)
-            .collect(),
-        d => {
-            return Err(Error::WrongType {
-                op,
-                expected: "an i64 or i32 index tensor".into(),
-                found: format!("a {d} index tensor"),
-            });
-        }
-    };
+    let d = indices.dtype();
+    if d != DType::I64 && d != DType::I32 {
+        return Err(Error::WrongType {
+            op,
+            expected: "an i64 or i32 index tensor".into(),
+            found: format!("a {d} index tensor"),
+        });
+    }
     if indices.rank() != 1 {
         return Err(Error::RankMismatch {
             op,
@@ -279,7 +283,13 @@ fn index_vector(op: &'static str, indices: &Tensor) -> Result<Vec<i64>> {
             found: indices.rank(),
         });
     }
-    Ok(idx)
+    Ok(match d {
+        DType::I64 => values_of::<i64>(indices, op)?,
+        _ => values_of::<i32>(indices, op)?
+            .into_iter()
+            .map(i64::from)
+            .collect(),
+    })
 }
 
 /// PyTorch's shape rule of `gather`: as many top-level modes as the input, each but `mode`

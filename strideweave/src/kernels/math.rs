@@ -10,6 +10,8 @@ use crate::kernels::num::Num;
 pub(crate) trait Math: Num {
     /// The type the functions are computed in.
     type Wide: Wide;
+    /// Whether [`Wide`](Math::Wide) is the type itself (no conversion on the way).
+    const NATIVE: bool = true;
     fn widen(self) -> Self::Wide;
     fn narrow(w: Self::Wide) -> Self;
 }
@@ -136,6 +138,7 @@ macro_rules! half_float {
     ($t:ty) => {
         impl Math for $t {
             type Wide = f32;
+            const NATIVE: bool = false;
             fn widen(self) -> f32 {
                 self.to_f32()
             }

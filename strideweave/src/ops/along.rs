@@ -13,7 +13,7 @@ use crate::carrier::Carrier;
 use crate::dtype::{Element, zeroed_vec};
 use crate::error::{Error, Result};
 use crate::kernels::int::with_int;
-use crate::kernels::math::{Math, Real, RealWide};
+use crate::kernels::math::{Math, Real, RealWide, Wide};
 use crate::kernels::num::{Dense, Num, with_real};
 use crate::kernels::strided::walk;
 use crate::layout::{Dim, Layout, Shape};
@@ -246,12 +246,9 @@ fn normalised(t: &Tensor, op: &'static str, dim: impl Dim, log: bool) -> Result<
 
 /// The softmax (or its log) of each fiber of mode `at`, in place in `w`.
 fn softmax_fiber<W: RealWide>(w: &mut [W], log: bool) {
+    // A fiber of −∞ alone, or one holding +∞: the shifted values hold NaN, and so does the
+    // softmax, as PyTorch's.
     let m = max_of(w);
-    if m.is_nan() {
-        w.iter_mut().for_each(|v| *v = m);
-        return;
-    }
-    // A fiber of -inf alone: every shifted value would be NaN; softmax is NaN as PyTorch.
     let mut sum = W::from_f64(0.0);
     for v in w.iter_mut() {
         let e = (*v - m).exp();
@@ -272,18 +269,40 @@ fn softmax_fiber<W: RealWide>(w: &mut [W], log: bool) {
     }
 }
 
-/// The largest value, or NaN if there is one.
+/// The largest value (−∞ for none). NaN is skipped here: it reaches the result through the
+/// sum, which it makes NaN, as a NaN anywhere in a fiber must.
 fn max_of<W: RealWide>(w: &[W]) -> W {
-    let mut m = W::from_f64(f64::NEG_INFINITY);
-    for &v in w {
-        if v.is_nan() {
-            return v;
+    w.iter().fold(
+        W::from_f64(f64::NEG_INFINITY),
+        |m, &v| if v > m { v } else { m },
+    )
+}
+
+/// [`softmax_fiber`] from a unit-stride fiber `x` straight into a unit-stride `out`, for a
+/// type computed as itself (no buffer, no conversion).
+fn softmax_run<T: Real>(x: &[T], out: &mut [T], log: bool) {
+    let m = x
+        .iter()
+        .fold(T::Wide::from_f64(f64::NEG_INFINITY), |m, &v| {
+            let v = v.widen();
+            if v > m { v } else { m }
+        });
+    let mut sum = T::Wide::from_f64(0.0);
+    if log {
+        x.iter().for_each(|&v| sum += (v.widen() - m).exp());
+        let lse = m + sum.ln();
+        for (o, &v) in out.iter_mut().zip(x) {
+            *o = T::narrow(v.widen() - lse);
         }
-        if v > m {
-            m = v;
-        }
+        return;
     }
-    m
+    for (o, &v) in out.iter_mut().zip(x) {
+        let e = (v.widen() - m).exp();
+        sum += e;
+        *o = T::narrow(e);
+    }
+    let r = T::Wide::one() / sum;
+    out.iter_mut().for_each(|o| *o = T::narrow(o.widen() * r));
 }
 
 /// The result values of `softmax`/`log_softmax` and their layout.
@@ -300,7 +319,13 @@ fn softmax_values<T: Real>(
     read(t, op, |x: &[T], xo, xl: &Layout| {
         let fibers = Fibers::new(xl, layout.stride().leaves(), leaves);
         let mut buf = Vec::new();
+        let n = fibers.extents.iter().product::<i64>() as usize;
+        let unit = T::NATIVE && fibers.x == [1] && fibers.out == [1];
         fibers.each(xo, |xs, d| {
+            if unit {
+                let (xs, d) = (xs as usize, d as usize);
+                return softmax_run(&x[xs..xs + n], &mut out[d..d + n], log);
+            }
             fibers.gather(x, xs, &mut buf);
             softmax_fiber(&mut buf, log);
             fibers.scatter(&mut out, d, &buf);
@@ -432,9 +457,12 @@ pub(crate) fn logsumexp_columns<T: Real>(xs: &[T], nout: usize) -> Vec<T> {
 /// `log Σ exp(w)`, max-shifted.
 fn logsumexp_of<W: RealWide>(w: &[W]) -> W {
     let m = max_of(w);
-    // NaN, +inf (the sum is +inf) and an all -inf (or empty) column are their own answer.
-    if m.is_nan() || m.to_f64().is_infinite() {
-        return m;
+    // A column holding +∞, or of −∞ alone (or empty), is its own answer unless it holds NaN.
+    if m.to_f64().is_infinite() {
+        return match w.iter().find(|v| v.is_nan()) {
+            Some(&nan) => nan,
+            None => m,
+        };
     }
     let sum = w.iter().fold(W::from_f64(0.0), |a, &v| a + (v - m).exp());
     m + sum.ln()

@@ -68,7 +68,10 @@ fn main() -> Result<()> {
                 .to_dtype(DType::F64)?
                 .mean()?
                 .item::<f64>()?;
-            println!("step {step:>3}  loss {last:.4}  accuracy {:.1}%", 100.0 * right);
+            println!(
+                "step {step:>3}  loss {last:.4}  accuracy {:.1}%",
+                100.0 * right
+            );
         }
         loss.backward()?;
         let _off = no_grad();

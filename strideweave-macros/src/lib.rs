@@ -288,7 +288,7 @@ pub fn einsum(input: TokenStream) -> TokenStream {
 /// `reduce!(t, "pattern", reduction, name = extent, …)`.
 ///
 /// The left-side symbols the right side omits are folded by `reduction`, one of einops'
-/// names `sum`, `mean`, `max`, `min`, `prod` (or a path to a variant,
+/// names `sum`, `mean`, `max`, `min`, `prod`, `logsumexp` (or a path to a variant,
 /// `Reduction::Mean`); the kept ones are arranged as the right side says (groups, `1`, `...`,
 /// split leaves with keyword extents), and an empty right side (`"a b ->"`) folds everything
 /// into a rank-0 tensor. Values, dtype rules, NaN and gradients are those of

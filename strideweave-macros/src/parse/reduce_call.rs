@@ -18,7 +18,7 @@ pub const REDUCTIONS: [(&str, &str); 6] = [
     ("logsumexp", "LogSumExp"),
 ];
 
-/// What a message lists: "`sum`, `mean`, `max`, `min` or `prod`".
+/// What a message lists: "`sum`, `mean`, `max`, `min`, `prod` or `logsumexp`".
 const NAMES: &str = "`sum`, `mean`, `max`, `min`, `prod` or `logsumexp`";
 
 const EXAMPLE: &str = "reduce!(t, \"b c h w -> b c\", mean)";
@@ -173,13 +173,13 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_or_unknown_reduction_lists_the_five_names() {
+    fn a_missing_or_unknown_reduction_lists_the_six_names() {
         let e = error(quote!(t, "a b -> a"));
-        assert!(e.starts_with("reduce!: expected a reduction after the pattern: `sum`, `mean`, `max`, `min` or `prod`"), "{e}");
+        assert!(e.starts_with("reduce!: expected a reduction after the pattern: `sum`, `mean`, `max`, `min`, `prod` or `logsumexp`"), "{e}");
         let e = error(quote!(t, "a b -> a",));
         assert!(e.starts_with("reduce!: expected a reduction"), "{e}");
         let e = error(quote!(t, "a b -> a", avg));
-        assert!(e.starts_with("reduce!: unknown reduction identifier `avg`; write one of `sum`, `mean`, `max`, `min` or `prod`"), "{e}");
+        assert!(e.starts_with("reduce!: unknown reduction identifier `avg`; write one of `sum`, `mean`, `max`, `min`, `prod` or `logsumexp`"), "{e}");
         let e = error(quote!(t, "a b -> a", Mean));
         assert!(
             e.contains("(did you mean `mean`, or `Reduction::Mean`?)"),

@@ -8,4 +8,5 @@ mod gather;
 mod math;
 #[cfg(feature = "rand")]
 mod random;
+mod refusals;
 mod torch_reference;

@@ -38,60 +38,10 @@ pub(crate) trait RealWide: Wide + PartialOrd {
     fn is_nan(self) -> bool;
 }
 
-macro_rules! float {
-    ($t:ty) => {
-        impl Math for $t {
-            type Wide = $t;
-            fn widen(self) -> $t {
-                self
-            }
-            fn narrow(w: $t) -> $t {
-                w
-            }
-        }
-        impl Wide for $t {
-            fn exp(self) -> $t {
-                <$t>::exp(self)
-            }
-            fn ln(self) -> $t {
-                <$t>::ln(self)
-            }
-            fn sqrt(self) -> $t {
-                <$t>::sqrt(self)
-            }
-            fn sin(self) -> $t {
-                <$t>::sin(self)
-            }
-            fn cos(self) -> $t {
-                <$t>::cos(self)
-            }
-            fn tanh(self) -> $t {
-                <$t>::tanh(self)
-            }
-            fn powf(self, p: f64) -> $t {
-                <$t>::powf(self, p as $t)
-            }
-            fn pow(self, p: $t) -> $t {
-                <$t>::powf(self, p)
-            }
-        }
-        impl RealWide for $t {
-            fn to_f64(self) -> f64 {
-                self as f64
-            }
-            fn is_nan(self) -> bool {
-                <$t>::is_nan(self)
-            }
-        }
-        impl Real for $t {}
-    };
-}
-
-float!(f32);
-float!(f64);
-
-macro_rules! complex {
-    ($t:ty, $re:ty) => {
+/// `Math` and `Wide` of a type computed as itself: f32, f64 and the complex types (`$re` the
+/// type of a real exponent, `$pow` the method of a same-type one).
+macro_rules! native {
+    ($t:ty, $re:ty, $pow:ident) => {
         impl Math for $t {
             type Wide = $t;
             fn widen(self) -> $t {
@@ -124,14 +74,33 @@ macro_rules! complex {
                 <$t>::powf(self, p as $re)
             }
             fn pow(self, p: $t) -> $t {
-                <$t>::powc(self, p)
+                <$t>::$pow(self, p)
             }
         }
     };
 }
 
-complex!(Complex32, f32);
-complex!(Complex64, f64);
+native!(f32, f32, powf);
+native!(f64, f64, powf);
+native!(Complex32, f32, powc);
+native!(Complex64, f64, powc);
+
+macro_rules! real {
+    ($t:ty) => {
+        impl RealWide for $t {
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+        }
+        impl Real for $t {}
+    };
+}
+
+real!(f32);
+real!(f64);
 
 #[cfg(feature = "half")]
 macro_rules! half_float {

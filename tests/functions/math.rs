@@ -338,3 +338,22 @@ fn static_tensors_keep_their_shape_through_the_functions() {
     g.as_dynamic().sum().unwrap().backward().unwrap();
     assert_eq!(t.grad().unwrap().to_vec().unwrap().len(), 6);
 }
+
+#[test]
+fn abs_of_complex_gives_the_real_modulus_with_pytorchs_gradient() {
+    let z = Tensor::from_vec(
+        vec![Complex64::new(3.0, -4.0), Complex64::new(0.0, 0.0)],
+        &s("2"),
+    )
+    .unwrap();
+    z.set_requires_grad(true).unwrap();
+    let a = z.abs().unwrap();
+    assert_eq!((a.dtype(), v64(&a)), (DType::F64, vec![5.0, 0.0]));
+    let w = Tensor::from_vec(vec![2.0f64, 1.0], &s("2")).unwrap();
+    a.mul(&w).unwrap().sum().unwrap().backward().unwrap();
+    // PyTorch: grad · sgn(z), sgn(0) = 0.
+    let g = z.grad().unwrap().to_vec::<Complex64>().unwrap();
+    assert_eq!(g, [Complex64::new(1.2, -1.6), Complex64::new(0.0, 0.0)]);
+    let f = Tensor::from_vec(vec![strideweave::Complex32::new(0.0, -2.0)], &s("1")).unwrap();
+    assert_eq!(f.abs().unwrap().to_vec::<f32>().unwrap(), [2.0]);
+}

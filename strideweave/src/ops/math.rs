@@ -191,16 +191,34 @@ impl Tensor {
         unary(self, Func::Sqrt)
     }
 
-    /// `|x|` of every element of a real floating tensor. Differentiable: the gradient is the
-    /// sign of `x`, 0 at 0 (PyTorch's rule). For the modulus of complex values see
-    /// [`magnitude`](Self::magnitude) and [`real`](Self::real).
+    /// `|x|` of every element. A real floating tensor keeps its dtype; a complex one gives
+    /// its moduli as the real dtype of its parts (complex128 → f64), as numpy and PyTorch.
+    /// Differentiable: the gradient is the sign of `x` (`z/|z|` for complex), 0 at 0
+    /// (PyTorch's rule).
     ///
     /// ```
-    /// let t = strideweave::Tensor::from_vec(vec![-2.0f64, 0.0, 3.0], &"3".parse().unwrap()).unwrap();
+    /// use strideweave::{Complex64, Tensor};
+    /// let t = Tensor::from_vec(vec![-2.0f64, 0.0, 3.0], &"3".parse().unwrap()).unwrap();
     /// assert_eq!(t.abs().unwrap().to_vec::<f64>().unwrap(), [2.0, 0.0, 3.0]);
+    /// let z = Tensor::from_vec(vec![Complex64::new(3.0, -4.0)], &"1".parse().unwrap()).unwrap();
+    /// assert_eq!(z.abs().unwrap().to_vec::<f64>().unwrap(), [5.0]);
     /// ```
     pub fn abs(&self) -> Result<Tensor> {
-        unary(self, Func::Abs)
+        match self.dtype() {
+            DType::ComplexF32 => modulus(
+                self,
+                |z: Complex32| z.norm(),
+                |z| (z.re as f64, z.im as f64),
+                |re, im| Complex32::new(re as f32, im as f32),
+            ),
+            DType::ComplexF64 => modulus(
+                self,
+                |z: Complex64| z.norm(),
+                |z| (z.re, z.im),
+                Complex64::new,
+            ),
+            _ => unary(self, Func::Abs),
+        }
     }
 
     /// The sine of every element (radians). Differentiable.
@@ -300,6 +318,55 @@ impl Tensor {
         let (lo, hi) = (bound(min.into(), "min")?, bound(max.into(), "max")?);
         unary(self, Func::Clamp(lo, hi))
     }
+}
+
+/// `|z|` of a complex tensor into the real dtype `R`, recorded with the rule
+/// `c · z/|z|` (0 at 0).
+fn modulus<Z: Num, R: Num>(
+    t: &Tensor,
+    norm: fn(Z) -> R,
+    parts: fn(Z) -> (f64, f64),
+    make: fn(f64, f64) -> Z,
+) -> Result<Tensor> {
+    const OP: &str = "abs";
+    t.require_single(OP)?;
+    let out = Tensor::from_vec(crate::ops::zip_map::map_fresh(OP, t, norm)?, t.shape())?;
+    if !crate::autograd::node::wants(&[t]) {
+        return Ok(out);
+    }
+    let grads = crate::autograd::node::rule(move |step| {
+        let (op, cot, inputs, _) = step.parts();
+        let c: Vec<f64> = with_real!(cot.dtype(), T => T::cotangent(op, cot)?.into_iter().map(|c| crate::dtype::Element::to_scalar(c).to_f64()).collect(),
+            _ => unreachable!("a real cotangent"));
+        let g = zip_with_values(op, &c, &inputs[0], |c, z: Z| {
+            let (re, im) = parts(z);
+            let n = re.hypot(im);
+            match n == 0.0 {
+                true => make(0.0, 0.0),
+                false => make(c * re / n, c * im / n),
+            }
+        })?;
+        Ok(smallvec::smallvec![Some(Z::dense(g))])
+    });
+    Ok(crate::autograd::node::attach(out, OP, &[t], grads))
+}
+
+/// `f(c[k], t[k])` for every ordinal `k` of `t`, read in place.
+fn zip_with_values<Z: Num>(
+    op: &'static str,
+    c: &[f64],
+    t: &Tensor,
+    f: impl Fn(f64, Z) -> Z,
+) -> Result<Vec<Z>> {
+    crate::tensor::read::read(t, op, |x: &[Z], o, l: &Layout| {
+        let mut out = Vec::with_capacity(c.len());
+        let mut k = 0;
+        crate::kernels::strided::walk1(l, o, |i| {
+            out.push(f(c[k], x[i]));
+            k += 1;
+        });
+        out
+    })
 }
 
 /// A bound of `clamp` as f64: a real number, not NaN.

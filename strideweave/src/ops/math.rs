@@ -11,7 +11,7 @@ use crate::kernels::num::{Dense, Num, with_real};
 use crate::kernels::strided::walk2;
 use crate::layout::Layout;
 use crate::ops::elementwise::{same_shape, zip_with};
-use crate::ops::zip_map::{map1, zip2};
+use crate::ops::zip_map::zip2;
 use crate::ops::{Dest, check_pair, finish};
 use crate::tensor::Tensor;
 use crate::tensor::read::read2;
@@ -424,11 +424,10 @@ fn unary(t: &Tensor, f: Func) -> Result<Tensor> {
 /// Runs `$body` on every element `$x` (in the wide type) of `$t` into a fresh vector.
 macro_rules! each {
     ($op:expr, $t:expr, $T:ty, |$x:ident| $body:expr) => {
-        map1($op, $t, Dest::Fresh, |v: $T| {
+        crate::ops::zip_map::map_fresh($op, $t, |v: $T| {
             let $x = v.widen();
             <$T>::narrow($body)
         })
-        .map(|v| v.expect("a fresh result"))
     };
 }
 

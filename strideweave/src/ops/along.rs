@@ -66,7 +66,7 @@ impl Tensor {
     /// ```
     pub fn logsumexp(&self, dim: impl Dim) -> Result<Tensor> {
         const OP: &str = "logsumexp";
-        let at = mode_at(self, OP, dim)?;
+        let at = Along::of(OP, self.shape(), dim)?.mode;
         let r = Reduction::LogSumExp;
         fresh(reduce_modes(self, Some(&[at]), r, OP, Dest::Fresh))
     }
@@ -98,24 +98,40 @@ impl Tensor {
     }
 }
 
-/// The top-level mode `dim` names (negative from the end), or an error naming `op`.
-pub(crate) fn mode_at(t: &Tensor, op: &'static str, dim: impl Dim) -> Result<usize> {
-    let n = t.rank();
-    normalise_dim(dim, n).ok_or_else(|| Error::OutOfDomain {
-        op,
-        what: "dim",
-        value: clamp_dim(dim),
-        place: format!(
-            "the {n} top-level modes of shape {}, where -{n}..=-1 count back from the end",
-            t.shape()
-        ),
-        bound: n as i64,
-    })
+/// The mode a function runs along (softmax, argmax, the gathers, …): its top-level index, the range of its leaves among the
+/// input's depth-first leaves, and its extent (the product of those leaves).
+pub(crate) struct Along {
+    pub(crate) mode: usize,
+    pub(crate) leaves: Range<usize>,
+    pub(crate) extent: i64,
 }
 
-/// The leaves of top-level mode `at`.
-fn leaves_of(shape: &Shape, at: usize) -> Range<usize> {
-    shape.as_int_tuple().top_spans()[at].vals.clone()
+impl Along {
+    /// Mode `dim` of `shape` (negative: counted back from the end).
+    pub(crate) fn of(op: &'static str, shape: &Shape, dim: impl Dim) -> Result<Along> {
+        let n = shape.rank();
+        let Some(mode) = normalise_dim(dim, n) else {
+            let place = match n {
+                0 => "the 0 top-level modes of a rank-0 tensor, which has no mode to pick along"
+                    .to_string(),
+                n => format!("the {n} top-level modes, where -{n}..=-1 count back from the end"),
+            };
+            return Err(Error::OutOfDomain {
+                op,
+                what: "dim",
+                value: clamp_dim(dim),
+                place,
+                bound: n as i64,
+            });
+        };
+        let leaves = shape.as_int_tuple().top_spans()[mode].vals.clone();
+        let extent = shape.leaves()[leaves.clone()].iter().product();
+        Ok(Along {
+            mode,
+            leaves,
+            extent,
+        })
+    }
 }
 
 /// Leaf strides split into those of a fiber (`leaves`) and the rest.
@@ -221,7 +237,7 @@ impl Fibers {
 
 fn normalised(t: &Tensor, op: &'static str, dim: impl Dim, log: bool) -> Result<Tensor> {
     check_function(op, t, false)?;
-    let at = mode_at(t, op, dim)?;
+    let at = Along::of(op, t.shape(), dim)?.mode;
     let d = t.dtype();
     let (values, layout) = with_real!(d, T => {
         let (v, l) = softmax_values::<T>(op, t, at, log)?;
@@ -315,7 +331,7 @@ fn softmax_values<T: Real>(
     let s = t.require_single(op)?;
     let layout = fresh_like(&s.layout);
     let mut out = zeroed_vec::<T>(op, t.size())?;
-    let leaves = leaves_of(t.shape(), at);
+    let leaves = t.shape().as_int_tuple().top_spans()[at].vals.clone();
     read(t, op, |x: &[T], xo, xl: &Layout| {
         let fibers = Fibers::new(xl, layout.stride().leaves(), leaves);
         let mut buf = Vec::new();
@@ -346,7 +362,7 @@ fn softmax_backward<T: Real>(
     let c = T::cotangent(op, cot)?;
     let compact = Layout::compact(x.shape());
     let mut g = zeroed_vec::<T>(op, c.len())?;
-    let leaves = leaves_of(x.shape(), at);
+    let leaves = x.shape().as_int_tuple().top_spans()[at].vals.clone();
     read(x, op, |xv: &[T], xo, xl: &Layout| {
         let fibers = Fibers::new(xl, compact.stride().leaves(), leaves);
         let (mut y, mut cf) = (Vec::new(), Vec::new());
@@ -387,7 +403,7 @@ fn arg(t: &Tensor, op: &'static str, dim: impl Dim, largest: bool) -> Result<Ten
             found: format!("a {d} tensor"),
         });
     }
-    let at = mode_at(t, op, dim)?;
+    let at = Along::of(op, t.shape(), dim)?.mode;
     let out_shape = without_mode(t.shape(), at)?;
     let idx = match d.is_float() {
         true => {
@@ -410,7 +426,7 @@ fn arg_values<T: Element + PartialOrd>(
 ) -> Result<Vec<i64>> {
     let mut out = zeroed_vec::<i64>(op, out_shape.size())?;
     let compact = Layout::compact(out_shape);
-    let leaves = leaves_of(t.shape(), at);
+    let leaves = t.shape().as_int_tuple().top_spans()[at].vals.clone();
     read(t, op, |x: &[T], xo, xl: &Layout| {
         let fibers = Fibers::new(xl, compact.stride().leaves(), leaves);
         fibers.each(xo, |xs, d| {

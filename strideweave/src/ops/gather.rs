@@ -24,7 +24,8 @@ use crate::kernels::copy::Planned;
 use crate::kernels::num::{Num, with_num};
 use crate::kernels::plan::{Mode, Modes, Order, outer, plan};
 use crate::kernels::scatter::scatter_add;
-use crate::layout::{Dim, IntTuple, Layout, Shape, clamp_dim, normalise_dim};
+use crate::layout::{Dim, IntTuple, Layout, Shape};
+use crate::ops::along::Along;
 use crate::tensor::Tensor;
 use crate::tensor::read::{gather as values_of, read};
 
@@ -178,41 +179,7 @@ impl Tensor {
     }
 }
 
-/// The mode a gather runs along: its top-level index, the range of its leaves among the
-/// input's depth-first leaves, and its extent (the product of those leaves).
-struct Along {
-    mode: usize,
-    leaves: Range<usize>,
-    extent: i64,
-}
-
 impl Along {
-    /// Mode `dim` of `shape` (negative: counted back from the end).
-    fn of(op: &'static str, shape: &Shape, dim: impl Dim) -> Result<Along> {
-        let n = shape.rank();
-        let Some(mode) = normalise_dim(dim, n) else {
-            let place = match n {
-                0 => "the 0 top-level modes of a rank-0 tensor, which has no mode to pick along"
-                    .to_string(),
-                n => format!("the {n} top-level modes, where -{n}..=-1 count back from the end"),
-            };
-            return Err(Error::OutOfDomain {
-                op,
-                what: "dim",
-                value: clamp_dim(dim),
-                place,
-                bound: n as i64,
-            });
-        };
-        let leaves = shape.as_int_tuple().top_spans()[mode].vals.clone();
-        let extent = shape.leaves()[leaves.clone()].iter().product();
-        Ok(Along {
-            mode,
-            leaves,
-            extent,
-        })
-    }
-
     /// Fails on the first index outside `0..extent`, naming it and its coordinate in the
     /// index tensor of shape `shape`.
     fn check(&self, op: &'static str, idx: &[i64], shape: &Shape) -> Result<()> {

@@ -398,7 +398,7 @@ pub fn reduce(input: TokenStream) -> TokenStream {
 ///
 /// ```compile_fail
 /// // error: s!: the slice `1..8;3` does not end on a step: its width 7 (from 1 to 8) is not a
-/// //        multiple of the step 3; write `1..7;3` or `1..10;3`
+/// //        multiple of the step 3; write `1..7;3`
 /// let keys = strideweave::s![.., 1..8;3];
 /// ```
 #[proc_macro]

@@ -271,26 +271,21 @@ fn key(k: &crate::ast::KeyAst) -> Option<syn::Error> {
     };
     let width = i128::from(z) - i128::from(a);
     if width % i128::from(s) != 0 {
-        // The nearest stops that end on a step, keeping the sign of the bounds.
+        // The nearest stop inside the written bounds that ends on a step (a longer slice
+        // might not fit the mode); a slice narrower than its step keeps one coordinate.
         let s128 = i128::from(s);
-        let below = i128::from(a) + (width / s128).max(1) * s128;
-        let above = i128::from(a) + (width / s128 + 1) * s128;
+        let below = i128::from(a) + (width / s128) * s128;
         let step_text = step
             .as_ref()
             .map(|b| format!(";{}", b.text()))
             .unwrap_or_default();
         let start_part = start.as_ref().map(Bound::text).unwrap_or_default();
-        let fits = |stop: i128| (stop < 0) == (a < 0) && i64::try_from(stop).is_ok();
-        let mut suggestions: Vec<String> = [below, above]
-            .into_iter()
-            .filter(|&z| fits(z))
-            .map(|z| format!("`{start_part}..{z}{step_text}`"))
-            .collect();
-        suggestions.dedup();
-        let advice = if suggestions.is_empty() {
-            String::new()
-        } else {
-            format!("; write {}", suggestions.join(" or "))
+        let advice = match below > i128::from(a) {
+            true => format!("; write `{start_part}..{below}{step_text}`"),
+            false => format!(
+                "; it keeps one coordinate: write `{start_part}..{}`",
+                i128::from(a) + 1
+            ),
         };
         return Some(spans.error(format!(
             "s!: the slice `{text}` does not end on a step: its width {width} (from {a} to {z}) \
@@ -333,13 +328,16 @@ mod key_tests {
         assert!(check(quote!(7..2))[0].contains("its stop 2 is before its start 7"));
         assert!(check(quote!(..0))[0].contains("its start 0 (the default)"));
         assert!(check(quote!(-1..-3))[0].contains("(both count from the end)"));
-        assert!(check(quote!(1..8;3))[0].contains(
-            "width 7 (from 1 to 8) is not a multiple of the step 3; write `1..7;3` or `1..10;3`"
-        ));
-        assert!(check(quote!(..5;2))[0].contains("write `..4;2` or `..6;2`"));
-        assert!(check(quote!(0..2;3))[0].contains("write `0..3;3`"));
+        assert!(
+            check(quote!(1..8;3))[0]
+                .contains("width 7 (from 1 to 8) is not a multiple of the step 3; write `1..7;3`")
+        );
+        // Only stops inside the written bounds: `1..65;2` could run past an extent of 64.
+        assert!(check(quote!(1..64;2))[0].ends_with("write `1..63;2`"));
+        assert!(check(quote!(..5;2))[0].ends_with("write `..4;2`"));
+        assert!(check(quote!(0..2;3))[0].ends_with("it keeps one coordinate: write `0..1`"));
         assert!(check(quote!(-8..-1;3))[0].ends_with("write `-8..-2;3`"));
-        assert!(check(quote!(-2..-1;3))[0].ends_with("the step 3"));
+        assert!(check(quote!(-2..-1;3))[0].ends_with("it keeps one coordinate: write `-2..-1`"));
         assert!(check(quote!(-1))[0].starts_with("s!: integer key -1 is negative"));
         assert!(check(quote!(-3))[0].contains("the slice `-3..-2`"));
     }

@@ -11,8 +11,8 @@ use crate::kernels::num::{Dense, Num, with_real};
 use crate::kernels::strided::walk2;
 use crate::layout::Layout;
 use crate::ops::elementwise::{same_shape, zip_with};
-use crate::ops::zip_map::zip2;
-use crate::ops::{Dest, check_pair, finish};
+use crate::ops::zip_map::zip_fresh;
+use crate::ops::{Dest, check_pair, finish, fresh};
 use crate::tensor::Tensor;
 use crate::tensor::read::read2;
 
@@ -414,11 +414,9 @@ fn unary(t: &Tensor, f: Func) -> Result<Tensor> {
             with_real!(d, T => T::dense(forward_real::<T>(op, t, f)?), _ => unreachable!("checked"))
         }
     };
-    let out = finish(op, Dest::Fresh, &[t], values, t.shape(), || {
+    fresh(finish(op, Dest::Fresh, &[t], values, t.shape(), || {
         Box::new(FuncRule(f))
-    })?;
-    // unreachable from user input: the fresh form always returns its tensor.
-    Ok(out.expect("a fresh result"))
+    }))
 }
 
 /// Runs `$body` on every element `$x` (in the wide type) of `$t` into a fresh vector.
@@ -579,19 +577,15 @@ fn pair(a: &Tensor, b: &Tensor, f: Pair) -> Result<Tensor> {
     check_pair(op, a, b)?;
     same_shape(op, a, b)?;
     let values = match a.dtype() {
-        DType::ComplexF32 => {
-            Complex32::dense(fresh(zip2(op, a, b, Dest::Fresh, pow::<Complex32>)?))
-        }
-        DType::ComplexF64 => {
-            Complex64::dense(fresh(zip2(op, a, b, Dest::Fresh, pow::<Complex64>)?))
-        }
-        d => with_real!(d, T => T::dense(fresh(match f {
-            Pair::Maximum => zip2(op, a, b, Dest::Fresh, |x: T, y| extreme(x, y, true))?,
-            Pair::Minimum => zip2(op, a, b, Dest::Fresh, |x: T, y| extreme(x, y, false))?,
-            Pair::Pow => zip2(op, a, b, Dest::Fresh, pow::<T>)?,
-        })), _ => unreachable!("checked")),
+        DType::ComplexF32 => Complex32::dense(zip_fresh(op, a, b, pow::<Complex32>)?),
+        DType::ComplexF64 => Complex64::dense(zip_fresh(op, a, b, pow::<Complex64>)?),
+        d => with_real!(d, T => T::dense(match f {
+            Pair::Maximum => zip_fresh(op, a, b, |x: T, y| extreme(x, y, true))?,
+            Pair::Minimum => zip_fresh(op, a, b, |x: T, y| extreme(x, y, false))?,
+            Pair::Pow => zip_fresh(op, a, b, pow::<T>)?,
+        }), _ => unreachable!("checked")),
     };
-    let out = finish(op, Dest::Fresh, &[a, b], values, a.shape(), || {
+    fresh(finish(op, Dest::Fresh, &[a, b], values, a.shape(), || {
         crate::autograd::node::rule(move |step| {
             let (op, cot, inputs, needs) = step.parts();
             let (ga, gb) = match cot.dtype() {
@@ -608,15 +602,7 @@ fn pair(a: &Tensor, b: &Tensor, f: Pair) -> Result<Tensor> {
             };
             Ok(smallvec::smallvec![ga, gb])
         })
-    })?;
-    // unreachable from user input: the fresh form always returns its tensor.
-    Ok(out.expect("a fresh result"))
-}
-
-/// The values of a fresh form.
-fn fresh<T>(v: Option<Vec<T>>) -> Vec<T> {
-    // unreachable from user input: the fresh form always returns its values.
-    v.expect("a fresh result")
+    }))
 }
 
 fn dense2<T: Num>((a, b): (Option<Vec<T>>, Option<Vec<T>>)) -> (Option<Dense>, Option<Dense>) {

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use crate::check::NotationError;
-use crate::keywords::{KeywordError, KeywordMistake, KeywordValue};
+use crate::keywords::{KeywordError, KeywordValue, check_each};
 use crate::pattern::{
     Pattern, PatternKind, Side, SideName, Term, check_pattern, parse_pattern, path_of, symbols,
 };
@@ -180,12 +180,6 @@ impl Einsum {
                 ),
             }));
         }
-        let err = |position: &S, mistake| {
-            Err(EinsumCallError::Keyword(KeywordError {
-                position: position.clone(),
-                mistake,
-            }))
-        };
         // Looked up in constant time: a call may give any number of keywords.
         let mut first: HashMap<&str, usize> = HashMap::new();
         for (k, syms) in self.symbols.iter().enumerate() {
@@ -193,46 +187,19 @@ impl Einsum {
                 first.entry(s.as_str()).or_insert(k);
             }
         }
-        let mut given: HashMap<&str, &V> = HashMap::new();
-        for (name, value, at) in keywords {
-            if let Some(&first) = given.get(name) {
-                return err(
-                    at,
-                    KeywordMistake::Twice {
-                        name: name.to_string(),
-                        first: first.clone(),
-                        second: value.clone(),
-                    },
-                );
-            }
-            given.insert(name, value);
-            let Some(&k) = first.get(name) else {
+        check_each(
+            keywords,
+            |name| first.get(name).copied(),
+            |name, k| (SideName::Left, None, path_of(&self.inputs[k].left, name)),
+            || {
                 let mut seen = std::collections::HashSet::new();
-                let names = (self.symbols.iter().flatten())
+                (self.symbols.iter().flatten())
                     .filter(|s| seen.insert(s.as_str()))
                     .cloned()
-                    .collect();
-                return err(
-                    at,
-                    KeywordMistake::NoSymbol {
-                        name: name.to_string(),
-                        value: value.clone(),
-                        symbols: names,
-                    },
-                );
-            };
-            if value.below_one() {
-                return err(
-                    at,
-                    KeywordMistake::BelowOne {
-                        name: name.to_string(),
-                        value: value.clone(),
-                        side: SideName::Left,
-                        path: path_of(&self.inputs[k].left, name),
-                    },
-                );
-            }
-        }
+                    .collect()
+            },
+        )
+        .map_err(EinsumCallError::Keyword)?;
         Ok(())
     }
 

@@ -203,48 +203,20 @@ pub fn check_keywords<S: Clone, V: KeywordValue + Clone>(
             first.entry(n).or_insert((which, at));
         }
     }
-    let mut given: HashMap<&str, &V> = HashMap::new();
-    for (name, value, span) in keywords {
-        if let Some(&first) = given.get(name) {
-            return err(
-                span,
-                KeywordMistake::Twice {
-                    name: name.to_string(),
-                    first: first.clone(),
-                    second: value.clone(),
-                },
-            );
-        }
-        given.insert(name, value);
-        let Some(&(side, at)) = first.get(name) else {
+    let given = check_each(
+        keywords,
+        |name| first.get(name).copied(),
+        |name, (side, at)| (side, Some(at.clone()), path_of(pattern.side(side), name)),
+        || {
             let mut seen = HashSet::new();
-            let names = symbols(&pattern.left)
+            symbols(&pattern.left)
                 .into_iter()
                 .chain(symbols(&pattern.right))
                 .filter(|(n, _)| seen.insert(*n))
                 .map(|(n, _)| n.to_string())
-                .collect();
-            return err(
-                span,
-                KeywordMistake::NoSymbol {
-                    name: name.to_string(),
-                    value: value.clone(),
-                    symbols: names,
-                },
-            );
-        };
-        if value.below_one() {
-            return err(
-                at,
-                KeywordMistake::BelowOne {
-                    name: name.to_string(),
-                    value: value.clone(),
-                    side,
-                    path: path_of(pattern.side(side), name),
-                },
-            );
-        }
-    }
+                .collect()
+        },
+    )?;
     if kind == PatternKind::Repeat {
         for (name, s) in symbols(&pattern.right) {
             if first
@@ -263,6 +235,62 @@ pub fn check_keywords<S: Clone, V: KeywordValue + Clone>(
         }
     }
     Ok(())
+}
+
+/// The checks every list of keywords gets, in order, at the first mistake: each name given
+/// once, naming a symbol (`locate` finds it, in constant time), and a value of at least 1
+/// (`place` then gives the symbol's side, the position to report at — the keyword's own when
+/// `None` — and its path: a walk of the pattern, made only for the mistake). `names` lists
+/// the symbols for a keyword that names none. Returns the names given.
+pub(crate) fn check_each<'k, S: Clone, V: KeywordValue + Clone, L>(
+    keywords: &'k [(&'k str, V, S)],
+    locate: impl Fn(&str) -> Option<L>,
+    place: impl Fn(&str, L) -> (SideName, Option<S>, Vec<usize>),
+    names: impl Fn() -> Vec<String>,
+) -> Result<HashMap<&'k str, &'k V>, KeywordError<S, V>> {
+    let err = |position: &S, mistake| {
+        Err(KeywordError {
+            position: position.clone(),
+            mistake,
+        })
+    };
+    let mut given: HashMap<&str, &V> = HashMap::new();
+    for (name, value, span) in keywords {
+        if let Some(&first) = given.get(name) {
+            return err(
+                span,
+                KeywordMistake::Twice {
+                    name: name.to_string(),
+                    first: first.clone(),
+                    second: value.clone(),
+                },
+            );
+        }
+        given.insert(name, value);
+        let Some(found) = locate(name) else {
+            return err(
+                span,
+                KeywordMistake::NoSymbol {
+                    name: name.to_string(),
+                    value: value.clone(),
+                    symbols: names(),
+                },
+            );
+        };
+        if value.below_one() {
+            let (side, at, path) = place(name, found);
+            return err(
+                at.as_ref().unwrap_or(span),
+                KeywordMistake::BelowOne {
+                    name: name.to_string(),
+                    value: value.clone(),
+                    side,
+                    path,
+                },
+            );
+        }
+    }
+    Ok(given)
 }
 
 #[cfg(test)]

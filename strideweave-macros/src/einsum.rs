@@ -134,15 +134,35 @@ pub fn expand(call: &EinsumCall, e: &Einsum) -> syn::Result<TokenStream> {
     // Spanned at the pattern, path included: a failed check is reported there.
     let check = quote_spanned!(at=> ::strideweave::__private::check_einsum::<A, B, Self>());
     let tensors = &call.tensors;
+    // A static shape written after a tensor names its shape type in the check (the dispatch
+    // then requires the tensor to have it); with every input's written, the check is also an
+    // item-level constant, which `cargo check` (and so rust-analyzer) evaluates.
+    let shape = |k: usize| match call.shapes.get(k) {
+        Some(Some(t)) => t.clone(),
+        _ => quote!(_),
+    };
+    let (sa, sb) = (
+        shape(0),
+        if tensors.len() == 2 {
+            shape(1)
+        } else {
+            quote!(())
+        },
+    );
+    let check_item = if call.shapes.iter().all(Option::is_some) {
+        quote_spanned!(at=> const _: #p::Witness<(#sa, #sb)> =
+            <__StrideWeaveEinsum as #p::EinsumCheck<#sa, #sb>>::CHECK;)
+    } else {
+        TokenStream::new()
+    };
+    let witness = quote_spanned!(at=> <__StrideWeaveEinsum as ::strideweave::__private::EinsumCheck<#sa, #sb>>::CHECK);
     let call_tokens = match &tensors[..] {
         [a] => {
             let on = first_span(a);
-            let witness = quote_spanned!(at=> <__StrideWeaveEinsum as ::strideweave::__private::EinsumCheck<_, ()>>::CHECK);
             quote_spanned!(on=> ::strideweave::__private::einsum1::<__StrideWeaveEinsum, _>(#a, #witness))
         }
         [a, b] => {
             let on = first_span(a);
-            let witness = quote_spanned!(at=> <__StrideWeaveEinsum as ::strideweave::__private::EinsumCheck<_, _>>::CHECK);
             quote_spanned!(on=> ::strideweave::__private::einsum2::<__StrideWeaveEinsum, _, _>(#a, #b, #witness))
         }
         // unreachable from user input: validate() required one tensor per input, and an einsum has one or two inputs.
@@ -164,6 +184,7 @@ pub fn expand(call: &EinsumCall, e: &Einsum) -> syn::Result<TokenStream> {
                     };
                     const CHECK: #p::Witness<(A, B)> = #check;
                 }
+                #check_item
                 #call_tokens
             }
         }

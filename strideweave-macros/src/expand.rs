@@ -51,24 +51,28 @@ pub fn shape_error(e: &syn::Error) -> TokenStream {
 
 /// The type `shape_t!` names: `Leaf<N>` for an integer shape, tuples of mode types
 /// otherwise (`(Leaf<2>, (Leaf<3>, Leaf<4>))`; a one-mode tuple is `(Leaf<8>,)`).
-pub fn shape_type(c: &Checked) -> TokenStream {
-    fn leaf(e: i64) -> TokenStream {
+/// `runtime` holds the depth-first numbers of the leaves written `_`: each is `Dyn`.
+pub fn shape_type(c: &Checked, runtime: &[usize]) -> TokenStream {
+    let leaf = |i: usize, e: i64| {
+        if runtime.contains(&i) {
+            return quote!(::strideweave::Dyn);
+        }
         let lit = Literal::i64_unsuffixed(e);
         quote!(::strideweave::Leaf<#lit>)
-    }
+    };
     if c.int_root {
-        return leaf(c.extents[0]);
+        return leaf(0, c.extents[0]);
     }
     // A stack of open tuples, each the types of its modes so far.
     let mut stack: Vec<Vec<TokenStream>> = vec![Vec::new()];
-    let mut extents = c.extents.iter();
+    let mut extents = c.extents.iter().enumerate();
     for t in &c.profile {
         match t {
             Profile::Leaf => {
                 // unreachable from user input: validate.rs checked the literal: its profile has one extent per leaf.
-                let e = *extents.next().expect("one extent per leaf");
+                let (i, &e) = extents.next().expect("one extent per leaf");
                 // unreachable from user input: the stack starts with the root level and a Pop never removes it (the profile is balanced).
-                stack.last_mut().expect("root").push(leaf(e));
+                stack.last_mut().expect("root").push(leaf(i, e));
             }
             Profile::Push => stack.push(Vec::new()),
             Profile::Pop => {

@@ -132,8 +132,9 @@ pub fn shape(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn shape_t(input: TokenStream) -> TokenStream {
-    match checked_shape(input, MacroKind::ShapeT) {
-        Ok(checked) => expand::shape_type(&checked),
+    let (input, runtime) = parse::runtime_extents(input.into());
+    match checked_shape(input.into(), MacroKind::ShapeT) {
+        Ok(checked) => expand::shape_type(&checked, &runtime),
         Err(e) => expand::shape_type_error(&e),
     }
     .into()
@@ -152,10 +153,17 @@ pub fn shape_t(input: TokenStream) -> TokenStream {
 /// `Tensor::rearrange`'s sizes; a constant below 1 is a compile error at the constant, and a
 /// `let` variable is not a constant.
 ///
-/// * For a `StaticTensor<T, S>` the call is infallible and returns
-///   `StaticTensor<T, Rearranged<S, _>>`: the compiler also checks the rank, each group's
-///   arity, each split (divisibility, at most one unknown extent), each keyword assertion,
-///   `1` on the left and omitted symbols against `S`, and reports a mistake at this line.
+/// * For a `StaticTensor<T, S>` the compiler also checks the rank, each group's arity, each
+///   split (divisibility, at most one unknown extent), each keyword assertion, `1` on the
+///   left and omitted symbols against `S`, and reports a mistake at this line. The call
+///   returns `StaticTensor<T, Rearranged<S, _>>`, infallibly, when every extent of `S` is
+///   static; when `S` has a `_` (an extent known only at run time, `shape_t!(_, 512)`), every
+///   check that needs only the pattern and the static extents still runs at compile time, the
+///   rest (a static keyword splitting a `_`) at run time, and the call returns
+///   `Result<StaticTensor<T, Rearranged<S, _>>>` whose result type keeps every extent that
+///   stays static. **The rule for every macro: it returns `Result` exactly when some check or
+///   some work can fail at run time** — a `Tensor` operand, a `_` in an operand's static
+///   shape, and the macros that compute new values (`reduce!`, `einsum!`), always.
 ///   These checks run when the code is built (`cargo build`, `cargo test`), not under
 ///   `cargo check` — unless the tensor's static shape is written after it,
 ///   `rearrange!(t: shape_t!(12, 5), …)`: the check is then also an item-level constant,

@@ -55,7 +55,8 @@ pub use error::{Error, ErrorKind, Result};
 pub use layout::{Dim, IntTuple, Key, Layout, ProfileToken, Shape, Sliced, Stride, Tiler, Tree};
 pub use repr::{Representation, Snapshot, Subtensor};
 pub use statics::{
-    Axes, AxisList, Leaf, MAX_AXES, MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape, StaticTensor,
+    Axes, AxisList, Dyn, Extents, Known, Leaf, MAX_AXES, MAX_LEAVES, MAX_TOKENS, Partly,
+    RUNTIME_EXTENT, ShapeCode, StaticShape, StaticTensor,
 };
 /// The deepest nesting of any layout, shape, stride, tuple, tree or pattern: deeper input
 /// is an [`Error`] naming the limit, never a stack overflow.

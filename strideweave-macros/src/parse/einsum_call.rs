@@ -13,6 +13,9 @@ const EXAMPLE: &str = "einsum!(a, b, \"i k, k j -> i j\")";
 pub struct EinsumCall {
     /// The tensor expressions, as written (one or two).
     pub tensors: Vec<TokenStream>,
+    /// The static shape written after each tensor (`&a: shape_t!(2, 3)`), if any: the check
+    /// is then also an item-level constant, which `cargo check` evaluates.
+    pub shapes: Vec<Option<TokenStream>>,
     /// The pattern (always the string form: its commas separate the inputs).
     pub pattern: PatternSource,
     /// The keyword extents, in order.
@@ -46,6 +49,7 @@ pub fn einsum_call(input: TokenStream) -> Result<EinsumCall, (syn::Error, Vec<To
             ));
         }
         let mut tensors: Vec<TokenStream> = Vec::new();
+        let mut shapes: Vec<Option<TokenStream>> = Vec::new();
         let pattern = loop {
             if s.is_empty() {
                 return Err(syn::Error::new(
@@ -88,11 +92,19 @@ pub fn einsum_call(input: TokenStream) -> Result<EinsumCall, (syn::Error, Vec<To
             }
             tensors.push(tokens.clone());
             read.push(tokens);
+            shapes.push(if s.peek(syn::Token![:]) {
+                s.parse::<syn::Token![:]>()?;
+                let ty: syn::Type = s.parse()?;
+                Some(quote::ToTokens::to_token_stream(&ty))
+            } else {
+                None
+            });
             comma_after_tensor(MAC, s, EXAMPLE)?;
         };
         let keywords = keywords(MAC, s)?;
         Ok(EinsumCall {
             tensors,
+            shapes,
             pattern,
             keywords,
         })
@@ -120,6 +132,14 @@ mod tests {
         assert_eq!(c.keywords.len(), 1);
         let c = einsum_call(quote!(x.clone(), "i j -> j i",)).unwrap_or_else(|_| panic!());
         assert_eq!(c.tensors.len(), 1);
+        let c = einsum_call(quote!(&a: shape_t!(2, 3), b, "i k, k j -> i j"))
+            .unwrap_or_else(|_| panic!());
+        assert_eq!(c.tensors.len(), 2);
+        assert_eq!(
+            c.shapes[0].as_ref().unwrap().to_string(),
+            "shape_t ! (2 , 3)"
+        );
+        assert!(c.shapes[1].is_none());
     }
 
     #[test]

@@ -26,7 +26,7 @@ mod reduce_call;
 
 pub use einsum_call::{EinsumCall, einsum_call};
 pub use keys::keys;
-pub use notation::{layout, shape};
+pub use notation::{layout, runtime_extents, shape};
 pub use pattern_call::pattern_call;
 pub use reduce_call::{ReduceCall, reduce_call};
 

@@ -76,6 +76,41 @@ pub fn shape(input: TokenStream, mac: MacroKind) -> syn::Result<ShapeInput> {
     Ok(ShapeInput::Tokens(TokenTuple::Tuple(items, whole)))
 }
 
+/// `shape_t!`'s run-time extents: the input with every `_` read as the extent `1` (so that
+/// the shape's checks apply to the rest unchanged), and the depth-first leaf numbers of the
+/// `_`s. A leaf is an integer literal or a `_`, in token order (the token form holds nothing
+/// else that counts).
+pub fn runtime_extents(input: TokenStream) -> (TokenStream, Vec<usize>) {
+    fn go(input: TokenStream, leaf: &mut usize, found: &mut Vec<usize>) -> TokenStream {
+        input
+            .into_iter()
+            .map(|tt| match tt {
+                TokenTree::Ident(i) if i == "_" => {
+                    found.push(*leaf);
+                    *leaf += 1;
+                    let mut one = Literal::i64_unsuffixed(1);
+                    one.set_span(i.span());
+                    TokenTree::Literal(one)
+                }
+                TokenTree::Literal(l) => {
+                    *leaf += 1;
+                    TokenTree::Literal(l)
+                }
+                TokenTree::Group(g) => {
+                    let mut inner =
+                        proc_macro2::Group::new(g.delimiter(), go(g.stream(), leaf, found));
+                    inner.set_span(g.span());
+                    TokenTree::Group(inner)
+                }
+                other => other,
+            })
+            .collect()
+    }
+    let mut found = Vec::new();
+    let out = go(input, &mut 0, &mut found);
+    (out, found)
+}
+
 /// A position in a flat list of token trees.
 struct Cursor {
     tokens: Vec<TokenTree>,

@@ -228,8 +228,10 @@ pub const fn fast(
             SYMBOL => {
                 let s = field!(left, i, F_SYM);
                 let size = product!(extents, l0, n);
-                if (given[s] != 0 && given[s] != size)
-                    || (sides[s] & ON_RIGHT == 0 && size != 1 && !reduce)
+                // An extent known only at run time (0, on the static path) passes: the run
+                // time checks it.
+                if (given[s] != 0 && size != 0 && given[s] != size)
+                    || (sides[s] & ON_RIGHT == 0 && size > 1 && !reduce)
                 {
                     return false;
                 }
@@ -240,7 +242,7 @@ pub const fn fast(
                 i += 1;
             }
             UNIT => {
-                if product!(extents, l0, n) != 1 {
+                if product!(extents, l0, n) > 1 {
                     return false;
                 }
                 i += 1;
@@ -285,7 +287,7 @@ pub const fn fast(
                     j += 1;
                 }
                 let inferred = if unknown == usize::MAX {
-                    if known != whole {
+                    if whole != 0 && known != whole {
                         return false;
                     }
                     1
@@ -302,7 +304,7 @@ pub const fn fast(
                     if kind!(left, j) == SYMBOL {
                         let s = field!(left, j, F_SYM);
                         let e = if given[s] == 0 { inferred } else { given[s] };
-                        if sides[s] & ON_RIGHT == 0 && e != 1 && !reduce {
+                        if sides[s] & ON_RIGHT == 0 && e > 1 && !reduce {
                             return false;
                         }
                         kind[s] = FACTOR;

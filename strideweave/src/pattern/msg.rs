@@ -209,7 +209,7 @@ impl<'b> Msg<'b> {
     /// Appends a shape in CuTe notation: `(2,(3,4))`, `8`.
     pub const fn shape(&mut self, c: ShapeRef<'_>) {
         if c.int_root {
-            self.int(c.extents[0]);
+            self.extent(c.extents[0]);
             return;
         }
         self.str("(");
@@ -217,10 +217,19 @@ impl<'b> Msg<'b> {
         self.str(")");
     }
 
+    /// Appends an extent: the number, or `_` for one known only at run time (0).
+    pub const fn extent(&mut self, e: i64) {
+        if e == 0 {
+            self.str("_");
+        } else {
+            self.int(e);
+        }
+    }
+
     /// Appends the node at profile token `t` (leaf number `leaf`): `5` or `(3,4)`.
     pub(crate) const fn node(&mut self, c: ShapeRef<'_>, t: usize, leaf: usize) {
         if c.toks[t] == LEAF {
-            self.int(c.extents[leaf]);
+            self.extent(c.extents[leaf]);
         } else {
             self.str("(");
             let end = node_end(c, t);

@@ -22,9 +22,10 @@ use crate::tensor::Tensor;
 const EQUAL_SHAPES: &str = "elementwise operands must have equal shapes; nothing broadcasts \
                             implicitly (repeat! or rearrange! an operand first)";
 
-/// Whether two modes are the same shape, nesting included (`3` and `(3)` differ as modes).
+/// Whether two modes can be the same shape at run time, nesting included (`3` and `(3)`
+/// differ as modes; `_` agrees with any extent: the run time checks it).
 pub(super) const fn same_mode(a: &ShapeCode, b: &ShapeCode) -> bool {
-    a.is_int() == b.is_int() && a.same_shape(b)
+    a.is_int() == b.is_int() && a.agrees(b)
 }
 
 /// The message of an elementwise operator (`op`, e.g. ``add (`+`)``) on static shapes `a`
@@ -36,7 +37,7 @@ pub(crate) const fn elementwise_message(
     b: &ShapeCode,
     buf: &mut [u8],
 ) -> Option<MsgState> {
-    if a.is_poisoned() || b.is_poisoned() || a.same_shape(b) {
+    if a.is_poisoned() || b.is_poisoned() || a.agrees(b) {
         return None;
     }
     let mut m = Msg::new(buf);

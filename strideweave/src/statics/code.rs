@@ -3,8 +3,9 @@
 
 use std::fmt;
 
+use crate::error::Result;
 use crate::layout::{IntTuple, ProfileToken, Shape};
-use crate::pattern::{LEAF, POP, PUSH, ShapeRef, byte, leaves_in, node_end, token};
+use crate::pattern::{LEAF, Msg, POP, PUSH, ShapeRef, byte, leaves_in, node_end, token};
 
 /// The most leaves a [`ShapeCode`] holds.
 ///
@@ -27,6 +28,14 @@ pub const MAX_LEAVES: usize = 32;
 /// assert!(ShapeCode::from_shape(&deeper).is_none());
 /// ```
 pub const MAX_TOKENS: usize = 64;
+/// How a [`ShapeCode`]'s [`leaves`](ShapeCode::leaves) hold an extent known only at run
+/// time (`_` in [`shape_t!`](crate::shape_t), the marker [`Dyn`]): 0, never a real extent.
+///
+/// ```
+/// use strideweave::{Dyn, Leaf, RUNTIME_EXTENT, StaticShape};
+/// assert_eq!(<(Dyn, Leaf<512>)>::SHAPE.leaves(), &[RUNTIME_EXTENT, 512]);
+/// ```
+pub const RUNTIME_EXTENT: i64 = 0;
 
 /// A shape in a fixed-capacity encoding that `const fn`s can read and build: the profile
 /// of the root's contents (leaf, `(`, `)`) and the extents in depth-first order, for at most
@@ -82,7 +91,7 @@ impl ShapeCode {
     };
 
     /// The integer shape `extent`; panics (a compile error in const context) unless
-    /// `extent ≥ 1`.
+    /// `extent ≥ 1` (an extent known only at run time is [`ShapeCode::RUNTIME`]).
     ///
     /// ```
     /// assert_eq!(strideweave::ShapeCode::leaf(8).to_string(), "8");
@@ -96,6 +105,24 @@ impl ShapeCode {
         c.int_root = true;
         c
     }
+
+    /// The integer shape `_`: an extent known only at run time (what [`Dyn`] denotes). In a
+    /// code's [`leaves`](ShapeCode::leaves) it reads [`RUNTIME_EXTENT`] (0, never a real
+    /// extent); checks that need its value wait for the run time.
+    ///
+    /// ```
+    /// use strideweave::{ShapeCode, RUNTIME_EXTENT};
+    /// let s = ShapeCode::RUNTIME.with_mode(ShapeCode::leaf(512));
+    /// assert_eq!(s.to_string(), "(_,512)");
+    /// assert_eq!(s.leaves(), &[RUNTIME_EXTENT, 512]);
+    /// assert!(!s.is_static() && ShapeCode::leaf(512).is_static());
+    /// ```
+    pub const RUNTIME: ShapeCode = ShapeCode {
+        ntoks: 1,
+        nleaves: 1,
+        int_root: true,
+        ..ShapeCode::EMPTY
+    };
 
     /// This shape with `child` appended as its last top-level mode (an integer shape as a
     /// leaf, a tuple as a nested mode). Panics (a compile error in const context) beyond the
@@ -202,7 +229,8 @@ impl ShapeCode {
         self.extents.split_at(self.nleaves as usize).0
     }
 
-    /// The product of the extents (1 for the empty shape).
+    /// The product of the extents (1 for the empty shape; 0 when an extent is known only
+    /// at run time).
     ///
     /// ```
     /// assert_eq!(strideweave::ShapeCode::EMPTY.size(), 1);
@@ -282,7 +310,10 @@ impl ShapeCode {
             k += 1;
         }
         if self.toks[t] == LEAF {
-            return ShapeCode::leaf(self.extents[leaf]);
+            return match self.extents[leaf] {
+                RUNTIME_EXTENT => ShapeCode::RUNTIME,
+                e => ShapeCode::leaf(e),
+            };
         }
         let end = node_end(v, t);
         let mut c = ShapeCode::EMPTY;
@@ -334,13 +365,117 @@ impl ShapeCode {
         }
     }
 
-    /// The runtime shape.
+    /// The runtime shape of a code whose extents are all static.
     ///
     /// ```
     /// use strideweave::{ShapeCode, shape};
     /// assert_eq!(ShapeCode::leaf(4).to_shape(), shape!(4));
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// When an extent is known only at run time (`_`): [`with_runtime`]
+    /// (ShapeCode::with_runtime) gives it its value.
     pub fn to_shape(&self) -> Shape {
+        assert!(
+            self.is_static(),
+            "ShapeCode::to_shape: the shape {self} has an extent known only at run time; \
+             give it with ShapeCode::with_runtime"
+        );
+        self.shape_unchecked()
+    }
+
+    /// The shape with its extents known only at run time (`_`, depth-first) set to `runtime`,
+    /// one value each, at least 1; errors name `op`.
+    ///
+    /// ```
+    /// use strideweave::{Dyn, Leaf, StaticShape, shape};
+    /// let s = <(Dyn, (Leaf<4>, Dyn))>::SHAPE;
+    /// assert_eq!(s.with_runtime(&[3, 5]).unwrap(), shape!(3, (4, 5)));
+    /// let err = s.with_runtime(&[3]).unwrap_err();
+    /// assert_eq!(err.to_string(), "ShapeCode::with_runtime: expected 2 run-time extents, found 1");
+    /// let err = s.with_runtime(&[3, 0]).unwrap_err();
+    /// assert_eq!(err.to_string(), "ShapeCode::with_runtime: extent 0 at mode 1.1 must be at least 1");
+    /// ```
+    pub fn with_runtime(&self, runtime: &[i64]) -> crate::Result<Shape> {
+        self.with_runtime_as("ShapeCode::with_runtime", runtime)
+    }
+
+    /// The shape of `len` elements: a code with one `_` takes its extent from `len` (errors
+    /// name `op`); with several, the length cannot tell them apart.
+    pub(crate) fn inferred_from(&self, op: &'static str, len: usize) -> crate::Result<Shape> {
+        let runtime = self
+            .leaves()
+            .iter()
+            .filter(|&&e| e == RUNTIME_EXTENT)
+            .count();
+        let fixed: i64 = self
+            .leaves()
+            .iter()
+            .filter(|&&e| e != RUNTIME_EXTENT)
+            .product();
+        let len = len as i64;
+        if runtime != 1 || len == 0 || len % fixed != 0 {
+            let detail = match runtime {
+                1 => format!("their number must be a multiple of {fixed}"),
+                _ => format!(
+                    "the shape has {runtime} run-time extents; give them with from_vec_with"
+                ),
+            };
+            return Err(crate::Error::DimensionMismatch {
+                op,
+                detail: format!("{len} elements do not fill the shape {self}: {detail}"),
+            });
+        }
+        self.with_runtime_as(op, &[len / fixed])
+    }
+
+    /// [`with_runtime`](ShapeCode::with_runtime) with errors naming `op`.
+    pub(crate) fn with_runtime_as(
+        &self,
+        op: &'static str,
+        runtime: &[i64],
+    ) -> crate::Result<Shape> {
+        let wanted = self
+            .leaves()
+            .iter()
+            .filter(|&&e| e == RUNTIME_EXTENT)
+            .count();
+        if runtime.len() != wanted {
+            return Err(crate::Error::RankMismatch {
+                op,
+                what: "run-time extents",
+                expected: wanted,
+                found: runtime.len(),
+            });
+        }
+        let mut given = runtime.iter().copied();
+        let leaves: Vec<i64> = (self.leaves().iter())
+            .map(|&e| match e {
+                RUNTIME_EXTENT => given.next().unwrap_or(RUNTIME_EXTENT),
+                e => e,
+            })
+            .collect();
+        let profile = self.profile();
+        if let Some(i) = leaves.iter().position(|&e| e < 1) {
+            return Err(crate::Error::InvalidExtent {
+                op,
+                mode: crate::layout::int_tuple::leaf_path(&profile, i),
+                extent: leaves[i],
+            });
+        }
+        if leaves
+            .iter()
+            .try_fold(1i64, |p, &e| p.checked_mul(e))
+            .is_none()
+        {
+            return Err(crate::Error::overflow(op, "the size of the shape"));
+        }
+        Ok(Shape::from_valid(&profile[..], &leaves[..], self.int_root))
+    }
+
+    /// The shape of a static code.
+    fn shape_unchecked(&self) -> Shape {
         Shape::from_valid(&self.profile()[..], self.leaves(), self.int_root)
     }
 
@@ -385,6 +520,45 @@ impl ShapeCode {
     /// assert!(!ShapeCode::leaf(3).same_shape(&ShapeCode::leaf(4)));
     /// ```
     pub const fn same_shape(&self, other: &ShapeCode) -> bool {
+        self.agrees_where(other, false)
+    }
+
+    /// Whether two codes can denote the same shape at run time: [`same_shape`]
+    /// (ShapeCode::same_shape) but an extent known only at run time (`_`) agrees with any
+    /// extent. The static checks of partly static shapes ask this; the run time checks the
+    /// rest.
+    ///
+    /// ```
+    /// use strideweave::ShapeCode;
+    /// let batch = ShapeCode::RUNTIME.with_mode(ShapeCode::leaf(512));
+    /// let fixed = ShapeCode::leaf(4).with_mode(ShapeCode::leaf(512));
+    /// assert!(batch.agrees(&fixed) && !batch.same_shape(&fixed));
+    /// assert!(!batch.agrees(&ShapeCode::leaf(4).with_mode(ShapeCode::leaf(256))));
+    /// ```
+    pub const fn agrees(&self, other: &ShapeCode) -> bool {
+        self.agrees_where(other, true)
+    }
+
+    /// Whether every extent is known at compile time (no `_`).
+    ///
+    /// ```
+    /// use strideweave::ShapeCode;
+    /// assert!(ShapeCode::leaf(3).is_static() && !ShapeCode::RUNTIME.is_static());
+    /// ```
+    pub const fn is_static(&self) -> bool {
+        let mut i = 0;
+        while i < self.nleaves as usize {
+            if self.extents[i] == RUNTIME_EXTENT {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    /// [`same_shape`](ShapeCode::same_shape), with `_` agreeing with any extent when
+    /// `runtime_agrees`.
+    const fn agrees_where(&self, other: &ShapeCode, runtime_agrees: bool) -> bool {
         if self.ntoks != other.ntoks || self.nleaves != other.nleaves {
             return false;
         }
@@ -397,7 +571,8 @@ impl ShapeCode {
         }
         let mut i = 0;
         while i < self.nleaves as usize {
-            if self.extents[i] != other.extents[i] {
+            let (a, b) = (self.extents[i], other.extents[i]);
+            if a != b && !(runtime_agrees && (a == RUNTIME_EXTENT || b == RUNTIME_EXTENT)) {
                 return false;
             }
             i += 1;
@@ -407,9 +582,12 @@ impl ShapeCode {
 }
 
 impl fmt::Display for ShapeCode {
-    /// CuTe notation: `(2,(3,4))`.
+    /// CuTe notation: `(2,(3,4))`, an extent known only at run time as `_` (`(_,512)`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.to_shape(), f)
+        let mut buf = [0u8; 4 * (MAX_TOKENS + 20 * MAX_LEAVES)];
+        let mut m = Msg::new(&mut buf);
+        m.shape(self.view());
+        f.write_str(m.as_str())
     }
 }
 
@@ -447,6 +625,104 @@ impl From<ShapeCode> for IntTuple {
 pub trait StaticShape: 'static {
     /// The shape.
     const SHAPE: ShapeCode;
+    /// [`Known`] when the compiler knows every extent, [`Partly`] when one is `_` (known only
+    /// at run time): it decides whether the checked macros return their result or a
+    /// `Result` of it. A result is `Partly` when an operand is.
+    type Extents: Extents;
+}
+
+/// Whether a static shape's extents are all known to the compiler ([`Known`]) or some only at
+/// run time ([`Partly`]); it decides what a checked operation on the shape returns.
+///
+/// The rule, for `rearrange!`, `repeat!`, `reduce!` and `einsum!`: **a macro returns
+/// `Result` exactly when a check waits for the run time** — an operand is a `Tensor`, or an
+/// operand's static shape holds a `_`. Every check the pattern and the static extents decide
+/// runs at compile time either way; a failed run-time check is an `Err`, never a panic.
+/// (`reduce!` and `einsum!` compute new values and return `Result` on any shape.)
+///
+/// A function that returns a result shape opaquely and wants its callers to chain infallible
+/// calls says so: `-> StaticTensor<f32, impl StaticShape<Extents = Known>>`.
+///
+/// ```
+/// use strideweave::{Extents, Known, Partly, StaticShape, shape_t};
+/// assert!(!<<shape_t!(2, 3) as StaticShape>::Extents as Extents>::RUNTIME);
+/// assert!(<<shape_t!(_, 3) as StaticShape>::Extents as Extents>::RUNTIME);
+/// let _: <Known as Extents>::Checked<u8> = 1u8;
+/// let _: <Partly as Extents>::Checked<u8> = Ok(1u8);
+/// ```
+pub trait Extents: 'static {
+    /// [`Partly`] when `Self` or `E` is.
+    type Or<E: Extents>: Extents;
+    /// What a checked operation returns for a result `X`: `X` when the compiler made every
+    /// check ([`Known`]), `Result<X>` when some wait for the run time ([`Partly`]).
+    type Checked<X>;
+    /// Whether some extent is known only at run time.
+    const RUNTIME: bool;
+    /// The operation's result from its run-time part, `r` (always `Ok` for [`Known`]: the
+    /// compiler made every check).
+    fn checked<X>(r: Result<X>) -> Self::Checked<X>;
+}
+
+/// Every extent known to the compiler: checked operations return their result itself.
+///
+/// ```
+/// use strideweave::{Known, StaticShape, shape_t};
+/// fn fully_static<S: StaticShape<Extents = Known>>() {}
+/// fully_static::<shape_t!(2, (3, 4))>();
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Known;
+
+/// Some extent known only at run time (`_`): checked operations return a `Result`.
+///
+/// ```
+/// use strideweave::{Partly, StaticShape, shape_t};
+/// fn partly_static<S: StaticShape<Extents = Partly>>() {}
+/// partly_static::<shape_t!(_, 512)>();
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Partly;
+
+impl Extents for Known {
+    type Or<E: Extents> = E;
+    type Checked<X> = X;
+    const RUNTIME: bool = false;
+    fn checked<X>(r: Result<X>) -> X {
+        match r {
+            Ok(x) => x,
+            // unreachable from user input: on a fully static shape the compiler made every check, and the run-time part of the operation returns `Ok` for every tensor of that shape.
+            Err(e) => unreachable!("a fully static operation failed at run time: {e}"),
+        }
+    }
+}
+
+impl Extents for Partly {
+    type Or<E: Extents> = Partly;
+    type Checked<X> = Result<X>;
+    const RUNTIME: bool = true;
+    fn checked<X>(r: Result<X>) -> Result<X> {
+        r
+    }
+}
+
+/// An extent known only at run time: what `_` in [`shape_t!`](crate::shape_t) names
+/// (`shape_t!(_, 512)` is `(Dyn, Leaf<512>)`). Every check that does not need its value still
+/// runs at compile time; the rest run at run time (see [`Extents`]).
+///
+/// ```
+/// use strideweave::{Dyn, Leaf, StaticShape, StaticTensor, shape, shape_t};
+/// type Tokens = shape_t!(_, 512);
+/// let _: (Dyn, Leaf<512>) = Default::default();
+/// assert_eq!(Tokens::SHAPE.to_string(), "(_,512)");
+/// let t = StaticTensor::<f32, Tokens>::zeros_with(&[3]).unwrap();
+/// assert_eq!(t.shape(), &shape!(3, 512));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Dyn;
+
+impl StaticShape for Dyn {
+    const SHAPE: ShapeCode = ShapeCode::RUNTIME;
+    type Extents = Partly;
 }
 
 /// The integer shape `N` (at the root) or a leaf of extent `N` (inside a tuple).
@@ -462,16 +738,27 @@ pub struct Leaf<const N: i64>;
 
 impl<const N: i64> StaticShape for Leaf<N> {
     const SHAPE: ShapeCode = ShapeCode::leaf(N);
+    type Extents = Known;
 }
 
 impl StaticShape for () {
     const SHAPE: ShapeCode = ShapeCode::EMPTY;
+    type Extents = Known;
+}
+
+/// The [`Extents`] of a tuple of shapes: `Partly` when one member is.
+macro_rules! extents_of {
+    ($t:ident) => { $t::Extents };
+    ($t:ident, $($rest:ident),+) => {
+        <$t::Extents as Extents>::Or<extents_of!($($rest),+)>
+    };
 }
 
 macro_rules! tuple_shapes {
     ($(($($t:ident),+))+) => {$(
         impl<$($t: StaticShape),+> StaticShape for ($($t,)+) {
             const SHAPE: ShapeCode = ShapeCode::tuple(&[$($t::SHAPE),+]);
+            type Extents = extents_of!($($t),+);
         }
     )+};
 }

@@ -176,7 +176,7 @@ const fn contraction(
     }
     let mut i = 0;
     while i < nl {
-        if !a.mode(l[i]).same_shape(&b.mode(r[i])) {
+        if !a.mode(l[i]).agrees(&b.mode(r[i])) {
             return Err(Fault::Pair(i));
         }
         i += 1;
@@ -330,6 +330,7 @@ impl<A: StaticShape, B: StaticShape, L: AxisList, R: AxisList> StaticShape
     for Contracted<A, B, L, R>
 {
     const SHAPE: ShapeCode = contract_shape(&A::SHAPE, &B::SHAPE, &L::AXES, &R::AXES);
+    type Extents = <A::Extents as super::code::Extents>::Or<B::Extents>;
 }
 
 /// The message of `dot` (`dot: true`) or `outer` on static shapes that are not two vectors
@@ -364,7 +365,7 @@ pub(crate) const fn vectors_message(
         m.str("\n  ");
         m.str(op);
         m.str(" takes two vectors (1 top-level mode each); matmul and contract take higher ranks");
-    } else if dot && !a.same_shape(b) {
+    } else if dot && !a.agrees(b) {
         m.str(op);
         m.str(": the operands' lengths differ: ");
         m.shape(a.view());

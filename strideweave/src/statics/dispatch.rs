@@ -11,7 +11,7 @@
 
 use std::marker::PhantomData;
 
-use super::code::{ShapeCode, StaticShape};
+use super::code::{Extents, ShapeCode, StaticShape};
 use super::compile::{FixedPlan, Outcome, check_pattern, compile, message_into};
 use super::tensor::StaticTensor;
 use crate::Rearranged;
@@ -45,6 +45,7 @@ pub struct Poisoned;
 
 impl StaticShape for Poisoned {
     const SHAPE: ShapeCode = ShapeCode::POISONED;
+    type Extents = super::code::Known;
 }
 
 /// Proof that pattern `P` passed its check for shape `S`.
@@ -136,6 +137,7 @@ impl<S: StaticShape, P: Check<S>> StaticShape for Rearranged<S, P> {
         Outcome::Ok(plan) => plan.shape(),
         _ => ShapeCode::POISONED,
     };
+    type Extents = S::Extents;
 }
 
 /// What `rearrange!` and `repeat!` accept: `Tensor`, `StaticTensor` and references to them.
@@ -214,30 +216,28 @@ impl Target for &Tensor {
 #[diagnostic::do_not_recommend]
 impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for StaticTensor<T, S> {
     type Shape = S;
-    type Output = StaticTensor<T, Rearranged<S, P>>;
+    type Output = <S::Extents as Extents>::Checked<StaticTensor<T, Rearranged<S, P>>>;
     fn apply(self, _: Witness<S>) -> Self::Output {
         // Generic code per call stays this small: no helper calls (each would be one more
         // instantiation per call) and one constant (each costs the compiler an evaluation and
-        // an allocation per call); the work is in `checked_view`. The by-reference impl below
+        // an allocation per call); the work is in `static_view`. The by-reference impl below
         // repeats these lines rather than sharing a generic helper, for the same reason.
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
-        StaticTensor {
-            tensor: checked_view(&self.tensor, outcome),
-            marker: PhantomData,
-        }
+        let runtime = <S::Extents as Extents>::RUNTIME.then_some(&<P as Check<S>>::PATTERN);
+        let view = static_view(&self.tensor, outcome, runtime);
+        <S::Extents as Extents>::checked(view.map(StaticTensor::new_unchecked))
     }
 }
 
 #[diagnostic::do_not_recommend]
 impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for &StaticTensor<T, S> {
     type Shape = S;
-    type Output = StaticTensor<T, Rearranged<S, P>>;
+    type Output = <S::Extents as Extents>::Checked<StaticTensor<T, Rearranged<S, P>>>;
     fn apply(self, _: Witness<S>) -> Self::Output {
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
-        StaticTensor {
-            tensor: checked_view(&self.tensor, outcome),
-            marker: PhantomData,
-        }
+        let runtime = <S::Extents as Extents>::RUNTIME.then_some(&<P as Check<S>>::PATTERN);
+        let view = static_view(&self.tensor, outcome, runtime);
+        <S::Extents as Extents>::checked(view.map(StaticTensor::new_unchecked))
     }
 }
 
@@ -292,10 +292,16 @@ pub(crate) fn checked(outcome: &Outcome) -> &FixedPlan {
     plan
 }
 
-/// The static path: the view by the plan the compiler computed.
-fn checked_view(t: &Tensor, outcome: &Outcome) -> Tensor {
+/// The static path: the view by the plan the compiler computed. A shape with extents known
+/// only at run time passes its `pattern`: the engine then runs on the tensor's shape, whose
+/// checks of those extents are the run-time part of the call (the compiler made the rest,
+/// with the same rule and wording).
+fn static_view(t: &Tensor, outcome: &Outcome, pattern: Option<&PatternCode>) -> Result<Tensor> {
+    if let Some(p) = pattern {
+        return dynamic(t, p);
+    }
     let plan = checked(outcome);
     // unreachable from user input: the compiler checked this rearrangement against the static shape, and the tensor has one subtensor.
-    (t.view_by(plan.op.name(), plan))
-        .expect("a checked rearrangement of a one-subtensor tensor is a valid view")
+    Ok((t.view_by(plan.op.name(), plan))
+        .expect("a checked rearrangement of a one-subtensor tensor is a valid view"))
 }

@@ -71,12 +71,12 @@ const fn product(a: &ShapeCode, b: &ShapeCode) -> Result<ShapeCode, Fault> {
     let batch = if ra == rb { ra - 2 } else { 0 };
     let mut i = 0;
     while i < batch {
-        if !a.mode(i).same_shape(&b.mode(i)) {
+        if !a.mode(i).agrees(&b.mode(i)) {
             return Err(Fault::Batch(i));
         }
         i += 1;
     }
-    if !a.mode(p).same_shape(&b.mode(q)) {
+    if !a.mode(p).agrees(&b.mode(q)) {
         return Err(Fault::Inner(p, q));
     }
     let left = push_modes(Some(ShapeCode::EMPTY), a, 0, p);
@@ -184,6 +184,7 @@ pub(crate) const fn matmul_shape(a: &ShapeCode, b: &ShapeCode) -> ShapeCode {
 
 impl<A: StaticShape, B: StaticShape> StaticShape for MatMul<A, B> {
     const SHAPE: ShapeCode = matmul_shape(&A::SHAPE, &B::SHAPE);
+    type Extents = <A::Extents as super::code::Extents>::Or<B::Extents>;
 }
 
 impl<T: Element, S: StaticShape> StaticTensor<T, S> {

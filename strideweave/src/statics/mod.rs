@@ -30,7 +30,10 @@ mod reduce;
 mod scalar;
 mod tensor;
 
-pub use code::{Leaf, MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape};
+pub use code::{
+    Dyn, Extents, Known, Leaf, MAX_LEAVES, MAX_TOKENS, Partly, RUNTIME_EXTENT, ShapeCode,
+    StaticShape,
+};
 pub use contract::{Axes, AxisList, MAX_AXES};
 pub use tensor::StaticTensor;
 

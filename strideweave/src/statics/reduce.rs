@@ -12,7 +12,7 @@
 
 use std::marker::PhantomData;
 
-use super::code::{ShapeCode, StaticShape};
+use super::code::{Extents, ShapeCode, StaticShape};
 use super::compile::Outcome;
 use super::dispatch::{
     Check, Compiled, Poisoned, RuntimeShape, ShapeInfo, Witness, checked, compiled,
@@ -22,7 +22,8 @@ use crate::Reduced;
 use crate::dtype::{DType, Element};
 use crate::error::Result;
 use crate::ops::{Reduction, reduce_code};
-use crate::pattern::{MSG_CAP, Msg};
+use crate::pattern::run::Plan;
+use crate::pattern::{MSG_CAP, Msg, PatternCode};
 use crate::tensor::Tensor;
 
 impl<S: StaticShape, P: Check<S>> StaticShape for Reduced<S, P> {
@@ -30,6 +31,7 @@ impl<S: StaticShape, P: Check<S>> StaticShape for Reduced<S, P> {
         Outcome::Ok(plan) => kept(plan.shape(), plan.nkept),
         _ => ShapeCode::POISONED,
     };
+    type Extents = S::Extents;
 }
 
 /// The result of a reduction's iteration space: its first `nkept` leaves. The engine writes
@@ -112,8 +114,13 @@ impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for StaticTensor<T, 
     type Output = Result<StaticTensor<T, Reduced<S, P>>>;
     fn reduce_by(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
-        reduce_code(&self.tensor, || Ok(checked(outcome).to_run_time()), r.0)
-            .map(StaticTensor::new_unchecked)
+        let runtime = <S::Extents as Extents>::RUNTIME.then_some(&<P as Check<S>>::PATTERN);
+        reduce_code(
+            &self.tensor,
+            || static_plan(&self.tensor, outcome, runtime),
+            r.0,
+        )
+        .map(StaticTensor::new_unchecked)
     }
 }
 
@@ -124,8 +131,13 @@ impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for &StaticTensor<T,
     type Output = Result<StaticTensor<T, Reduced<S, P>>>;
     fn reduce_by(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
-        reduce_code(&self.tensor, || Ok(checked(outcome).to_run_time()), r.0)
-            .map(StaticTensor::new_unchecked)
+        let runtime = <S::Extents as Extents>::RUNTIME.then_some(&<P as Check<S>>::PATTERN);
+        reduce_code(
+            &self.tensor,
+            || static_plan(&self.tensor, outcome, runtime),
+            r.0,
+        )
+        .map(StaticTensor::new_unchecked)
     }
 }
 
@@ -154,6 +166,16 @@ impl<P: Check<RuntimeShape>> ReduceView<P> for &Tensor {
             || compiled(self, &<P as Check<RuntimeShape>>::PATTERN),
             r.0,
         )
+    }
+}
+
+/// The plan of a static tensor's reduction: the compiler's, or (`pattern` given, for a shape
+/// with extents known only at run time) the engine's on the tensor's shape, whose checks of
+/// those extents are the run-time part of the call.
+fn static_plan(t: &Tensor, outcome: &Outcome, pattern: Option<&PatternCode>) -> Result<Plan> {
+    match pattern {
+        Some(p) => compiled(t, p),
+        None => Ok(checked(outcome).to_run_time()),
     }
 }
 

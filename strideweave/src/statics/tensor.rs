@@ -3,7 +3,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use super::code::{ShapeCode, StaticShape};
+use super::code::{RUNTIME_EXTENT, ShapeCode, StaticShape};
 use crate::carrier::{Carrier, CarrierClass};
 use crate::dtype::{DType, Element, Scalar};
 use crate::error::{Error, Result};
@@ -76,6 +76,131 @@ impl<T: Element, S: StaticShape> fmt::Debug for StaticTensor<T, S> {
     }
 }
 
+/// The constructors of a static shape: for a shape with `_` (extents known only at run time),
+/// [`zeros_with`](StaticTensor::zeros_with) and its twins take those extents.
+impl<T: Element, S: StaticShape> StaticTensor<T, S> {
+    /// A tensor over `data` with the compact (first-mode-fastest) layout of `S`; the length
+    /// must be `S`'s size. A shape with one `_` takes its extent from the length (as numpy's
+    /// `reshape(-1, …)`); with several, [`from_vec_with`](Self::from_vec_with) takes them.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// let t = StaticTensor::<i32, shape_t!(2, 3)>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// assert_eq!(t.layout().to_string(), "(2,3):(1,2)");
+    /// let err = StaticTensor::<i32, shape_t!(2, 3)>::from_vec(vec![1, 2]).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "StaticTensor::from_vec: expected 6 elements, found 2"
+    /// );
+    /// let batch = StaticTensor::<i32, shape_t!(_, 3)>::from_vec((0..12).collect()).unwrap();
+    /// assert_eq!(batch.shape().to_string(), "(4,3)");
+    /// let err = StaticTensor::<i32, shape_t!(_, 3)>::from_vec(vec![1, 2]).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "StaticTensor::from_vec: 2 elements do not fill the shape (_,3): their number must be a multiple of 3"
+    /// );
+    /// ```
+    pub fn from_vec(data: Vec<T>) -> Result<Self> {
+        let op = "StaticTensor::from_vec";
+        let shape = match S::SHAPE.is_static() {
+            true => S::SHAPE.to_shape(),
+            false => S::SHAPE.inferred_from(op, data.len())?,
+        };
+        Tensor::from_vec_with(data, Layout::compact(&shape), op).map(Self::new_unchecked)
+    }
+
+    /// A compact tensor holding `0, 1, 2, …` in first-mode-fastest order.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// let t = StaticTensor::<i64, shape_t!(2, 2)>::arange();
+    /// assert_eq!(t.to_vec().unwrap(), [0, 1, 2, 3]);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// As [`Tensor::arange`]: when the shape's elements cannot be allocated (checked before
+    /// allocating, never an abort). A shape with `_` is a build error: its run-time extents
+    /// go to [`arange_with`](Self::arange_with). [`Tensor::try_arange`] then
+    /// [`try_from_dynamic`](Self::try_from_dynamic) returns that case as an error.
+    pub fn arange() -> Self {
+        const { needs_static(&S::SHAPE, "StaticTensor::arange", "arange_with") };
+        StaticTensor {
+            tensor: Tensor::arange::<T>(&S::SHAPE.to_shape()),
+            marker: PhantomData,
+        }
+    }
+
+    /// A compact tensor of zeros.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// let t = StaticTensor::<f64, shape_t!(3)>::zeros();
+    /// assert_eq!(t.to_vec().unwrap(), [0.0; 3]);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// As [`Tensor::zeros`]: when the shape's elements cannot be allocated (checked before
+    /// allocating, never an abort). A shape with `_` is a build error: its run-time extents
+    /// go to [`zeros_with`](Self::zeros_with). [`Tensor::zeros_of`] then
+    /// [`try_from_dynamic`](Self::try_from_dynamic) returns that case as an error.
+    pub fn zeros() -> Self {
+        const { needs_static(&S::SHAPE, "StaticTensor::zeros", "zeros_with") };
+        StaticTensor {
+            tensor: Tensor::zeros::<T>(&S::SHAPE.to_shape()),
+            marker: PhantomData,
+        }
+    }
+}
+
+/// The constructors of any static shape, given the extents known only at run time (the `_` of
+/// `S`, depth-first; none for a fully static shape).
+impl<T: Element, S: StaticShape> StaticTensor<T, S> {
+    /// A tensor over `data` with the compact layout of `S`, its `_` extents set to `runtime`.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape, shape_t};
+    /// let t = StaticTensor::<i32, shape_t!(_, 2)>::from_vec_with((0..6).collect(), &[3]).unwrap();
+    /// assert_eq!(t.layout().to_string(), "(3,2):(1,3)");
+    /// let err = StaticTensor::<i32, shape_t!(_, 2)>::from_vec_with(vec![1, 2], &[3]).unwrap_err();
+    /// assert_eq!(err.to_string(), "StaticTensor::from_vec_with: expected 6 elements, found 2");
+    /// ```
+    pub fn from_vec_with(data: Vec<T>, runtime: &[i64]) -> Result<Self> {
+        let op = "StaticTensor::from_vec_with";
+        let layout = Layout::compact(&S::SHAPE.with_runtime_as(op, runtime)?);
+        Tensor::from_vec_with(data, layout, op).map(Self::new_unchecked)
+    }
+
+    /// `0, 1, 2, …` in first-mode-fastest order, the `_` extents of `S` set to `runtime`.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape_t};
+    /// let t = StaticTensor::<i64, shape_t!(2, _)>::arange_with(&[2]).unwrap();
+    /// assert_eq!(t.to_vec().unwrap(), [0, 1, 2, 3]);
+    /// let err = StaticTensor::<i64, shape_t!(2, _)>::arange_with(&[]).unwrap_err();
+    /// assert_eq!(err.to_string(), "StaticTensor::arange_with: expected 1 run-time extents, found 0");
+    /// ```
+    pub fn arange_with(runtime: &[i64]) -> Result<Self> {
+        let op = "StaticTensor::arange_with";
+        Tensor::try_arange::<T>(&S::SHAPE.with_runtime_as(op, runtime)?).map(Self::new_unchecked)
+    }
+
+    /// Zeros, the `_` extents of `S` set to `runtime`.
+    ///
+    /// ```
+    /// use strideweave::{StaticTensor, shape, shape_t};
+    /// let t = StaticTensor::<f32, shape_t!(_, (4, _))>::zeros_with(&[2, 3]).unwrap();
+    /// assert_eq!(t.shape(), &shape!(2, (4, 3)));
+    /// let err = StaticTensor::<f32, shape_t!(_, 4)>::zeros_with(&[-1]).unwrap_err();
+    /// assert_eq!(err.to_string(), "StaticTensor::zeros_with: extent -1 at mode 0 must be at least 1");
+    /// ```
+    pub fn zeros_with(runtime: &[i64]) -> Result<Self> {
+        let op = "StaticTensor::zeros_with";
+        Tensor::zeros_of(T::DTYPE, &S::SHAPE.with_runtime_as(op, runtime)?).map(Self::new_unchecked)
+    }
+}
+
 impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// Wraps a tensor known to have dtype `T` and shape `S`.
     pub(crate) fn new_unchecked(tensor: Tensor) -> Self {
@@ -94,64 +219,6 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
     /// assert_eq!(StaticTensor::<u8, shape_t!(2, 3)>::SHAPE.size(), 6);
     /// ```
     pub const SHAPE: ShapeCode = S::SHAPE;
-
-    /// A tensor over `data` with the compact (first-mode-fastest) layout of `S`; the length
-    /// must be `S`'s size.
-    ///
-    /// ```
-    /// use strideweave::{StaticTensor, shape_t};
-    /// let t = StaticTensor::<i32, shape_t!(2, 3)>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
-    /// assert_eq!(t.layout().to_string(), "(2,3):(1,2)");
-    /// let err = StaticTensor::<i32, shape_t!(2, 3)>::from_vec(vec![1, 2]).unwrap_err();
-    /// assert_eq!(
-    ///     err.to_string(),
-    ///     "StaticTensor::from_vec: expected 6 elements, found 2"
-    /// );
-    /// ```
-    pub fn from_vec(data: Vec<T>) -> Result<Self> {
-        let layout = Layout::compact(&S::SHAPE.to_shape());
-        Tensor::from_vec_with(data, layout, "StaticTensor::from_vec").map(Self::new_unchecked)
-    }
-
-    /// A compact tensor holding `0, 1, 2, …` in first-mode-fastest order.
-    ///
-    /// ```
-    /// use strideweave::{StaticTensor, shape_t};
-    /// let t = StaticTensor::<i64, shape_t!(2, 2)>::arange();
-    /// assert_eq!(t.to_vec().unwrap(), [0, 1, 2, 3]);
-    /// ```
-    ///
-    /// # Panics
-    ///
-    /// As [`Tensor::arange`]: when the shape's elements cannot be allocated (checked before
-    /// allocating, never an abort). [`Tensor::try_arange`] then
-    /// [`try_from_dynamic`](Self::try_from_dynamic) returns that case as an error.
-    pub fn arange() -> Self {
-        StaticTensor {
-            tensor: Tensor::arange::<T>(&S::SHAPE.to_shape()),
-            marker: PhantomData,
-        }
-    }
-
-    /// A compact tensor of zeros.
-    ///
-    /// ```
-    /// use strideweave::{StaticTensor, shape_t};
-    /// let t = StaticTensor::<f64, shape_t!(3)>::zeros();
-    /// assert_eq!(t.to_vec().unwrap(), [0.0; 3]);
-    /// ```
-    ///
-    /// # Panics
-    ///
-    /// As [`Tensor::zeros`]: when the shape's elements cannot be allocated (checked before
-    /// allocating, never an abort). [`Tensor::zeros_of`] then
-    /// [`try_from_dynamic`](Self::try_from_dynamic) returns that case as an error.
-    pub fn zeros() -> Self {
-        StaticTensor {
-            tensor: Tensor::zeros::<T>(&S::SHAPE.to_shape()),
-            marker: PhantomData,
-        }
-    }
 
     /// Checks that `tensor` has dtype `T` and shape `S` (at the root an integer `n` and the
     /// one-mode tuple `(n)` agree) and wraps it, without copying.
@@ -182,7 +249,7 @@ impl<T: Element, S: StaticShape> StaticTensor<T, S> {
                 found: format!("{}", tensor.dtype()),
             });
         }
-        let same = ShapeCode::from_shape(tensor.shape()).is_some_and(|c| c.same_shape(&S::SHAPE));
+        let same = ShapeCode::from_shape(tensor.shape()).is_some_and(|c| S::SHAPE.agrees(&c));
         if !same {
             return Err(Error::ShapeMismatch {
                 op,
@@ -519,16 +586,51 @@ impl<T: Element, S: StaticShape> TryFrom<Tensor> for StaticTensor<T, S> {
     }
 }
 
-/// `StaticTensor::cast`'s compile-time check: the two static shapes must agree.
+/// The compile-time check of a constructor (`op`) that needs every extent: a shape with `_`
+/// is a build error naming the constructor (`with`) that takes the run-time extents.
+const fn needs_static(shape: &ShapeCode, op: &str, with: &str) {
+    if shape.is_static() {
+        return;
+    }
+    let mut buf = [0u8; crate::pattern::MSG_CAP];
+    let mut m = crate::pattern::Msg::new(&mut buf);
+    m.str(op);
+    m.str(": the shape ");
+    m.shape(shape.view());
+    m.str(" has extents known only at run time (`_`); give them with `StaticTensor::");
+    m.str(with);
+    m.str("(&[…])`");
+    panic!("{}", m.as_str());
+}
+
+/// `StaticTensor::cast`'s compile-time check: the two static shapes must agree, and every
+/// extent `to` fixes must be static in `from` too (`to` may leave any extent to run time).
 const fn check_cast(from: &ShapeCode, to: &ShapeCode) {
-    if from.is_poisoned() || to.is_poisoned() || from.same_shape(to) {
+    if from.is_poisoned() || to.is_poisoned() {
         return;
     }
     let mut buf = [0u8; crate::pattern::MSG_CAP];
     let mut m = crate::pattern::Msg::new(&mut buf);
     m.str("StaticTensor::cast: the tensor's static shape ");
     m.shape(from.view());
-    m.str(" differs from the shape cast to, ");
-    m.shape(to.view());
-    panic!("{}", m.as_str());
+    if !from.agrees(to) {
+        m.str(" differs from the shape cast to, ");
+        m.shape(to.view());
+        panic!("{}", m.as_str());
+    }
+    let mut i = 0;
+    while i < from.nleaves as usize {
+        let (f, t) = (from.extents[i], to.extents[i]);
+        if f == RUNTIME_EXTENT && t != RUNTIME_EXTENT {
+            m.str(" has an extent known only at run time where the shape cast to, ");
+            m.shape(to.view());
+            m.str(", fixes ");
+            m.int(t);
+            m.str(" (leaf ");
+            m.int(i as i64);
+            m.str("); `try_cast` checks it at run time");
+            panic!("{}", m.as_str());
+        }
+        i += 1;
+    }
 }

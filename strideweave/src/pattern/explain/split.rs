@@ -45,7 +45,8 @@ pub(super) const fn split(c: &mut Compiler<'_, '_>, gi: usize, n: Node) -> Resul
     }
     let inferred = if nunknown == 0 {
         let matches = match known {
-            Some(q) => q == extent,
+            // An extent known only at run time (0, on the static path) passes.
+            Some(q) => q == extent || extent == 0,
             None => false,
         };
         if !matches {

@@ -11,6 +11,7 @@ mod einops_macro;
 mod einsum;
 mod keys;
 mod messages;
+mod partly;
 mod reduce;
 mod static_tensor;
 mod support;

@@ -1,0 +1,7 @@
+use strideweave::{StaticTensor, shape_t};
+
+fn main() {
+    let x = StaticTensor::<f32, shape_t!(_, 3)>::zeros_with(&[8]).unwrap();
+    let w = StaticTensor::<f32, shape_t!(4, 5)>::zeros();
+    let _ = x.matmul(&w);
+}

@@ -82,8 +82,13 @@ pub use strideweave_syntax::MAX_NESTING;
 /// ```
 ///
 /// Defined at the crate root: its path is part of every debuginfo and symbol name of a chain
-/// of results, which nest it once per call.
-pub struct Rearranged<S, P>(std::marker::PhantomData<S>, std::marker::PhantomData<P>);
+/// of results, which nest it once per call. `E` is `S`'s [`Extents`], carried so that a chain
+/// of results finds it in one step rather than one per call.
+pub struct Rearranged<S, P, E = Known>(
+    std::marker::PhantomData<S>,
+    std::marker::PhantomData<P>,
+    std::marker::PhantomData<E>,
+);
 
 /// The static shape of a matrix product's result, [`StaticTensor::matmul`] of static shapes
 /// `A` and `B`: `A`'s row mode, then `B`'s column mode, each keeping its nesting.
@@ -173,8 +178,12 @@ pub struct Einsummed<A, B, P>(
 /// ```
 ///
 /// Defined at the crate root, like [`Rearranged`], because its path is part of every
-/// debuginfo and symbol name of the results that nest it.
-pub struct Reduced<S, P>(std::marker::PhantomData<S>, std::marker::PhantomData<P>);
+/// debuginfo and symbol name of the results that nest it; `E` is `S`'s [`Extents`], as there.
+pub struct Reduced<S, P, E = Known>(
+    std::marker::PhantomData<S>,
+    std::marker::PhantomData<P>,
+    std::marker::PhantomData<E>,
+);
 pub use ops::Reduction;
 /// The `rand` crate StrideWeave was built with (feature `rand`), for
 /// [`Tensor::random_using`]'s generators.

@@ -132,12 +132,12 @@ const fn fail(message: &str) -> ! {
     panic!("{}", message)
 }
 
-impl<S: StaticShape, P: Check<S>> StaticShape for Rearranged<S, P> {
+impl<S: StaticShape, P: Check<S>, E: Extents> StaticShape for Rearranged<S, P, E> {
     const SHAPE: ShapeCode = match Compiled::<S, P>::OUTCOME {
         Outcome::Ok(plan) => plan.shape(),
         _ => ShapeCode::POISONED,
     };
-    type Extents = S::Extents;
+    type Extents = E;
 }
 
 /// What `rearrange!` and `repeat!` accept: `Tensor`, `StaticTensor` and references to them.
@@ -216,7 +216,7 @@ impl Target for &Tensor {
 #[diagnostic::do_not_recommend]
 impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for StaticTensor<T, S> {
     type Shape = S;
-    type Output = <S::Extents as Extents>::Checked<StaticTensor<T, Rearranged<S, P>>>;
+    type Output = <S::Extents as Extents>::Checked<StaticTensor<T, Rearranged<S, P, S::Extents>>>;
     fn apply(self, _: Witness<S>) -> Self::Output {
         // Generic code per call stays this small: no helper calls (each would be one more
         // instantiation per call) and one constant (each costs the compiler an evaluation and
@@ -232,7 +232,7 @@ impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for StaticTensor<T,
 #[diagnostic::do_not_recommend]
 impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for &StaticTensor<T, S> {
     type Shape = S;
-    type Output = <S::Extents as Extents>::Checked<StaticTensor<T, Rearranged<S, P>>>;
+    type Output = <S::Extents as Extents>::Checked<StaticTensor<T, Rearranged<S, P, S::Extents>>>;
     fn apply(self, _: Witness<S>) -> Self::Output {
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
         let runtime = <S::Extents as Extents>::RUNTIME.then_some(&<P as Check<S>>::PATTERN);

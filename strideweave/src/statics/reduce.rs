@@ -26,12 +26,12 @@ use crate::pattern::run::Plan;
 use crate::pattern::{MSG_CAP, Msg, PatternCode};
 use crate::tensor::Tensor;
 
-impl<S: StaticShape, P: Check<S>> StaticShape for Reduced<S, P> {
+impl<S: StaticShape, P: Check<S>, E: Extents> StaticShape for Reduced<S, P, E> {
     const SHAPE: ShapeCode = match Compiled::<S, P>::OUTCOME {
         Outcome::Ok(plan) => kept(plan.shape(), plan.nkept),
         _ => ShapeCode::POISONED,
     };
-    type Extents = S::Extents;
+    type Extents = E;
 }
 
 /// The result of a reduction's iteration space: its first `nkept` leaves. The engine writes
@@ -100,7 +100,7 @@ pub trait ReduceView<P>: Sized {
     type Shape: ShapeInfo;
     /// The element type as the compiler sees it.
     type Elem: ElemInfo;
-    /// `Result<StaticTensor<T, Reduced<S, P>>>` for a static tensor, `Result<Tensor>` for a
+    /// `Result<StaticTensor<T, Reduced<S, P, _>>>` for a static tensor, `Result<Tensor>` for a
     /// dynamic one.
     type Output;
     /// Reduces by the pattern; `check` and `reduction` are the caller's evaluated checks.
@@ -111,7 +111,7 @@ pub trait ReduceView<P>: Sized {
 impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for StaticTensor<T, S> {
     type Shape = S;
     type Elem = T;
-    type Output = Result<StaticTensor<T, Reduced<S, P>>>;
+    type Output = Result<StaticTensor<T, Reduced<S, P, S::Extents>>>;
     fn reduce_by(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
         let runtime = <S::Extents as Extents>::RUNTIME.then_some(&<P as Check<S>>::PATTERN);
@@ -128,7 +128,7 @@ impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for StaticTensor<T, 
 impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for &StaticTensor<T, S> {
     type Shape = S;
     type Elem = T;
-    type Output = Result<StaticTensor<T, Reduced<S, P>>>;
+    type Output = Result<StaticTensor<T, Reduced<S, P, S::Extents>>>;
     fn reduce_by(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
         let runtime = <S::Extents as Extents>::RUNTIME.then_some(&<P as Check<S>>::PATTERN);

@@ -139,7 +139,12 @@ fn rearrange_of_a_partly_static_shape_keeps_the_static_extents() {
 #[test]
 fn runtime_checks_of_partly_static_patterns_word_the_static_messages() {
     let t = batch(3);
-    // A keyword that asserts a run-time extent.
+    // A keyword that asserts a run-time extent: the result's type holds it.
+    let fixed = rearrange!(&batch(4), "b c -> c b", b = 4).unwrap();
+    assert!(
+        format!("{fixed:?}").starts_with("StaticTensor<f32, (512,4)>"),
+        "{fixed:?}"
+    );
     let err = message(rearrange!(&t, "b c -> c b", b = 4));
     assert!(
         err.starts_with("rearrange!: keyword b = 4 disagrees with extent 3 of mode 0"),

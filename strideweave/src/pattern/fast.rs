@@ -76,6 +76,21 @@ macro_rules! skip {
     }};
 }
 
+/// The product of `$n` extents from leaf `$l0` that are known (an extent known only at run
+/// time, 0 on the static path, counts as 1): a lower bound of the size.
+macro_rules! known_product {
+    ($extents:expr, $l0:expr, $n:expr) => {{
+        let (mut p, mut k) = (1i64, 0);
+        while k < $n {
+            if $extents[$l0 + k] != 0 {
+                p *= $extents[$l0 + k];
+            }
+            k += 1;
+        }
+        p
+    }};
+}
+
 /// The product of `$n` extents from leaf `$l0` (it fits: the whole shape's size does).
 macro_rules! product {
     ($extents:expr, $l0:expr, $n:expr) => {{
@@ -231,7 +246,7 @@ pub const fn fast(
                 // An extent known only at run time (0, on the static path) passes: the run
                 // time checks it.
                 if (given[s] != 0 && size != 0 && given[s] != size)
-                    || (sides[s] & ON_RIGHT == 0 && size > 1 && !reduce)
+                    || (sides[s] & ON_RIGHT == 0 && !reduce && known_product!(extents, l0, n) > 1)
                 {
                     return false;
                 }
@@ -242,7 +257,7 @@ pub const fn fast(
                 i += 1;
             }
             UNIT => {
-                if product!(extents, l0, n) > 1 {
+                if known_product!(extents, l0, n) > 1 {
                     return false;
                 }
                 i += 1;
@@ -297,8 +312,10 @@ pub const fn fast(
                     }
                     whole / known
                 };
-                // The factors, first fastest.
-                let mut prefix = 1i64;
+                // The factors, first fastest. After a factor known only at run time (extent
+                // 0, on the static path) a multiplier is `-prefix`: the run time multiplies
+                // it by that factor (`Plan::with_runtime_extents`).
+                let (mut prefix, mut sign) = (1i64, 1i64);
                 j = i + 1;
                 while j < close {
                     if kind!(left, j) == SYMBOL {
@@ -309,9 +326,13 @@ pub const fn fast(
                         }
                         kind[s] = FACTOR;
                         extent[s] = e;
-                        mult[s] = prefix;
+                        mult[s] = sign * prefix;
                         leaf0[s] = l0;
-                        prefix *= e;
+                        if e == 0 {
+                            sign = -1;
+                        } else {
+                            prefix *= e;
+                        }
                     }
                     j += 1;
                 }
@@ -365,6 +386,8 @@ pub const fn fast(
         // copy of the source's tokens t0..t1 from leaf l0.
         let (mut tok, mut e, mut from, mut m) = (LEAF, 1i64, NO_SOURCE, 0i64);
         let (mut t0, mut t1, mut l0) = (0usize, 0usize, 0usize);
+        // A symbol's keyword, for a node whose extent is known only at run time.
+        let mut kw = 0i64;
         match term {
             OPEN => tok = PUSH,
             CLOSE => tok = POP,
@@ -379,7 +402,7 @@ pub const fn fast(
                 // A symbol.
                 let s = field!(right, i - 1, F_SYM);
                 match kind[s] {
-                    NODE => (t0, t1, l0) = (node_t0[s], node_t1[s], leaf0[s]),
+                    NODE => (t0, t1, l0, kw) = (node_t0[s], node_t1[s], leaf0[s], given[s]),
                     FACTOR => (e, from, m) = (extent[s], leaf0[s], mult[s]),
                     NEW => e = extent[s],
                     _ => return false,
@@ -414,6 +437,16 @@ pub const fn fast(
                 out_extents[nl] = extents[l];
                 source[nl] = l;
                 multiplier[nl] = 1;
+                if extents[l] == 0 && kw != 0 {
+                    // A keyword fixes a run-time extent: a leaf takes it (the run time checks
+                    // it); a nested node's leaves cannot, so the run time plans afresh
+                    // (multiplier 0).
+                    if t1 - t0 == 1 {
+                        out_extents[nl] = kw;
+                    } else {
+                        multiplier[nl] = 0;
+                    }
+                }
                 nl += 1;
                 l += 1;
             }
@@ -444,6 +477,14 @@ pub const fn fast(
                         out_extents[nl] = if node { extents[l] } else { e1 };
                         source[nl] = l;
                         multiplier[nl] = m1;
+                        if node && extents[l] == 0 && given[s] != 0 {
+                            // As on the right: a keyword fixes a run-time leaf.
+                            if l1 - leaf0[s] == 1 {
+                                out_extents[nl] = given[s];
+                            } else {
+                                multiplier[nl] = 0;
+                            }
+                        }
                         nl += 1;
                         l += 1;
                     }

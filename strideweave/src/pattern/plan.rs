@@ -151,6 +151,51 @@ impl<T: AsRef<[u8]>, X: AsRef<[i64]>, I: AsRef<[usize]>> Plan<T, X, I> {
         Shape::from_valid(&profile[..], &self.extents.as_ref()[..self.nkept], false)
     }
 
+    /// This plan, compiled on a static shape whose leaves `planned` hold 0 where an extent
+    /// is known only at run time, placed on a source of leaf extents `actual`: each such
+    /// leaf's factors must multiply to its extent (one factor without a value takes the
+    /// quotient, which must be whole), and the multipliers after that factor (stored as
+    /// `-m`) take it. `None` when a check fails or the plan cannot say (a nested node under a
+    /// keyword): the engine then runs on the actual shape, for the message or the plan.
+    pub(crate) fn with_runtime_extents(&self, planned: &[i64], actual: &[i64]) -> Option<Plan> {
+        let mut plan = self.to_run_time();
+        let n = plan.nleaves;
+        let mut inferred: SmallVec<[i64; INLINE]> = SmallVec::from_elem(0, planned.len());
+        for (l, (&p, &e)) in planned.iter().zip(actual).enumerate() {
+            if p != 0 {
+                continue;
+            }
+            let (mut known, mut open) = (1i64, None);
+            for k in (0..n).filter(|&k| plan.source[k] == l) {
+                match plan.extents[k] {
+                    0 if open.is_none() => open = Some(k),
+                    0 => return None,
+                    x => known = known.checked_mul(x)?,
+                }
+            }
+            match open {
+                None if known != e => return None,
+                None => {}
+                Some(_) if e % known != 0 => return None,
+                Some(k) => {
+                    plan.extents[k] = e / known;
+                    inferred[l] = e / known;
+                }
+            }
+        }
+        for k in 0..n {
+            let (s, m) = (plan.source[k], plan.multiplier[k]);
+            if s == NO_SOURCE || m > 0 {
+                continue;
+            }
+            if m == 0 || inferred[s] == 0 {
+                return None;
+            }
+            plan.multiplier[k] = m.checked_neg()?.checked_mul(inferred[s])?;
+        }
+        Some(plan)
+    }
+
     /// The plan in run-time storage.
     pub(crate) fn to_run_time(&self) -> Plan {
         let (nt, nl) = (self.ntoks, self.nleaves);

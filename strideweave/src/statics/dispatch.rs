@@ -224,6 +224,7 @@ impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for StaticTensor<T,
         // repeats these lines rather than sharing a generic helper, for the same reason.
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
         let runtime = <S::Extents as Extents>::RUNTIME.then_some(&<P as Check<S>>::PATTERN);
+        let runtime = runtime.map(|p| (p, &S::SHAPE));
         let view = static_view(&self.tensor, outcome, runtime);
         <S::Extents as Extents>::checked(view.map(StaticTensor::new_unchecked))
     }
@@ -236,6 +237,7 @@ impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for &StaticTensor<T
     fn apply(self, _: Witness<S>) -> Self::Output {
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
         let runtime = <S::Extents as Extents>::RUNTIME.then_some(&<P as Check<S>>::PATTERN);
+        let runtime = runtime.map(|p| (p, &S::SHAPE));
         let view = static_view(&self.tensor, outcome, runtime);
         <S::Extents as Extents>::checked(view.map(StaticTensor::new_unchecked))
     }
@@ -293,14 +295,25 @@ pub(crate) fn checked(outcome: &Outcome) -> &FixedPlan {
 }
 
 /// The static path: the view by the plan the compiler computed. A shape with extents known
-/// only at run time passes its `pattern`: the engine then runs on the tensor's shape, whose
-/// checks of those extents are the run-time part of the call (the compiler made the rest,
-/// with the same rule and wording).
-fn static_view(t: &Tensor, outcome: &Outcome, pattern: Option<&PatternCode>) -> Result<Tensor> {
-    if let Some(p) = pattern {
-        return dynamic(t, p);
-    }
+/// only at run time passes its pattern and static shape: the plan then takes the tensor's
+/// run-time extents, checked ([`Plan::with_runtime_extents`]); nothing else is planned again.
+/// A failed check runs the engine on the tensor's shape, for the message the compiler would
+/// have given.
+fn static_view(
+    t: &Tensor,
+    outcome: &Outcome,
+    runtime: Option<(&PatternCode, &ShapeCode)>,
+) -> Result<Tensor> {
     let plan = checked(outcome);
+    if let Some((p, code)) = runtime {
+        return match plan.with_runtime_extents(code.leaves(), t.shape().leaves()) {
+            Some(placed) => {
+                t.require_single(p.op.name())?;
+                t.view_by(p.op.name(), &placed)
+            }
+            None => dynamic(t, p),
+        };
+    }
     // unreachable from user input: the compiler checked this rearrangement against the static shape, and the tensor has one subtensor.
     Ok((t.view_by(plan.op.name(), plan))
         .expect("a checked rearrangement of a one-subtensor tensor is a valid view"))

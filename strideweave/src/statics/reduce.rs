@@ -115,6 +115,7 @@ impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for StaticTensor<T, 
     fn reduce_by(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
         let runtime = <S::Extents as Extents>::RUNTIME.then_some(&<P as Check<S>>::PATTERN);
+        let runtime = runtime.map(|p| (p, &S::SHAPE));
         reduce_code(
             &self.tensor,
             || static_plan(&self.tensor, outcome, runtime),
@@ -132,6 +133,7 @@ impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for &StaticTensor<T,
     fn reduce_by(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
         let runtime = <S::Extents as Extents>::RUNTIME.then_some(&<P as Check<S>>::PATTERN);
+        let runtime = runtime.map(|p| (p, &S::SHAPE));
         reduce_code(
             &self.tensor,
             || static_plan(&self.tensor, outcome, runtime),
@@ -169,13 +171,21 @@ impl<P: Check<RuntimeShape>> ReduceView<P> for &Tensor {
     }
 }
 
-/// The plan of a static tensor's reduction: the compiler's, or (`pattern` given, for a shape
-/// with extents known only at run time) the engine's on the tensor's shape, whose checks of
-/// those extents are the run-time part of the call.
-fn static_plan(t: &Tensor, outcome: &Outcome, pattern: Option<&PatternCode>) -> Result<Plan> {
-    match pattern {
-        Some(p) => compiled(t, p),
-        None => Ok(checked(outcome).to_run_time()),
+/// The plan of a static tensor's reduction: the compiler's, placed on the tensor's run-time
+/// extents for a shape with `_` (`runtime`: its pattern and static shape; a failed check runs
+/// the engine on the tensor's shape, for the compiler's message).
+fn static_plan(
+    t: &Tensor,
+    outcome: &Outcome,
+    runtime: Option<(&PatternCode, &ShapeCode)>,
+) -> Result<Plan> {
+    let plan = checked(outcome);
+    match runtime {
+        Some((p, code)) => match plan.with_runtime_extents(code.leaves(), t.shape().leaves()) {
+            Some(placed) => Ok(placed),
+            None => compiled(t, p),
+        },
+        None => Ok(plan.to_run_time()),
     }
 }
 

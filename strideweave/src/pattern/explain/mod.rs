@@ -339,6 +339,21 @@ const fn node_size(c: ShapeRef<'_>, n: Node) -> i64 {
     p
 }
 
+/// The product of the node's extents that are known (one known only at run time, 0 on the
+/// static path, counts as 1): a lower bound of its size, and its size when it is static.
+pub(super) const fn known_size(c: ShapeRef<'_>, n: Node) -> i64 {
+    let k = leaves_in(c, n.t0, n.t1);
+    let mut p = 1i64;
+    let mut i = 0;
+    while i < k {
+        if c.extents[n.l0 + i] != 0 {
+            p = p.saturating_mul(c.extents[n.l0 + i]);
+        }
+        i += 1;
+    }
+    p
+}
+
 const fn is_leaf(c: ShapeRef<'_>, n: Node) -> bool {
     c.toks[n.t0] == LEAF
 }
@@ -512,7 +527,7 @@ const fn match_term(c: &mut Compiler<'_, '_>, i: usize, n: Node) -> Result<(), M
             )
         }
         TokKind::Unit => {
-            if node_size(src, n) > 1 {
+            if known_size(src, n) > 1 {
                 let mut m = begin!(c);
                 m.str("`1` on the left, term ");
                 m.str(t.path);

@@ -3,7 +3,7 @@
 
 use super::{
     Compiler, NO_PART, Node, PART_CAPTURED, PART_NEW, Part, at, begin, chars, finish, is_leaf,
-    is_on, keyword_of, mode, part_of, push, tri,
+    is_on, keyword_of, known_size, mode, part_of, push, tri,
 };
 use crate::pattern::code::{Op, TokKind};
 use crate::pattern::msg::MsgState;
@@ -23,7 +23,11 @@ pub(super) const fn omitted(c: &mut Compiler<'_, '_>) -> Result<(), MsgState> {
         if matches!(t.kind, TokKind::Symbol)
             && !is_on(c, t.sym, ON_RIGHT)
             && let Some(part) = part_of(c, t.sym)
-            && part.size > 1
+            && (if part.split {
+                part.size
+            } else {
+                known_size(src, part.node)
+            }) > 1
         {
             let name = p.names[t.sym];
             let mut m = begin!(c);
@@ -43,8 +47,13 @@ pub(super) const fn omitted(c: &mut Compiler<'_, '_>) -> Result<(), MsgState> {
                     m.str(")");
                 }
             }
-            m.str(" of size ");
-            m.int(part.size);
+            if part.size == 0 {
+                m.str(" of size at least ");
+                m.int(known_size(src, part.node));
+            } else {
+                m.str(" of size ");
+                m.int(part.size);
+            }
             m.str("; only an extent-one sublayout may be omitted");
             return Err(at(m, p, &t));
         }

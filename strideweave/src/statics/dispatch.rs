@@ -11,7 +11,7 @@
 
 use std::marker::PhantomData;
 
-use super::code::{Extents, ShapeCode, StaticShape};
+use super::code::{Extents, Known, Partly, ShapeCode, StaticShape};
 use super::compile::{FixedPlan, Outcome, check_pattern, compile, message_into};
 use super::tensor::StaticTensor;
 use crate::Rearranged;
@@ -214,32 +214,72 @@ impl Target for &Tensor {
 }
 
 #[diagnostic::do_not_recommend]
-impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for StaticTensor<T, S> {
+impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for StaticTensor<T, S>
+where
+    S::Extents: RunStatic<S, P>,
+{
     type Shape = S;
-    type Output = <S::Extents as Extents>::Checked<StaticTensor<T, Rearranged<S, P, S::Extents>>>;
+    type Output = <S::Extents as RunStatic<S, P>>::View<T>;
     fn apply(self, _: Witness<S>) -> Self::Output {
-        // Generic code per call stays this small: no helper calls (each would be one more
-        // instantiation per call) and one constant (each costs the compiler an evaluation and
-        // an allocation per call); the work is in `static_view`. The by-reference impl below
-        // repeats these lines rather than sharing a generic helper, for the same reason.
-        let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
-        let runtime = <S::Extents as Extents>::RUNTIME.then_some(&<P as Check<S>>::PATTERN);
-        let runtime = runtime.map(|p| (p, &S::SHAPE));
-        let view = static_view(&self.tensor, outcome, runtime);
-        <S::Extents as Extents>::checked(view.map(StaticTensor::new_unchecked))
+        <S::Extents as RunStatic<S, P>>::view(&self.tensor)
     }
 }
 
 #[diagnostic::do_not_recommend]
-impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for &StaticTensor<T, S> {
+impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for &StaticTensor<T, S>
+where
+    S::Extents: RunStatic<S, P>,
+{
     type Shape = S;
-    type Output = <S::Extents as Extents>::Checked<StaticTensor<T, Rearranged<S, P, S::Extents>>>;
+    type Output = <S::Extents as RunStatic<S, P>>::View<T>;
     fn apply(self, _: Witness<S>) -> Self::Output {
+        <S::Extents as RunStatic<S, P>>::view(&self.tensor)
+    }
+}
+
+/// How a pattern `P` runs on a static tensor of shape `S`, by `S`'s [`Extents`]: by the
+/// compiler's plan alone ([`Known`]: infallible), or by that plan placed on the tensor's
+/// run-time extents ([`Partly`]: a `Result`). Implemented for the two only.
+pub trait RunStatic<S: StaticShape, P: Check<S>>: Extents {
+    /// What `rearrange!`/`repeat!` return: `StaticTensor<T, Rearranged<S, P>>`, or a
+    /// `Result` of it.
+    type View<T: Element>;
+    /// The view of `t` (whose shape is `S`).
+    fn view<T: Element>(t: &Tensor) -> Self::View<T>;
+    /// The plan of a reduction of `t` (whose shape is `S`).
+    fn reduce_plan(t: &Tensor) -> Result<Plan>;
+}
+
+impl<S: StaticShape, P: Check<S>> RunStatic<S, P> for Known {
+    type View<T: Element> = StaticTensor<T, Rearranged<S, P, Known>>;
+    fn view<T: Element>(t: &Tensor) -> Self::View<T> {
+        // Generic code per call stays this small: no helper calls (each would be one more
+        // instantiation per call) and one constant (each costs the compiler an evaluation and
+        // an allocation per call); the work is in `checked_view`.
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
-        let runtime = <S::Extents as Extents>::RUNTIME.then_some(&<P as Check<S>>::PATTERN);
-        let runtime = runtime.map(|p| (p, &S::SHAPE));
-        let view = static_view(&self.tensor, outcome, runtime);
-        <S::Extents as Extents>::checked(view.map(StaticTensor::new_unchecked))
+        StaticTensor {
+            tensor: checked_view(t, outcome),
+            marker: PhantomData,
+        }
+    }
+    fn reduce_plan(_: &Tensor) -> Result<Plan> {
+        let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
+        Ok(checked(outcome).to_run_time())
+    }
+}
+
+impl<S: StaticShape, P: Check<S>> RunStatic<S, P> for Partly {
+    type View<T: Element> = Result<StaticTensor<T, Rearranged<S, P, Partly>>>;
+    fn view<T: Element>(t: &Tensor) -> Self::View<T> {
+        let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
+        let placed = placed_plan(t, outcome, &<P as Check<S>>::PATTERN, &S::SHAPE)?;
+        let op = <P as Check<S>>::PATTERN.op.name();
+        t.require_single(op)?;
+        t.view_by(op, &placed).map(StaticTensor::new_unchecked)
+    }
+    fn reduce_plan(t: &Tensor) -> Result<Plan> {
+        let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
+        placed_plan(t, outcome, &<P as Check<S>>::PATTERN, &S::SHAPE)
     }
 }
 
@@ -294,27 +334,22 @@ pub(crate) fn checked(outcome: &Outcome) -> &FixedPlan {
     plan
 }
 
-/// The static path: the view by the plan the compiler computed. A shape with extents known
-/// only at run time passes its pattern and static shape: the plan then takes the tensor's
-/// run-time extents, checked ([`Plan::with_runtime_extents`]); nothing else is planned again.
-/// A failed check runs the engine on the tensor's shape, for the message the compiler would
-/// have given.
-fn static_view(
-    t: &Tensor,
-    outcome: &Outcome,
-    runtime: Option<(&PatternCode, &ShapeCode)>,
-) -> Result<Tensor> {
+/// The static path: the view by the plan the compiler computed.
+fn checked_view(t: &Tensor, outcome: &Outcome) -> Tensor {
     let plan = checked(outcome);
-    if let Some((p, code)) = runtime {
-        return match plan.with_runtime_extents(code.leaves(), t.shape().leaves()) {
-            Some(placed) => {
-                t.require_single(p.op.name())?;
-                t.view_by(p.op.name(), &placed)
-            }
-            None => dynamic(t, p),
-        };
-    }
     // unreachable from user input: the compiler checked this rearrangement against the static shape, and the tensor has one subtensor.
-    Ok((t.view_by(plan.op.name(), plan))
-        .expect("a checked rearrangement of a one-subtensor tensor is a valid view"))
+    (t.view_by(plan.op.name(), plan))
+        .expect("a checked rearrangement of a one-subtensor tensor is a valid view")
+}
+
+/// The compiler's plan of `p` on the static shape `code` (which has extents known only at run
+/// time) placed on `t`'s run-time extents ([`Plan::with_runtime_extents`]): nothing else is
+/// planned again. A failed check runs the engine on `t`'s shape, for the message the compiler
+/// would have given.
+fn placed_plan(t: &Tensor, outcome: &Outcome, p: &PatternCode, code: &ShapeCode) -> Result<Plan> {
+    let plan = checked(outcome);
+    match plan.with_runtime_extents(code.leaves(), t.shape().leaves()) {
+        Some(placed) => Ok(placed),
+        None => compiled(t, p),
+    }
 }

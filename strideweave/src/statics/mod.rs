@@ -41,8 +41,8 @@ pub use tensor::StaticTensor;
 pub mod __private {
     pub use super::compile::{FixedPlan, Outcome, check_pattern, compile, message_into};
     pub use super::dispatch::{
-        Check, Compiled, PatternView, Poisoned, RuntimeShape, ShapeInfo, Target, Witness, check,
-        check_at, check_keyword, dynamic, poisoned,
+        Check, Compiled, PatternView, Poisoned, RunStatic, RuntimeShape, ShapeInfo, Target,
+        Witness, check, check_at, check_keyword, dynamic, poisoned,
     };
     pub use super::einsum::{
         EinsumCheck, EinsumCode, EinsumCompiled, EinsumFailure, EinsumKinds, EinsumOperand,

@@ -15,15 +15,14 @@ use std::marker::PhantomData;
 use super::code::{Extents, ShapeCode, StaticShape};
 use super::compile::Outcome;
 use super::dispatch::{
-    Check, Compiled, Poisoned, RuntimeShape, ShapeInfo, Witness, checked, compiled,
+    Check, Compiled, Poisoned, RunStatic, RuntimeShape, ShapeInfo, Witness, compiled,
 };
 use super::tensor::StaticTensor;
 use crate::Reduced;
 use crate::dtype::{DType, Element};
 use crate::error::Result;
 use crate::ops::{Reduction, reduce_code};
-use crate::pattern::run::Plan;
-use crate::pattern::{MSG_CAP, Msg, PatternCode};
+use crate::pattern::{MSG_CAP, Msg};
 use crate::tensor::Tensor;
 
 impl<S: StaticShape, P: Check<S>, E: Extents> StaticShape for Reduced<S, P, E> {
@@ -108,38 +107,30 @@ pub trait ReduceView<P>: Sized {
 }
 
 #[diagnostic::do_not_recommend]
-impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for StaticTensor<T, S> {
+impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for StaticTensor<T, S>
+where
+    S::Extents: RunStatic<S, P>,
+{
     type Shape = S;
     type Elem = T;
     type Output = Result<StaticTensor<T, Reduced<S, P, S::Extents>>>;
     fn reduce_by(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
-        let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
-        let runtime = <S::Extents as Extents>::RUNTIME.then_some(&<P as Check<S>>::PATTERN);
-        let runtime = runtime.map(|p| (p, &S::SHAPE));
-        reduce_code(
-            &self.tensor,
-            || static_plan(&self.tensor, outcome, runtime),
-            r.0,
-        )
-        .map(StaticTensor::new_unchecked)
+        let plan = || <S::Extents as RunStatic<S, P>>::reduce_plan(&self.tensor);
+        reduce_code(&self.tensor, plan, r.0).map(StaticTensor::new_unchecked)
     }
 }
 
 #[diagnostic::do_not_recommend]
-impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for &StaticTensor<T, S> {
+impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for &StaticTensor<T, S>
+where
+    S::Extents: RunStatic<S, P>,
+{
     type Shape = S;
     type Elem = T;
     type Output = Result<StaticTensor<T, Reduced<S, P, S::Extents>>>;
     fn reduce_by(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
-        let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
-        let runtime = <S::Extents as Extents>::RUNTIME.then_some(&<P as Check<S>>::PATTERN);
-        let runtime = runtime.map(|p| (p, &S::SHAPE));
-        reduce_code(
-            &self.tensor,
-            || static_plan(&self.tensor, outcome, runtime),
-            r.0,
-        )
-        .map(StaticTensor::new_unchecked)
+        let plan = || <S::Extents as RunStatic<S, P>>::reduce_plan(&self.tensor);
+        reduce_code(&self.tensor, plan, r.0).map(StaticTensor::new_unchecked)
     }
 }
 
@@ -168,24 +159,6 @@ impl<P: Check<RuntimeShape>> ReduceView<P> for &Tensor {
             || compiled(self, &<P as Check<RuntimeShape>>::PATTERN),
             r.0,
         )
-    }
-}
-
-/// The plan of a static tensor's reduction: the compiler's, placed on the tensor's run-time
-/// extents for a shape with `_` (`runtime`: its pattern and static shape; a failed check runs
-/// the engine on the tensor's shape, for the compiler's message).
-fn static_plan(
-    t: &Tensor,
-    outcome: &Outcome,
-    runtime: Option<(&PatternCode, &ShapeCode)>,
-) -> Result<Plan> {
-    let plan = checked(outcome);
-    match runtime {
-        Some((p, code)) => match plan.with_runtime_extents(code.leaves(), t.shape().leaves()) {
-            Some(placed) => Ok(placed),
-            None => compiled(t, p),
-        },
-        None => Ok(plan.to_run_time()),
     }
 }
 

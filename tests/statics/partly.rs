@@ -270,3 +270,46 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn einsum_places_the_compilers_plans_on_runtime_extents() {
+    // Splits, groups on the output and shared run-time symbols, against the dynamic einsum.
+    for b in [1i64, 2, 3] {
+        let x = StaticTensor::<f64, shape_t!(_, 6)>::arange_with(&[2 * b]).unwrap();
+        let w = StaticTensor::<f64, shape_t!(3, _)>::arange_with(&[b + 1]).unwrap();
+        let got = einsum!(&x, &w, "(b2 b) (h k), k j -> (b h) b2 j", b2 = 2, h = 2).unwrap();
+        let want = Tensor::einsum_with(
+            "(b2 b) (h k), k j -> (b h) b2 j",
+            &[x.as_dynamic(), w.as_dynamic()],
+            &[("b2", 2), ("h", 2)],
+        )
+        .unwrap();
+        assert_eq!(got.shape(), want.shape(), "b = {b}");
+        assert_eq!(
+            got.to_vec().unwrap(),
+            want.to_vec::<f64>().unwrap(),
+            "b = {b}"
+        );
+        let a = StaticTensor::<f64, shape_t!(_, _)>::arange_with(&[b, 4]).unwrap();
+        let c = einsum!(&a, &a, "i k, i j -> (k j)").unwrap();
+        let want = Tensor::einsum("i k, i j -> (k j)", &[a.as_dynamic(), a.as_dynamic()]).unwrap();
+        assert_eq!(
+            c.to_vec().unwrap(),
+            want.to_vec::<f64>().unwrap(),
+            "b = {b}"
+        );
+    }
+    let x = StaticTensor::<f64, shape_t!(_, 6)>::zeros_with(&[3]).unwrap();
+    let w = StaticTensor::<f64, shape_t!(3, _)>::zeros_with(&[2]).unwrap();
+    let err = message(einsum!(
+        &x,
+        &w,
+        "(b2 b) (h k), k j -> b b2 h j",
+        b2 = 2,
+        h = 2
+    ));
+    assert!(
+        err.starts_with("einsum! (input 0): b2 = 2 does not divide extent 3 of mode 0"),
+        "{err}"
+    );
+}

@@ -545,10 +545,11 @@ impl<T: Element, U, A: StaticShape, B: StaticShape, P: EinsumCheck<A, B>> Einsum
         let EinsumOutcome::Ok(plans) = outcome else {
             return Err(poisoned_error());
         };
-        // A shape with extents known only at run time plans on the run-time shapes, whose
-        // checks of those extents are the run-time part of the call.
+        // Operands with extents known only at run time place the compiler's plans on their
+        // run-time extents (`run`).
         let runtime = <<A::Extents as Extents>::Or<B::Extents> as Extents>::RUNTIME;
-        let tensor = run(&P::CODE, tensors, (!runtime).then_some(plans))?;
+        let statics: &'static [ShapeCode; 2] = const { &[A::SHAPE, B::SHAPE] };
+        let tensor = run(&P::CODE, tensors, Some((plans, runtime.then_some(statics))))?;
         // unreachable from user input: the compiler's check and the run-time einsum follow one rule (tests/statics/einsum.rs compares them).
         debug_assert!(
             ShapeCode::from_shape(tensor.shape())
@@ -587,8 +588,15 @@ impl<T, S, A, B, P: EinsumCheck<A, B>> EinsumKinds<A, B, P> for (Typed<T, S>, Un
 
 /// The run-time work: each input's view by its plan (the compiler's `plans` for static
 /// operands, else `code`'s input patterns compiled on the run-time shapes), the contraction,
-/// and the output's view.
-fn run(code: &EinsumCode, tensors: &[&Tensor], plans: Option<&EinsumPlan>) -> Result<Tensor> {
+/// and the output's view. Static operands with extents known only at run time also pass
+/// their static shapes: the compiler's plans are then placed on the run-time extents
+/// (`Plan::with_runtime_extents`), and a failed check plans on the run-time shape for the
+/// message.
+fn run(
+    code: &EinsumCode,
+    tensors: &[&Tensor],
+    plans: Option<(&EinsumPlan, Option<&[ShapeCode; 2]>)>,
+) -> Result<Tensor> {
     let op = "einsum!";
     if code.inputs.len() != tensors.len() {
         // A pattern that did not compile has no inputs (its program does not compile).
@@ -601,10 +609,15 @@ fn run(code: &EinsumCode, tensors: &[&Tensor], plans: Option<&EinsumPlan>) -> Re
     let mut views = Vec::with_capacity(tensors.len());
     for (k, t) in tensors.iter().enumerate() {
         let name = view_name(op, k, tensors.len());
-        views.push(match plans.and_then(|p| p.inputs[k].as_ref()) {
-            Some(plan) => t.view_by(name, plan)?,
+        let view = match plans.and_then(|(p, s)| Some((p.inputs[k].as_ref()?, s))) {
+            Some((plan, None)) => t.view_by(name, plan)?,
+            Some((plan, Some(statics))) => {
+                let plan = placed(name, plan, &statics[k], t.shape(), &code.inputs[k])?;
+                t.view_by(name, &plan)?
+            }
             None => t.view_by(name, &compiled(name, t.shape(), &code.inputs[k])?)?,
-        });
+        };
+        views.push(view);
     }
     let symbols: Vec<&[&str]> = code.inputs.iter().map(|p| p.names).collect();
     let result = contract_views(op, &views, &symbols, code.output.names)?;
@@ -612,8 +625,37 @@ fn run(code: &EinsumCode, tensors: &[&Tensor], plans: Option<&EinsumPlan>) -> Re
         return Ok(result);
     }
     match plans {
-        Some(plans) => result.view_by(op, &plans.output),
+        Some((plans, None)) => result.view_by(op, &plans.output),
+        Some((plans, Some(_))) => {
+            // The symbols' static shape, from the compiler's views of the inputs.
+            let mut views = [ShapeCode::EMPTY; 2];
+            for (k, v) in plans.inputs.iter().enumerate() {
+                views[k] = v.map_or(ShapeCode::EMPTY, |p| p.shape());
+            }
+            let plan = match symbols_shape(&views, code) {
+                Some(symbols) => placed(op, &plans.output, &symbols, result.shape(), &code.output)?,
+                None => compiled(op, result.shape(), &code.output)?,
+            };
+            result.view_by(op, &plan)
+        }
         None => result.view_by(op, &compiled(op, result.shape(), &code.output)?),
+    }
+}
+
+/// The compiler's `plan` of `p` on the static shape `planned` placed on `shape`'s run-time
+/// extents; a failed check plans `p` on `shape`, for the message (errors name `op`).
+fn placed(
+    op: &'static str,
+    plan: &FixedPlan,
+    planned: &ShapeCode,
+    shape: &crate::Shape,
+    p: &PatternCode,
+) -> Result<Plan> {
+    match plan.with_runtime_extents(planned.leaves(), shape.leaves()) {
+        Some(placed) => Ok(placed),
+        None => {
+            Plan::compile(shape, p, false).map_err(|detail| Error::InvalidRearrange { op, detail })
+        }
     }
 }
 

@@ -46,6 +46,7 @@ mod contract;
 mod convert;
 mod copy;
 mod display;
+mod einops_reading;
 mod functions;
 mod hostile;
 mod integer;

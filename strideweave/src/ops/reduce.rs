@@ -308,15 +308,32 @@ impl Tensor {
 
 const OP: &str = "reduce";
 
+/// `einops::reduce`'s path: [`Tensor::reduce`]'s, the pattern read as einops reads it
+/// ([`Op::EinopsReduce`]); the result, and the encoding its groups are made from.
+pub(crate) fn reduce_einops(
+    t: &Tensor,
+    pattern: &str,
+    reduction: Reduction,
+    sizes: &[(&str, i64)],
+) -> Result<(Tensor, strideweave_syntax::EncodedPattern)> {
+    let op = Op::EinopsReduce.method();
+    check_dtype(t, reduction, op)?;
+    let (plan, e) = Plan::parse_encoded(t.shape(), Op::EinopsReduce, pattern, sizes)?;
+    let space = Space::of(plan, t.shape());
+    Ok((fresh(reduce_with(t, space, reduction, op, Dest::Fresh))?, e))
+}
+
 /// `reduce!`'s run-time path: the dtype checked, then `plan` (the compiler's for a static
 /// tensor, the macro's pattern compiled on a dynamic tensor's shape) folded as
-/// [`Tensor::reduce`] folds; every error starts with `reduce!`.
+/// [`Tensor::reduce`] folds; every error starts with `reduce!` (the name of the macro's
+/// `op`: `einops::reduce!` for einops' reading).
 pub(crate) fn reduce_code(
     t: &Tensor,
+    op: Op,
     plan: impl FnOnce() -> Result<Plan>,
     reduction: Reduction,
 ) -> Result<Tensor> {
-    let op = Op::Reduce.name();
+    let op = op.name();
     check_dtype(t, reduction, op)?;
     let space = Space::of(plan()?, t.shape());
     fresh(reduce_with(t, space, reduction, op, Dest::Fresh))

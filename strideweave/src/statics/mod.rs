@@ -49,6 +49,7 @@ pub mod __private {
     };
     pub use super::reduce::{
         Chosen, ElemInfo, ReduceTarget, ReduceView, ReductionCheck, check_reduction,
+        check_reduction_as,
         poisoned_reduce,
     };
     pub use crate::pattern::{

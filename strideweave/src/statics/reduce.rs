@@ -71,12 +71,19 @@ pub trait ReductionCheck<T>: 'static {
 /// message, which in const context is a compile error at the caller's location.
 #[track_caller]
 pub const fn check_reduction<T: ElemInfo>(r: Reduction) -> Chosen<T> {
+    check_reduction_as::<T>("reduce!", r)
+}
+
+/// [`check_reduction`] for the macro `name` (`einops::reduce!`), which its message starts with.
+#[track_caller]
+pub const fn check_reduction_as<T: ElemInfo>(name: &str, r: Reduction) -> Chosen<T> {
     if let Some(d) = T::DTYPE
         && let Some(why) = r.refusal(d)
     {
         let mut buf = [0u8; MSG_CAP];
         let mut m = Msg::new(&mut buf);
-        m.str("reduce!: ");
+        m.str(name);
+        m.str(": ");
         m.str(d.name());
         m.str(" tensors have no `");
         m.str(r.name());
@@ -112,7 +119,7 @@ impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for StaticTensor<T, 
     type Output = Result<StaticTensor<T, Reduced<S, P>>>;
     fn reduce_by(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
-        reduce_code(&self.tensor, || Ok(checked(outcome).to_run_time()), r.0)
+        reduce_code(&self.tensor, P::PATTERN.op, || Ok(checked(outcome).to_run_time()), r.0)
             .map(StaticTensor::new_unchecked)
     }
 }
@@ -124,7 +131,7 @@ impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for &StaticTensor<T,
     type Output = Result<StaticTensor<T, Reduced<S, P>>>;
     fn reduce_by(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
-        reduce_code(&self.tensor, || Ok(checked(outcome).to_run_time()), r.0)
+        reduce_code(&self.tensor, P::PATTERN.op, || Ok(checked(outcome).to_run_time()), r.0)
             .map(StaticTensor::new_unchecked)
     }
 }
@@ -137,6 +144,7 @@ impl<P: Check<RuntimeShape>> ReduceView<P> for Tensor {
     fn reduce_by(self, _: Witness<RuntimeShape>, r: Chosen<RuntimeShape>) -> Self::Output {
         reduce_code(
             &self,
+            P::PATTERN.op,
             || compiled(&self, &<P as Check<RuntimeShape>>::PATTERN),
             r.0,
         )
@@ -151,6 +159,7 @@ impl<P: Check<RuntimeShape>> ReduceView<P> for &Tensor {
     fn reduce_by(self, _: Witness<RuntimeShape>, r: Chosen<RuntimeShape>) -> Self::Output {
         reduce_code(
             self,
+            P::PATTERN.op,
             || compiled(self, &<P as Check<RuntimeShape>>::PATTERN),
             r.0,
         )

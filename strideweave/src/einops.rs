@@ -48,17 +48,17 @@
 
 use strideweave_syntax::EncodedPattern;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::ops::{Reduction, einsum_run, reduce_einops};
 use crate::pattern::run::Plan;
 use crate::pattern::{Op, PatternRef, Side};
 use crate::tensor::Tensor;
 
-// pub use crate::statics::Grouped;
-// pub use strideweave_macros::{
-//     einops_einsum as einsum, einops_rearrange as rearrange, einops_reduce as reduce,
-//     einops_repeat as repeat,
-// };
+pub use crate::statics::Grouped;
+pub use strideweave_macros::{
+    einops_einsum as einsum, einops_rearrange as rearrange, einops_reduce as reduce,
+    einops_repeat as repeat,
+};
 
 /// einops' `rearrange` as a view: [`Tensor::rearrange`]'s grammar and keyword extents
 /// (`sizes`, each at least 1), each group read slowest member first, and each right-side
@@ -149,7 +149,9 @@ fn pattern_view(t: &Tensor, op: Op, pattern: &str, sizes: &[(&str, i64)]) -> Res
     t.require_single(name)?;
     let (plan, e) = Plan::parse_encoded(t.shape(), op, pattern, sizes)?;
     let view = t.view_by(name, &plan)?;
-    with_ref(op, pattern, &e, |p| view.einops_groups(name, p, None))
+    with_ref(op, pattern, &e, |p| {
+        view.einops_groups(name, p, None, false)
+    })
 }
 
 /// The engine's nested result of `rearrange` or `repeat` (`op`), each right-side group one
@@ -170,9 +172,7 @@ pub(crate) fn nested(t: &Tensor, op: Op, pattern: &str, sizes: &[(&str, i64)]) -
     }
 }
 
-/// A fresh result's groups made one mode each; a group whose strides do not merge (a `...`
-/// of two or more modes inside it) is laid out by one more copy (the result is fresh: no
-/// one else sees it).
+/// A fresh result's groups made one mode each (see `Tensor::einops_groups`).
 fn fresh_groups(
     r: &Tensor,
     name: &'static str,
@@ -180,18 +180,23 @@ fn fresh_groups(
     pattern: &str,
     e: &EncodedPattern,
 ) -> Result<Tensor> {
-    with_ref(op, pattern, e, |p| {
-        let Some(g) = crate::tensor::groups::Groups::of(r.shape(), &p.right)? else {
-            return Ok(r.clone());
-        };
-        let n = r.einops_nested(name, &g)?;
-        match n.einops_flat(name, &g, p, None) {
-            Err(Error::NotRepresentable { .. }) => {
-                n.materialize()?.einops_flat(name, &g, p, None)
-            }
-            other => other,
-        }
-    })
+    with_ref(op, pattern, e, |p| r.einops_groups(name, p, None, true))
+}
+
+/// `einops::einsum!`'s run: [`einsum`](fn@einsum) with keyword extents, its errors starting
+/// `einops::einsum!`.
+pub(crate) fn einsum_macro(
+    pattern: &str,
+    inputs: &[&Tensor],
+    sizes: &[(&str, i64)],
+) -> Result<Tensor> {
+    const OP: &str = "einops::einsum!";
+    let keywords: Vec<(&str, i64, std::ops::Range<usize>)> = sizes
+        .iter()
+        .map(|&(n, v)| (n, v, 0..pattern.len()))
+        .collect();
+    let (r, e) = einsum_run(OP, true, pattern, inputs, &keywords)?;
+    fresh_groups(&r, OP, Op::EinopsRearrange, pattern, &e)
 }
 
 /// `f` of the pattern reference over an encoding (for messages: the text and the right side).

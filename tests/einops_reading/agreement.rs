@@ -66,7 +66,9 @@ fn proper(e: &Error, op: &str, pattern: &str) -> Result<(), String> {
     }
     let text = e.to_string();
     if !text.starts_with(&format!("einops::{op}: ")) {
-        return Err(format!("the error does not start with einops::{op}: {text}"));
+        return Err(format!(
+            "the error does not start with einops::{op}: {text}"
+        ));
     }
     if !text.contains(&format!("\n  {pattern}\n")) {
         return Err(format!("the error does not quote {pattern:?}: {text}"));
@@ -198,7 +200,10 @@ fn einops_rearrange_verbatim_agrees() {
     let c = check_all("einops::rearrange", |c| {
         c.op == "rearrange" && c.error.is_none()
     });
-    assert!(c.get(&Outcome::Matched).copied().unwrap_or(0) > 100, "{c:?}");
+    assert!(
+        c.get(&Outcome::Matched).copied().unwrap_or(0) > 100,
+        "{c:?}"
+    );
 }
 
 #[test]

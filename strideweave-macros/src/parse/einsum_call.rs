@@ -6,11 +6,12 @@ use syn::Lit;
 use super::pattern_call::{comma_after_tensor, keywords};
 use crate::ast::{KeywordArg, MacroKind, PatternSource, Text};
 
-const MAC: MacroKind = MacroKind::Einsum;
 const EXAMPLE: &str = "einsum!(a, b, \"i k, k j -> i j\")";
 
 /// What `einsum!` was given.
 pub struct EinsumCall {
+    /// `einsum!` or `einops::einsum!`.
+    pub mac: MacroKind,
     /// The tensor expressions, as written (one or two).
     pub tensors: Vec<TokenStream>,
     /// The pattern (always the string form: its commas separate the inputs).
@@ -33,7 +34,10 @@ fn string_literal(e: &syn::Expr) -> Option<&syn::LitStr> {
 
 /// Parses the input of `einsum!`. On an error, also returns the tensor expressions read
 /// (for the placeholder).
-pub fn einsum_call(input: TokenStream) -> Result<EinsumCall, (syn::Error, Vec<TokenStream>)> {
+pub fn einsum_call(
+    input: TokenStream,
+    mac: MacroKind,
+) -> Result<EinsumCall, (syn::Error, Vec<TokenStream>)> {
     use syn::parse::{ParseStream, Parser};
     let mut read: Vec<TokenStream> = Vec::new();
     let parser = |s: ParseStream<'_>| -> syn::Result<EinsumCall> {
@@ -41,7 +45,7 @@ pub fn einsum_call(input: TokenStream) -> Result<EinsumCall, (syn::Error, Vec<To
             return Err(syn::Error::new(
                 Span::call_site(),
                 format!(
-                    "{MAC}: the input is empty; write one or two tensors, a pattern and keyword extents, e.g. `{EXAMPLE}`"
+                    "{mac}: the input is empty; write one or two tensors, a pattern and keyword extents, e.g. `{EXAMPLE}`"
                 ),
             ));
         }
@@ -51,7 +55,7 @@ pub fn einsum_call(input: TokenStream) -> Result<EinsumCall, (syn::Error, Vec<To
                 return Err(syn::Error::new(
                     Span::call_site(),
                     format!(
-                        "{MAC}: expected a pattern (a string literal) after the tensors, e.g. `{EXAMPLE}`"
+                        "{mac}: expected a pattern (a string literal) after the tensors, e.g. `{EXAMPLE}`"
                     ),
                 ));
             }
@@ -61,14 +65,14 @@ pub fn einsum_call(input: TokenStream) -> Result<EinsumCall, (syn::Error, Vec<To
                     return Err(syn::Error::new(
                         lit.span(),
                         format!(
-                            "{MAC}: expected one or two tensors before the pattern, e.g. `{EXAMPLE}`"
+                            "{mac}: expected one or two tensors before the pattern, e.g. `{EXAMPLE}`"
                         ),
                     ));
                 }
                 if !lit.suffix().is_empty() {
                     return Err(syn::Error::new(
                         lit.span(),
-                        format!("{MAC}: unexpected suffix `{}` on the pattern", lit.suffix()),
+                        format!("{mac}: unexpected suffix `{}` on the pattern", lit.suffix()),
                     ));
                 }
                 let value = lit.value();
@@ -82,16 +86,17 @@ pub fn einsum_call(input: TokenStream) -> Result<EinsumCall, (syn::Error, Vec<To
                 return Err(syn::Error::new_spanned(
                     &tokens,
                     format!(
-                        "{MAC}: expected the pattern as a string literal after at most two tensors, found `{tokens}`; einsum takes one or two inputs, e.g. `{EXAMPLE}`"
+                        "{mac}: expected the pattern as a string literal after at most two tensors, found `{tokens}`; einsum takes one or two inputs, e.g. `{EXAMPLE}`"
                     ),
                 ));
             }
             tensors.push(tokens.clone());
             read.push(tokens);
-            comma_after_tensor(MAC, s, EXAMPLE)?;
+            comma_after_tensor(mac, s, EXAMPLE)?;
         };
-        let keywords = keywords(MAC, s)?;
+        let keywords = keywords(mac, s)?;
         Ok(EinsumCall {
+            mac,
             tensors,
             pattern,
             keywords,

@@ -38,9 +38,11 @@ pub struct ReduceCall {
 
 /// Parses the input of `reduce!`. On an error, also returns the tensor expression if it was
 /// read (for the placeholder).
-pub fn reduce_call(input: TokenStream) -> Result<ReduceCall, (syn::Error, Option<TokenStream>)> {
+pub fn reduce_call(
+    input: TokenStream,
+    mac: MacroKind,
+) -> Result<ReduceCall, (syn::Error, Option<TokenStream>)> {
     use syn::parse::{ParseStream, Parser};
-    let mac = MacroKind::Reduce;
     let mut read: Option<TokenStream> = None;
     let parser = |s: ParseStream<'_>| -> syn::Result<ReduceCall> {
         let (tensor, shape) = head(s, mac, "a pattern and a reduction", EXAMPLE, &mut read)?;
@@ -50,7 +52,7 @@ pub fn reduce_call(input: TokenStream) -> Result<ReduceCall, (syn::Error, Option
         if s.peek(syn::Token![,]) {
             s.parse::<syn::Token![,]>()?;
         }
-        let (variant, spans, path) = reduction(until_comma(s)?, end)?;
+        let (variant, spans, path) = reduction(mac, until_comma(s)?, end)?;
         let keywords = keywords(mac, s)?;
         Ok(ReduceCall {
             call: PatternCall {
@@ -80,10 +82,10 @@ fn until_comma(s: syn::parse::ParseStream<'_>) -> syn::Result<Vec<TokenTree>> {
 
 /// The reduction: `mean`, or a path ending in `Reduction::Mean`.
 fn reduction(
+    mac: MacroKind,
     tokens: Vec<TokenTree>,
     end: Span,
 ) -> syn::Result<(&'static str, Spans, Option<TokenStream>)> {
-    let mac = MacroKind::Reduce;
     let (Some(first), Some(last)) = (tokens.first(), tokens.last()) else {
         return Err(syn::Error::new(
             end,

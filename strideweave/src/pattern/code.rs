@@ -51,7 +51,10 @@ impl Op {
     /// assert!(Op::EinopsReduce.is_einops() && !Op::Reduce.is_einops());
     /// ```
     pub const fn is_einops(self) -> bool {
-        matches!(self, Op::EinopsRearrange | Op::EinopsRepeat | Op::EinopsReduce)
+        matches!(
+            self,
+            Op::EinopsRearrange | Op::EinopsRepeat | Op::EinopsReduce
+        )
     }
 
     /// The macro's name, as messages start: `rearrange!`, `einops::rearrange!`, ….

@@ -121,7 +121,11 @@ impl Plan {
         // Room for every result leaf and token: the source's plus one per right-side token,
         // plus, for a reduction, one per left-side token (a split leaf's reduced factors are
         // listed after the result: `(a b c) -> 1` on one leaf writes four leaves).
-        let extra = if matches!(p.op.rule(), Op::Reduce) { nleft } else { 0 };
+        let extra = if matches!(p.op.rule(), Op::Reduce) {
+            nleft
+        } else {
+            0
+        };
         let (cap_leaves, cap_toks) = (nleaves + nright + extra, ntoks + nright + extra);
         let depth = ntoks / 2 + 2;
         let mut bytes: SmallVec<[u8; SCRATCH]> = smallvec![0; ntoks + 2 * nsym + cap_toks];

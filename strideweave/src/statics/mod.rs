@@ -23,6 +23,7 @@ mod code;
 mod compile;
 mod contract;
 mod dispatch;
+mod einops;
 mod einsum;
 mod math;
 mod matmul;
@@ -32,6 +33,7 @@ mod tensor;
 
 pub use code::{Leaf, MAX_LEAVES, MAX_TOKENS, ShapeCode, StaticShape};
 pub use contract::{Axes, AxisList, MAX_AXES};
+pub use einops::Grouped;
 pub use tensor::StaticTensor;
 
 /// What macro expansions call. Not part of the public API.
@@ -41,6 +43,7 @@ pub mod __private {
         Check, Compiled, PatternView, Poisoned, RuntimeShape, ShapeInfo, Target, Witness, check,
         check_at, check_keyword, dynamic, poisoned,
     };
+    pub use super::einops::{GroupedReduceView, GroupedView, grouped};
     pub use super::einsum::{
         EinsumCheck, EinsumCode, EinsumCompiled, EinsumFailure, EinsumKinds, EinsumOperand,
         EinsumOutcome, EinsumOutput, EinsumOutput1, EinsumSameElement, PoisonedEinsum,
@@ -49,8 +52,7 @@ pub mod __private {
     };
     pub use super::reduce::{
         Chosen, ElemInfo, ReduceTarget, ReduceView, ReductionCheck, check_reduction,
-        check_reduction_as,
-        poisoned_reduce,
+        check_reduction_as, poisoned_reduce,
     };
     pub use crate::pattern::{
         Keyword, LEAF, MSG_CAP, Msg, MsgState, NO_SOURCE, Op, POP, PUSH, PatternCode, PatternRef,

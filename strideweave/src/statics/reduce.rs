@@ -119,8 +119,13 @@ impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for StaticTensor<T, 
     type Output = Result<StaticTensor<T, Reduced<S, P>>>;
     fn reduce_by(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
-        reduce_code(&self.tensor, P::PATTERN.op, || Ok(checked(outcome).to_run_time()), r.0)
-            .map(StaticTensor::new_unchecked)
+        reduce_code(
+            &self.tensor,
+            P::PATTERN.op,
+            || Ok(checked(outcome).to_run_time()),
+            r.0,
+        )
+        .map(StaticTensor::new_unchecked)
     }
 }
 
@@ -131,8 +136,13 @@ impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for &StaticTensor<T,
     type Output = Result<StaticTensor<T, Reduced<S, P>>>;
     fn reduce_by(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
-        reduce_code(&self.tensor, P::PATTERN.op, || Ok(checked(outcome).to_run_time()), r.0)
-            .map(StaticTensor::new_unchecked)
+        reduce_code(
+            &self.tensor,
+            P::PATTERN.op,
+            || Ok(checked(outcome).to_run_time()),
+            r.0,
+        )
+        .map(StaticTensor::new_unchecked)
     }
 }
 

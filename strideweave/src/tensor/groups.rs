@@ -119,11 +119,10 @@ impl Groups {
     /// Whether some group's leaves are not in depth-first order (a `...` of two or more
     /// modes inside a group).
     fn reordered(&self) -> bool {
-        self.modes.iter().flatten().any(|g| {
-            g.order
-                .windows(2)
-                .any(|w| w[1].0 != w[0].0 + 1)
-        })
+        self.modes
+            .iter()
+            .flatten()
+            .any(|g| g.order.windows(2).any(|w| w[1].0 != w[0].0 + 1))
     }
 }
 
@@ -249,10 +248,7 @@ fn flat(l: &Layout, groups: &Groups) -> std::result::Result<Layout, usize> {
     for (m, (node, group)) in tops.iter().zip(&groups.modes).enumerate() {
         let leaves = node.leaves.clone();
         if group.is_some() {
-            let modes = crate::layout::coalesce_modes(
-                leaves.map(|j| (shape[j], stride[j])),
-                false,
-            );
+            let modes = crate::layout::coalesce_modes(leaves.map(|j| (shape[j], stride[j])), false);
             let (e, d) = match modes[..] {
                 [] => (1, 0),
                 [one] => one,
@@ -303,16 +299,25 @@ impl Tensor {
 
     /// The engine's result of an einops operation (`p`, mirrored) with its right-side
     /// groups made one mode each: [`einops_nested`](Self::einops_nested), then
-    /// [`einops_flat`](Self::einops_flat).
+    /// [`einops_flat`](Self::einops_flat). For a `fresh` result (a reduction's, an einsum's:
+    /// no one else sees it) a group whose strides do not merge (a `...` of two or more modes
+    /// inside it) is laid out by one more copy instead of refused.
     pub(crate) fn einops_groups(
         &self,
         name: &'static str,
         p: &PatternRef<'_>,
         shape_line: Option<&Shape>,
+        fresh: bool,
     ) -> Result<Tensor> {
-        match Groups::of(self.shape(), &p.right)? {
-            None => Ok(self.clone()),
-            Some(g) => self.einops_nested(name, &g)?.einops_flat(name, &g, p, shape_line),
+        let Some(g) = Groups::of(self.shape(), &p.right)? else {
+            return Ok(self.clone());
+        };
+        let n = self.einops_nested(name, &g)?;
+        match n.einops_flat(name, &g, p, shape_line) {
+            Err(Error::NotRepresentable { .. }) if fresh => {
+                n.materialize()?.einops_flat(name, &g, p, shape_line)
+            }
+            other => other,
         }
     }
 }

@@ -142,6 +142,13 @@ pub fn shape_t(input: TokenStream) -> TokenStream {
 /// Rearranges a tensor by a pattern, checked at compile time:
 /// `rearrange!(t, "pattern", name = extent, …)`.
 ///
+/// **The reading.** Groups are read first member fastest (StrideWeave's first-mode-fastest
+/// order): `(h w)` splits a mode with `h` fastest, and a group on the right builds one
+/// *nested* mode (`"b h w -> b (h w)"` gives the shape `(b, (h, w))`). einops reads groups
+/// the other way (the last member fastest, a right-side group one flat mode): for einops'
+/// reading, pasting einops patterns as they are, use `strideweave::einops::rearrange!`
+/// (and `strideweave::einops`).
+///
 /// `t` is a `Tensor`, a `StaticTensor`, or a reference to one. The pattern is parsed and
 /// checked at compile time by the grammar the runtime's `Tensor::rearrange` uses: every
 /// mistake that needs no shape (an unknown character, a number other than `1`, unbalanced

@@ -28,6 +28,9 @@ impl EncodedPattern {
     }
 }
 
+/// Blocks still to emit (first, last record), popped from the end, and the `)` after them.
+type Pending = (Vec<(usize, usize)>, Option<usize>);
+
 /// A side's records with every group's member blocks reversed, `F_CLOSE` renumbered.
 fn mirror_side(side: &EncodedSide) -> EncodedSide {
     let n = side.toks.len() / RECORD;
@@ -60,7 +63,7 @@ fn mirror_side(side: &EncodedSide) -> EncodedSide {
     let mut order: Vec<usize> = Vec::with_capacity(n);
     let mut top = blocks(0, n);
     top.reverse();
-    let mut stack: Vec<(Vec<(usize, usize)>, Option<usize>)> = vec![(top, None)];
+    let mut stack: Vec<Pending> = vec![(top, None)];
     while let Some((pending, close)) = stack.last_mut() {
         let Some((start, end)) = pending.pop() else {
             if let Some(c) = *close {

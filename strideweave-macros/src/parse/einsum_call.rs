@@ -111,7 +111,7 @@ mod tests {
     use quote::quote;
 
     fn message(t: TokenStream) -> String {
-        match einsum_call(t) {
+        match einsum_call(t, MacroKind::Einsum) {
             Ok(_) => String::new(),
             Err((e, _)) => e.to_string(),
         }
@@ -119,11 +119,13 @@ mod tests {
 
     #[test]
     fn einsum_call_reads_tensors_pattern_and_keywords() {
-        let c = einsum_call(quote!(a, &b, "i k, k j -> i j", h = 2)).unwrap_or_else(|_| panic!());
+        let c = einsum_call(quote!(a, &b, "i k, k j -> i j", h = 2), MacroKind::Einsum)
+            .unwrap_or_else(|_| panic!());
         assert_eq!(c.tensors.len(), 2);
         assert_eq!(c.pattern.text(), "i k, k j -> i j");
         assert_eq!(c.keywords.len(), 1);
-        let c = einsum_call(quote!(x.clone(), "i j -> j i",)).unwrap_or_else(|_| panic!());
+        let c = einsum_call(quote!(x.clone(), "i j -> j i",), MacroKind::Einsum)
+            .unwrap_or_else(|_| panic!());
         assert_eq!(c.tensors.len(), 1);
     }
 

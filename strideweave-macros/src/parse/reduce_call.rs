@@ -152,7 +152,7 @@ mod tests {
     use quote::quote;
 
     fn error(t: TokenStream) -> String {
-        match reduce_call(t) {
+        match reduce_call(t, MacroKind::Reduce) {
             Ok(_) => panic!("accepted"),
             Err((e, _)) => e.to_string(),
         }
@@ -162,13 +162,13 @@ mod tests {
     fn each_reduction_is_read_by_its_name_or_its_variant_path() {
         for (name, variant) in REDUCTIONS {
             let id = proc_macro2::Ident::new(name, Span::call_site());
-            let r = reduce_call(quote!(t, "a b -> a", #id, b = 2))
+            let r = reduce_call(quote!(t, "a b -> a", #id, b = 2), MacroKind::Reduce)
                 .unwrap_or_else(|(e, _)| panic!("{e}"));
             assert_eq!((r.variant, r.call.keywords.len()), (variant, 1));
             let v = proc_macro2::Ident::new(variant, Span::call_site());
             for path in [quote!(Reduction::#v), quote!(::strideweave::Reduction::#v)] {
-                let r =
-                    reduce_call(quote!(t, a b -> a, #path)).unwrap_or_else(|(e, _)| panic!("{e}"));
+                let r = reduce_call(quote!(t, a b -> a, #path), MacroKind::Reduce)
+                    .unwrap_or_else(|(e, _)| panic!("{e}"));
                 assert_eq!(r.variant, variant);
             }
         }

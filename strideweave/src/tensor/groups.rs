@@ -216,7 +216,7 @@ fn nested(l: &Layout, groups: &Groups) -> Layout {
                 toks.push(ProfileToken::Pop);
             }
             None => {
-                copy_node(l, node, &mut toks);
+                copy_node(node, &mut toks);
                 ext.extend_from_slice(&shape[node.leaves.clone()]);
                 str_.extend_from_slice(&stride[node.leaves.clone()]);
             }
@@ -227,14 +227,14 @@ fn nested(l: &Layout, groups: &Groups) -> Layout {
 }
 
 /// The profile tokens of a top-level mode, as they are.
-fn copy_node(l: &Layout, node: &Node, toks: &mut Vec<ProfileToken>) {
+fn copy_node(node: &Node, toks: &mut Vec<ProfileToken>) {
     if node.leaf {
         toks.push(ProfileToken::Leaf);
         return;
     }
     toks.push(ProfileToken::Push);
     for c in &node.children {
-        copy_node(l, c, toks);
+        copy_node(c, toks);
     }
     toks.push(ProfileToken::Pop);
 }
@@ -258,7 +258,7 @@ fn flat(l: &Layout, groups: &Groups) -> std::result::Result<Layout, usize> {
             ext.push(e);
             str_.push(d);
         } else {
-            copy_node(l, node, &mut toks);
+            copy_node(node, &mut toks);
             ext.extend_from_slice(&shape[leaves.clone()]);
             str_.extend_from_slice(&stride[leaves]);
         }
@@ -353,7 +353,7 @@ fn refusal(
             && pe.checked_mul(pd) != Some(d)
         {
             why = format!(
-                ": {t}'s stride {d} would have to be {} (the stride of {pt}, {pd}, times its extent {pe})",
+                ", and {t}'s stride {d} would have to be {} ({pt}'s stride {pd} times its extent {pe})",
                 pd.saturating_mul(pe)
             );
             break;
@@ -362,7 +362,7 @@ fn refusal(
     }
     let open = p.right.get(g.open);
     let detail = format!(
-        "the group `{}` on the right, term {} cannot be one mode of this tensor without a copy: read as einops reads it (the last member fastest) its leaves, fastest first as extent:stride, are {}{why}. einops would copy here; StrideWeave never copies silently: materialize first: the same call without this group, then `relayout(&Layout::row_major(..))` of that result (einops' groups read numpy's row-major order; `materialize` lays modes out first-mode-fastest), then the group",
+        "the group `{}` on the right, term {} cannot be one mode of this tensor without a copy: read as einops reads it (last member fastest), its leaves as extent:stride are {}{why}. einops copies here; StrideWeave never copies silently: materialize first, e.g. the same call without the group, then `Tensor::relayout` with `Layout::row_major` (`Tensor::materialize` in the row-major order einops' groups read), then the group",
         open.text,
         open.path,
         listed.join(", ")

@@ -14,7 +14,7 @@ use super::reduce::{Chosen, ElemInfo, ReduceView};
 use super::tensor::StaticTensor;
 use crate::dtype::Element;
 use crate::error::Result;
-use crate::pattern::{LEAF, POP, PUSH, PatternCode, TokKind};
+use crate::pattern::{LEAF, PatternCode, TokKind, leaves_in, node_end};
 use crate::tensor::Tensor;
 use crate::{Rearranged, Reduced};
 
@@ -35,38 +35,6 @@ pub struct Grouped<S, P>(PhantomData<S>, PhantomData<P>);
 
 impl<S: StaticShape, P: Check<RuntimeShape>> StaticShape for Grouped<S, P> {
     const SHAPE: ShapeCode = grouped(S::SHAPE, &<P as Check<RuntimeShape>>::PATTERN);
-}
-
-/// The end (exclusive) of the node starting at token `t` of `c`.
-const fn node_end(c: &ShapeCode, t: usize) -> usize {
-    if c.toks[t] != PUSH {
-        return t + 1;
-    }
-    let (mut i, mut depth) = (t, 0usize);
-    while i < c.ntoks as usize {
-        if c.toks[i] == PUSH {
-            depth += 1;
-        } else if c.toks[i] == POP {
-            depth -= 1;
-            if depth == 0 {
-                return i + 1;
-            }
-        }
-        i += 1;
-    }
-    i
-}
-
-/// The number of leaves among tokens `t0..t1` of `c`.
-const fn leaves(c: &ShapeCode, t0: usize, t1: usize) -> usize {
-    let (mut i, mut n) = (t0, 0);
-    while i < t1 {
-        if c.toks[i] == LEAF {
-            n += 1;
-        }
-        i += 1;
-    }
-    n
 }
 
 /// `shape` (the engine's result of `p`, mirrored) with each mode made by a top-level group of
@@ -90,7 +58,7 @@ pub const fn grouped(shape: ShapeCode, p: &PatternCode) -> ShapeCode {
     let (mut modes, mut t) = (0usize, 0usize);
     while t < shape.ntoks as usize {
         modes += 1;
-        t = node_end(&shape, t);
+        t = node_end(shape.view(), t);
     }
     let k = if ellipsis {
         (modes + 1).saturating_sub(terms)
@@ -112,8 +80,8 @@ pub const fn grouped(shape: ShapeCode, p: &PatternCode) -> ShapeCode {
         };
         let mut m = 0;
         while m < n {
-            let end = node_end(&shape, t);
-            let nl = leaves(&shape, t, end);
+            let end = node_end(shape.view(), t);
+            let nl = leaves_in(shape.view(), t, end);
             if matches!(right.kind(i), TokKind::Open) {
                 let mut product = 1i64;
                 let mut j = 0;

@@ -24,8 +24,10 @@ use crate::{Rearranged, Reduced};
 /// (an extent 0, "known at run time", stays 0).
 ///
 /// ```
-/// use strideweave::{StaticShape, StaticTensor, einops, shape_t};
-/// let t = StaticTensor::<f32, shape_t!(2, 3, 4)>::arange();
+/// use strideweave::{StaticTensor, Tensor, einops, shape, shape_t};
+/// // numpy's np.arange(24).reshape(2, 3, 4): row-major strides.
+/// let x = Tensor::from_vec_row_major((0..24).map(|v| v as f32).collect(), &shape!(2, 3, 4)).unwrap();
+/// let t = StaticTensor::<f32, shape_t!(2, 3, 4)>::try_from_dynamic(x).unwrap();
 /// let v = einops::rearrange!(&t, "b h w -> b (h w)").unwrap();
 /// assert_eq!(v.shape().to_string(), "(2,12)");
 /// let c: StaticTensor<f32, shape_t!(2, 12)> = v.cast();

@@ -49,7 +49,7 @@
 use strideweave_syntax::EncodedPattern;
 
 use crate::error::Result;
-use crate::ops::{Reduction, einsum_run, reduce_einops};
+use crate::ops::{Reduction, einsum_run, reduce_pattern};
 use crate::pattern::run::Plan;
 use crate::pattern::{Op, PatternRef, Side};
 use crate::tensor::Tensor;
@@ -120,7 +120,7 @@ pub fn reduce(
     reduction: Reduction,
     sizes: &[(&str, i64)],
 ) -> Result<Tensor> {
-    let (r, e) = reduce_einops(t, pattern, reduction, sizes)?;
+    let (r, e) = reduce_pattern(t, Op::EinopsReduce, pattern, reduction, sizes)?;
     fresh_groups(&r, Op::EinopsReduce.method(), Op::EinopsReduce, pattern, &e)
 }
 

@@ -47,7 +47,7 @@ mod vector;
 mod zip_map;
 
 pub use reduce::Reduction;
-pub(crate) use reduce::{reduce_code, reduce_einops};
+pub(crate) use reduce::{reduce_code, reduce_pattern};
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};

@@ -298,35 +298,30 @@ impl Tensor {
         reduction: Reduction,
         sizes: &[(&str, usize)],
     ) -> Result<Tensor> {
-        check_dtype(self, reduction, OP)?;
-        let sizes = keyword_sizes(sizes)?;
-        let plan = Plan::parse(self.shape(), Op::Reduce, pattern, &sizes)?;
-        let space = Space::of(plan, self.shape());
-        fresh(reduce_with(self, space, reduction, OP, Dest::Fresh))
+        reduce_pattern(self, Op::Reduce, pattern, reduction, &keyword_sizes(sizes)?).map(|r| r.0)
     }
 }
 
 const OP: &str = "reduce";
 
-/// `einops::reduce`'s path: [`Tensor::reduce`]'s, the pattern read as einops reads it
-/// ([`Op::EinopsReduce`]); the result, and the encoding its groups are made from.
-pub(crate) fn reduce_einops(
+/// [`Tensor::reduce`]'s path for `op` (or `EinopsReduce`): the result, and its encoding.
+pub(crate) fn reduce_pattern(
     t: &Tensor,
+    op: Op,
     pattern: &str,
-    reduction: Reduction,
+    r: Reduction,
     sizes: &[(&str, i64)],
 ) -> Result<(Tensor, strideweave_syntax::EncodedPattern)> {
-    let op = Op::EinopsReduce.method();
-    check_dtype(t, reduction, op)?;
-    let (plan, e) = Plan::parse_encoded(t.shape(), Op::EinopsReduce, pattern, sizes)?;
+    check_dtype(t, r, op.method())?;
+    let (plan, e) = Plan::parse_encoded(t.shape(), op, pattern, sizes)?;
     let space = Space::of(plan, t.shape());
-    Ok((fresh(reduce_with(t, space, reduction, op, Dest::Fresh))?, e))
+    let out = fresh(reduce_with(t, space, r, op.method(), Dest::Fresh))?;
+    Ok((out, e))
 }
 
 /// `reduce!`'s run-time path: the dtype checked, then `plan` (the compiler's for a static
 /// tensor, the macro's pattern compiled on a dynamic tensor's shape) folded as
-/// [`Tensor::reduce`] folds; every error starts with `reduce!` (the name of the macro's
-/// `op`: `einops::reduce!` for einops' reading).
+/// [`Tensor::reduce`] folds; every error starts with `op`'s name (`reduce!`).
 pub(crate) fn reduce_code(
     t: &Tensor,
     op: Op,

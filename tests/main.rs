@@ -14,6 +14,7 @@
 //! | `convert` | the one casting rule of `Scalar::cast` and writes through aliasing views |
 //! | `copy` | the copy engine on random placements |
 //! | `display` | text grids, SVG pictures and tensor printing |
+//! | `einops_reading` | `strideweave::einops` (einops' reading of patterns) against einops' reference data, its errors and macros |
 //! | `functions` | the functions of a model (math, softmax, comparisons, casts, gathers): definitions, edge values, gradients |
 //! | `hostile` | hostile input: deep nesting, huge extents, malformed text |
 //! | `integer` | arithmetic and sums on integer and bool tensors |
@@ -46,6 +47,7 @@ mod contract;
 mod convert;
 mod copy;
 mod display;
+mod einops_reading;
 mod functions;
 mod hostile;
 mod integer;

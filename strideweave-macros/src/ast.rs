@@ -26,6 +26,14 @@ pub enum MacroKind {
     Einsum,
     /// `reduce!`.
     Reduce,
+    /// `einops::rearrange!`: `rearrange!` with groups read as einops reads them.
+    EinopsRearrange,
+    /// `einops::repeat!`.
+    EinopsRepeat,
+    /// `einops::reduce!`.
+    EinopsReduce,
+    /// `einops::einsum!`.
+    EinopsEinsum,
 }
 
 impl MacroKind {
@@ -39,7 +47,23 @@ impl MacroKind {
             MacroKind::Repeat => "repeat!",
             MacroKind::Einsum => "einsum!",
             MacroKind::Reduce => "reduce!",
+            MacroKind::EinopsRearrange => "einops::rearrange!",
+            MacroKind::EinopsRepeat => "einops::repeat!",
+            MacroKind::EinopsReduce => "einops::reduce!",
+            MacroKind::EinopsEinsum => "einops::einsum!",
         }
+    }
+
+    /// Whether the macro reads groups as einops does (`strideweave::einops`): its pattern
+    /// is encoded as written, then mirrored (`EncodedPattern::mirror_groups`).
+    pub fn is_einops(self) -> bool {
+        matches!(
+            self,
+            MacroKind::EinopsRearrange
+                | MacroKind::EinopsRepeat
+                | MacroKind::EinopsReduce
+                | MacroKind::EinopsEinsum
+        )
     }
 }
 

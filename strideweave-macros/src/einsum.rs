@@ -14,13 +14,11 @@ use crate::ast::MacroKind;
 use crate::parse::EinsumCall;
 use crate::validate::KeywordValue;
 
-const MAC: MacroKind = MacroKind::Einsum;
-
 /// Checks the pattern, the number of tensors and the keywords with the shared grammar
 /// (`strideweave_syntax`): every mistake that needs no shape.
 pub fn validate(call: &EinsumCall) -> syn::Result<Einsum> {
     let text = call.pattern.text();
-    let e = parse_einsum(text).map_err(|err| call.pattern.error(MAC, &err))?;
+    let e = parse_einsum(text).map_err(|err| call.pattern.error(call.mac, &err))?;
     let names: Vec<String> = call.keywords.iter().map(|k| k.name.to_string()).collect();
     let keywords: Vec<(&str, KeywordValue<'_>, usize)> = (call.keywords.iter().zip(&names))
         .enumerate()
@@ -28,10 +26,10 @@ pub fn validate(call: &EinsumCall) -> syn::Result<Einsum> {
         .collect();
     match e.check_call(text, call.tensors.len(), &keywords) {
         Ok(()) => Ok(e),
-        Err(EinsumCallError::Tensors(err)) => Err(call.pattern.error(MAC, &err)),
+        Err(EinsumCallError::Tensors(err)) => Err(call.pattern.error(call.mac, &err)),
         Err(EinsumCallError::Keyword(err)) => Err(call.keywords[err.position]
             .spans
-            .error(format!("{MAC}: {}", err.mistake))),
+            .error(format!("{}: {}", call.mac, err.mistake))),
     }
 }
 
@@ -49,8 +47,9 @@ fn pattern_code(
 ) -> syn::Result<(TokenStream, Vec<String>)> {
     let p = quote!(::strideweave::__private);
     let text = call.pattern.text();
-    let encoded = encode_pattern(text, pattern)
-        .map_err(|m| syn::Error::new(call.pattern.span_at(&(0..0)), format!("{MAC}: {m}")))?;
+    let encoded = encode_pattern(text, pattern).map_err(|m| {
+        syn::Error::new(call.pattern.span_at(&(0..0)), format!("{}: {m}", call.mac))
+    })?;
     let side = |s: &strideweave_syntax::EncodedSide| {
         let toks = Literal::byte_string(&s.toks);
         let strings = &s.strings;
@@ -91,8 +90,42 @@ fn columns_of(text: &str, terms: &[Term<Range<usize>>], name: &str) -> Option<(u
     })
 }
 
+/// The expansion of a checked `einops::einsum!` call: the run of `einops::einsum` on the
+/// operands' tensors, with the keyword extents (`Result<Tensor>` whatever the operands).
+fn expand_einops(call: &EinsumCall) -> TokenStream {
+    let p = quote!(::strideweave::__private);
+    let text = call.pattern.text();
+    let keywords: Vec<TokenStream> = call
+        .keywords
+        .iter()
+        .map(|k| {
+            let name = k.name.to_string();
+            let value = &k.value;
+            let value = quote_spanned!(k.spans.last=> #p::extent(#value));
+            quote!((#name, #value))
+        })
+        .collect();
+    let names: Vec<proc_macro2::Ident> = (0..call.tensors.len())
+        .map(|k| proc_macro2::Ident::new(&format!("__strideweave_operand{k}"), Span::call_site()))
+        .collect();
+    let tensors = &call.tensors;
+    quote! {
+        {
+            #(let #names = #tensors;)*
+            #p::einops_einsum(
+                #text,
+                &[#(#p::EinsumOperand::tensor(&#names)),*],
+                &[#(#keywords),*],
+            )
+        }
+    }
+}
+
 /// The expansion of a checked call.
 pub fn expand(call: &EinsumCall, e: &Einsum) -> syn::Result<TokenStream> {
+    if call.mac.is_einops() {
+        return Ok(expand_einops(call));
+    }
     let p = quote!(::strideweave::__private);
     let text = call.pattern.text();
     let keyword_values: Vec<TokenStream> = call
@@ -166,7 +199,12 @@ pub fn expand(call: &EinsumCall, e: &Einsum) -> syn::Result<TokenStream> {
             quote_spanned!(on=> ::strideweave::__private::einsum2::<__StrideWeaveEinsum, _, _>(#a, #b, #witness))
         }
         // unreachable from user input: validate() required one tensor per input, and an einsum has one or two inputs.
-        _ => return Err(syn::Error::new(at, format!("{MAC}: one or two tensors"))),
+        _ => {
+            return Err(syn::Error::new(
+                at,
+                format!("{}: one or two tensors", call.mac),
+            ));
+        }
     };
     Ok(quote! {
         {
@@ -200,9 +238,12 @@ fn first_span(t: &TokenStream) -> Span {
 
 /// The errors, then a placeholder of the type a compiled call on the tensors given would
 /// have (poisoned, so that later checks stay silent).
-pub fn error(e: &syn::Error, tensors: &[TokenStream]) -> TokenStream {
+pub fn error(e: &syn::Error, tensors: &[TokenStream], mac: MacroKind) -> TokenStream {
     let errors = e.to_compile_error();
     let p = quote!(::strideweave::__private);
+    if mac.is_einops() {
+        return quote!({ #errors #p::poisoned(#p::RuntimeShape) });
+    }
     match tensors {
         [a] => quote!({ #errors #p::poisoned1(#a) }),
         [a, b, ..] => quote!({ #errors #p::poisoned2(#a, #b) }),
@@ -211,13 +252,13 @@ pub fn error(e: &syn::Error, tensors: &[TokenStream]) -> TokenStream {
 }
 
 /// `einsum!`'s pipeline: parse, check, expand (or the errors and a placeholder).
-pub fn einsum(input: TokenStream) -> TokenStream {
-    let call = match crate::parse::einsum_call(input) {
+pub fn einsum(input: TokenStream, mac: MacroKind) -> TokenStream {
+    let call = match crate::parse::einsum_call(input, mac) {
         Ok(call) => call,
-        Err((e, tensors)) => return error(&e, &tensors),
+        Err((e, tensors)) => return error(&e, &tensors, mac),
     };
     match validate(&call).and_then(|e| expand(&call, &e)) {
         Ok(tokens) => tokens,
-        Err(e) => error(&e, &call.tensors),
+        Err(e) => error(&e, &call.tensors, mac),
     }
 }

@@ -122,10 +122,26 @@ pub fn pattern_call(
     // generic instantiation, compiled once per call.
     let tensor = &call.tensor;
     pattern_block(call, pattern, TokenStream::new(), |witness| {
-        quote_spanned!(tensor_span(call)=>
-            ::strideweave::__private::PatternView::<__StrideWeavePattern>::apply(#tensor, #witness)
-        )
+        if einops_groups(call, pattern) {
+            quote_spanned!(tensor_span(call)=>
+                ::strideweave::__private::GroupedView::<__StrideWeavePattern>::apply_grouped(#tensor, #witness)
+            )
+        } else {
+            quote_spanned!(tensor_span(call)=>
+                ::strideweave::__private::PatternView::<__StrideWeavePattern>::apply(#tensor, #witness)
+            )
+        }
     })
+}
+
+/// Whether an einops macro's pattern has a group on the right: its result's groups are then
+/// made one mode at run time (`Result`, `strideweave::einops::Grouped`).
+pub fn einops_groups(
+    call: &PatternCall,
+    pattern: &strideweave_syntax::Pattern<std::ops::Range<usize>>,
+) -> bool {
+    call.mac.is_einops()
+        && (pattern.right.terms.iter()).any(|t| matches!(t, strideweave_syntax::Term::Group(..)))
 }
 
 /// The span of the tensor expression's first token.
@@ -148,9 +164,12 @@ pub fn pattern_block(
 ) -> syn::Result<TokenStream> {
     let text = call.pattern.text();
     let col = |at: usize| text.get(..at).map_or(0, |s| s.chars().count()) as u32;
-    let encoded = strideweave_syntax::encode_pattern(text, pattern).map_err(|m| {
+    let mut encoded = strideweave_syntax::encode_pattern(text, pattern).map_err(|m| {
         syn::Error::new(call.pattern.span_at(&(0..0)), format!("{}: {m}", call.mac))
     })?;
+    if call.mac.is_einops() {
+        encoded = encoded.mirror_groups();
+    }
     // unreachable from user input: every name asked for was collected from the same checked pattern.
     let sym = |name: &str| encoded.symbol(name).expect("collected");
     let side = |s: &strideweave_syntax::EncodedSide| {
@@ -172,10 +191,13 @@ pub fn pattern_block(
             quote!(#p::Keyword { sym: #id, value: #value })
         })
         .collect();
-    let op = match call.kind {
-        strideweave_syntax::PatternKind::Repeat => quote!(#p::Op::Repeat),
-        strideweave_syntax::PatternKind::Reduce => quote!(#p::Op::Reduce),
-        _ => quote!(#p::Op::Rearrange),
+    let op = match (call.kind, call.mac.is_einops()) {
+        (strideweave_syntax::PatternKind::Repeat, false) => quote!(#p::Op::Repeat),
+        (strideweave_syntax::PatternKind::Reduce, false) => quote!(#p::Op::Reduce),
+        (_, false) => quote!(#p::Op::Rearrange),
+        (strideweave_syntax::PatternKind::Repeat, true) => quote!(#p::Op::EinopsRepeat),
+        (strideweave_syntax::PatternKind::Reduce, true) => quote!(#p::Op::EinopsReduce),
+        (_, true) => quote!(#p::Op::EinopsRearrange),
     };
     let at = call.pattern.span_at(&pattern.left.span);
     // The token form checks term by term, each check spanned at its term, so that a shape

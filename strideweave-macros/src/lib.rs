@@ -143,6 +143,13 @@ pub fn shape_t(input: TokenStream) -> TokenStream {
 /// Rearranges a tensor by a pattern, checked at compile time:
 /// `rearrange!(t, "pattern", name = extent, …)`.
 ///
+/// **The reading.** Groups are read first member fastest (StrideWeave's first-mode-fastest
+/// order): `(h w)` splits a mode with `h` fastest, and a group on the right builds one
+/// *nested* mode (`"b h w -> b (h w)"` gives the shape `(b, (h, w))`). einops reads groups
+/// the other way (the last member fastest, a right-side group one flat mode): for einops'
+/// reading, pasting einops patterns as they are, use `strideweave::einops::rearrange!`
+/// (and `strideweave::einops`).
+///
 /// `t` is a `Tensor`, a `StaticTensor`, or a reference to one. The pattern is parsed and
 /// checked at compile time by the grammar the runtime's `Tensor::rearrange` uses: every
 /// mistake that needs no shape (an unknown character, a number other than `1`, unbalanced
@@ -289,7 +296,7 @@ pub fn repeat(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn einsum(input: TokenStream) -> TokenStream {
-    einsum::einsum(input.into()).into()
+    einsum::einsum(input.into(), MacroKind::Einsum).into()
 }
 
 /// einops' `reduce`, checked at compile time like [`rearrange!`](macro@rearrange):
@@ -349,7 +356,12 @@ pub fn einsum(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn reduce(input: TokenStream) -> TokenStream {
-    let r = match parse::reduce_call(input.into()) {
+    reduce_macro(input, MacroKind::Reduce)
+}
+
+/// `reduce!` and `einops::reduce!`.
+fn reduce_macro(input: TokenStream, mac: MacroKind) -> TokenStream {
+    let r = match parse::reduce_call(input.into(), mac) {
         Ok(r) => r,
         Err((e, tensor)) => return expand::reduce_error(&e, tensor.as_ref()).into(),
     };
@@ -358,6 +370,97 @@ pub fn reduce(input: TokenStream) -> TokenStream {
         Err(e) => expand::reduce_error(&e, Some(&r.call.tensor)),
     }
     .into()
+}
+
+/// einops' `rearrange`, checked at compile time: `strideweave::einops::rearrange!`, with
+/// [`rearrange!`](macro@rearrange)'s arguments (`t`, the pattern as a string or tokens,
+/// keyword extents, `t: shape_t!(..)`), checks and messages (starting
+/// `einops::rearrange!: `), reading each group as einops does: the last member fastest, a
+/// right-side group one flat mode (see `strideweave::einops`).
+///
+/// It returns `Result` when its tensor is a `Tensor` or its pattern has a group on the
+/// right; on a `StaticTensor` without a group on the right it returns what `rearrange!`
+/// returns for the mirrored pattern.
+///
+/// ```rust
+/// use strideweave::{StaticTensor, Tensor, einops, shape, shape_t};
+///
+/// // numpy's x = np.arange(24).reshape(2, 12), row-major.
+/// let x = Tensor::from_vec_row_major((0..24).collect::<Vec<i32>>(), &shape!(2, 12)).unwrap();
+/// let y = einops::rearrange!(&x, "b (h w) -> b h w", h = 3).unwrap();
+/// assert_eq!(y.get(&[1, 2, 1].into()).unwrap().to_f64(), 21.0);
+///
+/// let s = StaticTensor::<f32, shape_t!(2, 3, 4)>::arange();
+/// let v = einops::rearrange!(&s, "a b c -> c b a"); // no group on the right: a StaticTensor
+/// assert_eq!(v.shape(), &shape!(4, 3, 2));
+/// let g = einops::rearrange!(&s, "a b c -> (b a) c").unwrap(); // a group: Result
+/// assert_eq!(g.shape(), &shape!(6, 4));
+/// ```
+///
+/// ```compile_fail
+/// // error: einops::rearrange!: unknown identifier `x` on the right, term 2: …
+/// let t = strideweave::Tensor::arange::<f32>(&strideweave::shape!(2, 3));
+/// let _ = strideweave::einops::rearrange!(&t, "a b -> b a x");
+/// ```
+#[proc_macro]
+pub fn einops_rearrange(input: TokenStream) -> TokenStream {
+    pattern_macro(
+        input,
+        MacroKind::EinopsRearrange,
+        strideweave_syntax::PatternKind::Rearrange,
+    )
+}
+
+/// einops' `repeat`, checked at compile time: `strideweave::einops::repeat!`, with
+/// [`repeat!`](macro@repeat)'s arguments and checks, groups read as einops reads them (see
+/// [`einops_rearrange!`](macro@einops_rearrange) and `strideweave::einops`).
+///
+/// ```rust
+/// use strideweave::{Tensor, einops, shape};
+/// let x = Tensor::from_vec_row_major(vec![1i32, 2, 3], &shape!(3)).unwrap();
+/// let y = einops::repeat!(&x, "w -> h w", h = 2).unwrap();
+/// assert_eq!(y.to_vec_row_major::<i32>().unwrap(), [1, 2, 3, 1, 2, 3]);
+/// ```
+#[proc_macro]
+pub fn einops_repeat(input: TokenStream) -> TokenStream {
+    pattern_macro(
+        input,
+        MacroKind::EinopsRepeat,
+        strideweave_syntax::PatternKind::Repeat,
+    )
+}
+
+/// einops' `reduce`, checked at compile time: `strideweave::einops::reduce!`, with
+/// [`reduce!`](macro@reduce)'s arguments and checks (the reduction's too), groups read as
+/// einops reads them; a right-side group is one flat mode of the fresh result.
+///
+/// ```rust
+/// use strideweave::{StaticTensor, einops, shape, shape_t};
+/// let t = StaticTensor::<f32, shape_t!(8)>::arange();
+/// // (h h2): h2 fastest, as einops reads it.
+/// let m = einops::reduce!(&t, "(h h2) -> h", mean, h2 = 2).unwrap();
+/// assert_eq!(m.to_vec().unwrap(), [0.5, 2.5, 4.5, 6.5]);
+/// ```
+#[proc_macro]
+pub fn einops_reduce(input: TokenStream) -> TokenStream {
+    reduce_macro(input, MacroKind::EinopsReduce)
+}
+
+/// einops' reading of [`einsum!`](macro@einsum): `strideweave::einops::einsum!`, with its
+/// arguments and its pattern-only compile-time checks (messages starting
+/// `einops::einsum!: `); groups are read as einops reads them and an output group is one
+/// flat mode. It returns `Result<Tensor>` for any operands: the shape checks happen at run
+/// time, with `strideweave::einops::einsum`'s rules.
+///
+/// ```rust
+/// use strideweave::{Tensor, einops, shape};
+/// let a = Tensor::from_vec_row_major((0..6).map(|v| v as f32).collect(), &shape!(2, 3)).unwrap();
+/// let c = einops::einsum!(&a, &a, "i k, j k -> (i j)").unwrap();
+/// assert_eq!(c.shape(), &shape!(4));
+/// ```
+#[proc_macro]
+pub fn einops_einsum(input: TokenStream) -> TokenStream {
+    einsum::einsum(input.into(), MacroKind::EinopsEinsum).into()
 }
 
 /// Slice keys for `Tensor::slice` (and `Tensor::index`), Python-style, checked at compile

@@ -22,6 +22,7 @@ mod einsum;
 mod encode;
 mod keywords;
 mod limit;
+mod mirror;
 mod mistake;
 mod notation;
 mod pattern;

@@ -32,6 +32,7 @@ pub mod autograd;
 mod budget;
 pub mod carrier;
 mod dtype;
+pub mod einops;
 mod error;
 pub mod guide;
 pub mod io;
@@ -211,4 +212,30 @@ pub mod __private {
     //! What macro expansions call. Not part of the public API.
     pub use crate::layout::__private::*;
     pub use crate::statics::__private::*;
+
+    /// The engine's nested result of `einops::rearrange` (`repeat`: `einops::repeat`), each
+    /// right-side group one tuple of its leaves fastest first: `materialize` of it, reshaped
+    /// to einops' shape, is einops' copy where the view is refused (the tests check it).
+    pub fn einops_nested(
+        t: &crate::Tensor,
+        repeat: bool,
+        pattern: &str,
+        sizes: &[(&str, i64)],
+    ) -> crate::Result<crate::Tensor> {
+        let op = if repeat {
+            crate::pattern::Op::EinopsRepeat
+        } else {
+            crate::pattern::Op::EinopsRearrange
+        };
+        crate::einops::nested(t, op, pattern, sizes)
+    }
+
+    /// `einops::einsum!`'s run on the operands' tensors, with its keyword extents.
+    pub fn einops_einsum(
+        pattern: &str,
+        inputs: &[&crate::Tensor],
+        sizes: &[(&str, i64)],
+    ) -> crate::Result<crate::Tensor> {
+        crate::einops::einsum_macro(pattern, inputs, sizes)
+    }
 }

@@ -45,14 +45,14 @@ const SAMPLE: &str = include_str!("../data/einops_sample.json");
 
 /// A term of an einops side: a token (name, number, `1`, `...`) or a group.
 #[derive(Clone, Debug, PartialEq)]
-enum T {
+pub(crate) enum T {
     Tok(String),
     Group(Vec<T>),
 }
 
 /// Tokenises a side: any whitespace and the parentheses separate, everything else is token
 /// text. `None` when the parentheses do not balance.
-fn parse_side(text: &str) -> Option<Vec<T>> {
+pub(crate) fn parse_side(text: &str) -> Option<Vec<T>> {
     let mut stack: Vec<Vec<T>> = vec![Vec::new()];
     let mut cur = String::new();
     for ch in text.chars() {
@@ -169,7 +169,7 @@ fn is_name(tok: &str) -> bool {
 
 /// Departure codes whose feature the pattern (and its keywords) shows, by this file's own
 /// reading of contracts §5 against einops-reference.md §1.
-fn departures(pattern: &str, sizes: &[(String, usize)]) -> Vec<&'static str> {
+pub(crate) fn departures(pattern: &str, sizes: &[(String, usize)]) -> Vec<&'static str> {
     let mut out = Vec::new();
     let Some(sides) = pattern
         .split("->")
@@ -222,7 +222,7 @@ fn departures(pattern: &str, sizes: &[(String, usize)]) -> Vec<&'static str> {
 }
 
 /// What StrideWeave does with a pattern that shows the feature.
-fn sw_rejects(code: &str) -> bool {
+pub(crate) fn sw_rejects(code: &str) -> bool {
     match code {
         "empty_group" | "number" | "empty_side" | "non_ascii" | "zero_extent" => true,
         "nested_group" | "trailing_underscore" | "whitespace" | "omitted_unit" => false,
@@ -232,32 +232,32 @@ fn sw_rejects(code: &str) -> bool {
 
 // ------------------------------------------------------------------ data
 
-struct Case {
-    file: &'static str,
-    id: String,
-    op: String,
-    pattern: String,
-    sizes: Vec<(String, usize)>,
-    input_shape: Vec<i64>,
-    output_shape: Option<Vec<i64>>,
-    expected: Option<Vec<i64>>,
-    error: Option<String>,
-    pattern_colex: Option<String>,
-    departure: Option<Departure>,
-    layout_colex: Option<Value>,
+pub(crate) struct Case {
+    pub(crate) file: &'static str,
+    pub(crate) id: String,
+    pub(crate) op: String,
+    pub(crate) pattern: String,
+    pub(crate) sizes: Vec<(String, usize)>,
+    pub(crate) input_shape: Vec<i64>,
+    pub(crate) output_shape: Option<Vec<i64>>,
+    pub(crate) expected: Option<Vec<i64>>,
+    pub(crate) error: Option<String>,
+    pub(crate) pattern_colex: Option<String>,
+    pub(crate) departure: Option<Departure>,
+    pub(crate) layout_colex: Option<Value>,
 }
 
-struct Departure {
-    codes: Vec<String>,
-    sw_accepts: bool,
-    equivalent: Option<Equivalent>,
+pub(crate) struct Departure {
+    pub(crate) codes: Vec<String>,
+    pub(crate) sw_accepts: bool,
+    pub(crate) equivalent: Option<Equivalent>,
 }
 
-struct Equivalent {
-    pattern: String,
-    sizes: Vec<(String, usize)>,
-    output_shape: Vec<i64>,
-    expected: Option<Vec<i64>>,
+pub(crate) struct Equivalent {
+    pub(crate) pattern: String,
+    pub(crate) sizes: Vec<(String, usize)>,
+    pub(crate) output_shape: Vec<i64>,
+    pub(crate) expected: Option<Vec<i64>>,
 }
 
 fn ints(v: &Value) -> Vec<i64> {
@@ -282,7 +282,7 @@ fn sizes(v: &Value) -> Vec<(String, usize)> {
 }
 
 /// FNV-1a over the ordinals, as the data's `checksum`.
-fn checksum(values: &[i64]) -> String {
+pub(crate) fn checksum(values: &[i64]) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &o in values {
         h = (h ^ o as u64).wrapping_mul(0x0000_0100_0000_01b3);
@@ -290,7 +290,7 @@ fn checksum(values: &[i64]) -> String {
     format!("0x{h:016x}")
 }
 
-fn load() -> Vec<Case> {
+pub(crate) fn load() -> Vec<Case> {
     let mut out = Vec::new();
     for (file, text) in [("einops_cases.json", CASES), ("einops_sample.json", SAMPLE)] {
         let doc: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{file}: {e}"));

@@ -3,7 +3,7 @@
 
 mod algebra_examples;
 mod contracts;
-mod einops;
+pub(crate) mod einops;
 mod laws;
 mod oracle;
 mod pattern;

@@ -126,6 +126,10 @@ fn cases() -> Vec<(&'static str, Result<Tensor>)> {
             "static_token_form_split",
             rearrange!(&t(&shape!(10, 4)), (h w) c -> h w c, h = 3),
         ),
+        (
+            "static_einops_indivisible",
+            strideweave::einops::rearrange!(&t(&shape!(2, 10)), "b (h w) -> b w h", h = 3),
+        ),
     ]
 }
 

@@ -19,9 +19,16 @@ pub fn reduce_call(
         let variant = Ident::new(r.variant, Span::call_site());
         quote!(::strideweave::Reduction::#variant)
     });
-    let check = quote_spanned!(r.spans.first=>
-        ::strideweave::__private::check_reduction::<T>(#value)
-    );
+    let check = if r.call.mac.is_einops() {
+        let name = r.call.mac.name();
+        quote_spanned!(r.spans.first=>
+            ::strideweave::__private::check_reduction_as::<T>(#name, #value)
+        )
+    } else {
+        quote_spanned!(r.spans.first=>
+            ::strideweave::__private::check_reduction::<T>(#value)
+        )
+    };
     let items = quote! {
         struct __StrideWeaveReduction;
         impl<T: #p::ElemInfo> #p::ReductionCheck<T> for __StrideWeaveReduction {
@@ -29,7 +36,17 @@ pub fn reduce_call(
         }
     };
     let tensor = &r.call.tensor;
+    let grouped = super::einops_groups(&r.call, pattern);
     super::pattern_block(&r.call, pattern, items, |witness| {
+        if grouped {
+            return quote_spanned!(super::tensor_span(&r.call)=>
+                ::strideweave::__private::GroupedReduceView::<__StrideWeavePattern>::reduce_grouped(
+                    #tensor,
+                    #witness,
+                    <__StrideWeaveReduction as ::strideweave::__private::ReductionCheck<_>>::CHECK,
+                )
+            );
+        }
         quote_spanned!(super::tensor_span(&r.call)=>
             ::strideweave::__private::ReduceView::<__StrideWeavePattern>::reduce_by(
                 #tensor,

@@ -6,11 +6,12 @@ use syn::Lit;
 use super::pattern_call::{comma_after_tensor, keywords};
 use crate::ast::{KeywordArg, MacroKind, PatternSource, Text};
 
-const MAC: MacroKind = MacroKind::Einsum;
 const EXAMPLE: &str = "einsum!(a, b, \"i k, k j -> i j\")";
 
 /// What `einsum!` was given.
 pub struct EinsumCall {
+    /// `einsum!` or `einops::einsum!`.
+    pub mac: MacroKind,
     /// The tensor expressions, as written (one or two).
     pub tensors: Vec<TokenStream>,
     /// The static shape written after each tensor (`&a: shape_t!(2, 3)`), if any: the check
@@ -36,7 +37,10 @@ fn string_literal(e: &syn::Expr) -> Option<&syn::LitStr> {
 
 /// Parses the input of `einsum!`. On an error, also returns the tensor expressions read
 /// (for the placeholder).
-pub fn einsum_call(input: TokenStream) -> Result<EinsumCall, (syn::Error, Vec<TokenStream>)> {
+pub fn einsum_call(
+    input: TokenStream,
+    mac: MacroKind,
+) -> Result<EinsumCall, (syn::Error, Vec<TokenStream>)> {
     use syn::parse::{ParseStream, Parser};
     let mut read: Vec<TokenStream> = Vec::new();
     let parser = |s: ParseStream<'_>| -> syn::Result<EinsumCall> {
@@ -44,7 +48,7 @@ pub fn einsum_call(input: TokenStream) -> Result<EinsumCall, (syn::Error, Vec<To
             return Err(syn::Error::new(
                 Span::call_site(),
                 format!(
-                    "{MAC}: the input is empty; write one or two tensors, a pattern and keyword extents, e.g. `{EXAMPLE}`"
+                    "{mac}: the input is empty; write one or two tensors, a pattern and keyword extents, e.g. `{EXAMPLE}`"
                 ),
             ));
         }
@@ -55,7 +59,7 @@ pub fn einsum_call(input: TokenStream) -> Result<EinsumCall, (syn::Error, Vec<To
                 return Err(syn::Error::new(
                     Span::call_site(),
                     format!(
-                        "{MAC}: expected a pattern (a string literal) after the tensors, e.g. `{EXAMPLE}`"
+                        "{mac}: expected a pattern (a string literal) after the tensors, e.g. `{EXAMPLE}`"
                     ),
                 ));
             }
@@ -65,14 +69,14 @@ pub fn einsum_call(input: TokenStream) -> Result<EinsumCall, (syn::Error, Vec<To
                     return Err(syn::Error::new(
                         lit.span(),
                         format!(
-                            "{MAC}: expected one or two tensors before the pattern, e.g. `{EXAMPLE}`"
+                            "{mac}: expected one or two tensors before the pattern, e.g. `{EXAMPLE}`"
                         ),
                     ));
                 }
                 if !lit.suffix().is_empty() {
                     return Err(syn::Error::new(
                         lit.span(),
-                        format!("{MAC}: unexpected suffix `{}` on the pattern", lit.suffix()),
+                        format!("{mac}: unexpected suffix `{}` on the pattern", lit.suffix()),
                     ));
                 }
                 let value = lit.value();
@@ -86,7 +90,7 @@ pub fn einsum_call(input: TokenStream) -> Result<EinsumCall, (syn::Error, Vec<To
                 return Err(syn::Error::new_spanned(
                     &tokens,
                     format!(
-                        "{MAC}: expected the pattern as a string literal after at most two tensors, found `{tokens}`; einsum takes one or two inputs, e.g. `{EXAMPLE}`"
+                        "{mac}: expected the pattern as a string literal after at most two tensors, found `{tokens}`; einsum takes one or two inputs, e.g. `{EXAMPLE}`"
                     ),
                 ));
             }
@@ -99,10 +103,11 @@ pub fn einsum_call(input: TokenStream) -> Result<EinsumCall, (syn::Error, Vec<To
             } else {
                 None
             });
-            comma_after_tensor(MAC, s, EXAMPLE)?;
+            comma_after_tensor(mac, s, EXAMPLE)?;
         };
-        let keywords = keywords(MAC, s)?;
+        let keywords = keywords(mac, s)?;
         Ok(EinsumCall {
+            mac,
             tensors,
             shapes,
             pattern,
@@ -118,7 +123,7 @@ mod tests {
     use quote::quote;
 
     fn message(t: TokenStream) -> String {
-        match einsum_call(t) {
+        match einsum_call(t, MacroKind::Einsum) {
             Ok(_) => String::new(),
             Err((e, _)) => e.to_string(),
         }
@@ -126,14 +131,19 @@ mod tests {
 
     #[test]
     fn einsum_call_reads_tensors_pattern_and_keywords() {
-        let c = einsum_call(quote!(a, &b, "i k, k j -> i j", h = 2)).unwrap_or_else(|_| panic!());
+        let c = einsum_call(quote!(a, &b, "i k, k j -> i j", h = 2), MacroKind::Einsum)
+            .unwrap_or_else(|_| panic!());
         assert_eq!(c.tensors.len(), 2);
         assert_eq!(c.pattern.text(), "i k, k j -> i j");
         assert_eq!(c.keywords.len(), 1);
-        let c = einsum_call(quote!(x.clone(), "i j -> j i",)).unwrap_or_else(|_| panic!());
-        assert_eq!(c.tensors.len(), 1);
-        let c = einsum_call(quote!(&a: shape_t!(2, 3), b, "i k, k j -> i j"))
+        let c = einsum_call(quote!(x.clone(), "i j -> j i",), MacroKind::Einsum)
             .unwrap_or_else(|_| panic!());
+        assert_eq!(c.tensors.len(), 1);
+        let c = einsum_call(
+            quote!(&a: shape_t!(2, 3), b, "i k, k j -> i j"),
+            MacroKind::Einsum,
+        )
+        .unwrap_or_else(|_| panic!());
         assert_eq!(c.tensors.len(), 2);
         assert_eq!(
             c.shapes[0].as_ref().unwrap().to_string(),

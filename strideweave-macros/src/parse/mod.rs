@@ -160,7 +160,7 @@ mod fuzz {
             // Expressions are read by syn, whose own messages name no macro: no panic is
             // what is asserted here.
             let _ = super::keys(tokens.clone());
-            if let Err((e, _)) = super::reduce_call(tokens.clone()) {
+            if let Err((e, _)) = super::reduce_call(tokens.clone(), MacroKind::Reduce) {
                 prop_assert!(!e.to_string().is_empty());
             }
             let _ = super::pattern_call(

@@ -38,9 +38,11 @@ pub struct ReduceCall {
 
 /// Parses the input of `reduce!`. On an error, also returns the tensor expression if it was
 /// read (for the placeholder).
-pub fn reduce_call(input: TokenStream) -> Result<ReduceCall, (syn::Error, Option<TokenStream>)> {
+pub fn reduce_call(
+    input: TokenStream,
+    mac: MacroKind,
+) -> Result<ReduceCall, (syn::Error, Option<TokenStream>)> {
     use syn::parse::{ParseStream, Parser};
-    let mac = MacroKind::Reduce;
     let mut read: Option<TokenStream> = None;
     let parser = |s: ParseStream<'_>| -> syn::Result<ReduceCall> {
         let (tensor, shape) = head(s, mac, "a pattern and a reduction", EXAMPLE, &mut read)?;
@@ -50,7 +52,7 @@ pub fn reduce_call(input: TokenStream) -> Result<ReduceCall, (syn::Error, Option
         if s.peek(syn::Token![,]) {
             s.parse::<syn::Token![,]>()?;
         }
-        let (variant, spans, path) = reduction(until_comma(s)?, end)?;
+        let (variant, spans, path) = reduction(mac, until_comma(s)?, end)?;
         let keywords = keywords(mac, s)?;
         Ok(ReduceCall {
             call: PatternCall {
@@ -80,10 +82,10 @@ fn until_comma(s: syn::parse::ParseStream<'_>) -> syn::Result<Vec<TokenTree>> {
 
 /// The reduction: `mean`, or a path ending in `Reduction::Mean`.
 fn reduction(
+    mac: MacroKind,
     tokens: Vec<TokenTree>,
     end: Span,
 ) -> syn::Result<(&'static str, Spans, Option<TokenStream>)> {
-    let mac = MacroKind::Reduce;
     let (Some(first), Some(last)) = (tokens.first(), tokens.last()) else {
         return Err(syn::Error::new(
             end,
@@ -150,7 +152,7 @@ mod tests {
     use quote::quote;
 
     fn error(t: TokenStream) -> String {
-        match reduce_call(t) {
+        match reduce_call(t, MacroKind::Reduce) {
             Ok(_) => panic!("accepted"),
             Err((e, _)) => e.to_string(),
         }
@@ -160,13 +162,13 @@ mod tests {
     fn each_reduction_is_read_by_its_name_or_its_variant_path() {
         for (name, variant) in REDUCTIONS {
             let id = proc_macro2::Ident::new(name, Span::call_site());
-            let r = reduce_call(quote!(t, "a b -> a", #id, b = 2))
+            let r = reduce_call(quote!(t, "a b -> a", #id, b = 2), MacroKind::Reduce)
                 .unwrap_or_else(|(e, _)| panic!("{e}"));
             assert_eq!((r.variant, r.call.keywords.len()), (variant, 1));
             let v = proc_macro2::Ident::new(variant, Span::call_site());
             for path in [quote!(Reduction::#v), quote!(::strideweave::Reduction::#v)] {
-                let r =
-                    reduce_call(quote!(t, a b -> a, #path)).unwrap_or_else(|(e, _)| panic!("{e}"));
+                let r = reduce_call(quote!(t, a b -> a, #path), MacroKind::Reduce)
+                    .unwrap_or_else(|(e, _)| panic!("{e}"));
                 assert_eq!(r.variant, variant);
             }
         }

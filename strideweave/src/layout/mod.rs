@@ -46,6 +46,7 @@ mod views;
 
 pub use self::core::Layout;
 pub(crate) use self::core::reach_from;
+pub(crate) use coalesce::coalesce_modes;
 pub use dim::Dim;
 pub(crate) use dim::{clamp as clamp_dim, normalise_dim};
 pub use int_tuple::{IntTuple, ProfileToken};

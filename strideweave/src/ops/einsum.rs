@@ -8,7 +8,9 @@
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
-use strideweave_syntax::{EinsumCallError, NotationError, encode_pattern, parse_einsum};
+use strideweave_syntax::{
+    EinsumCallError, EncodedPattern, NotationError, encode_pattern, parse_einsum,
+};
 
 use crate::error::{Error, Result};
 use crate::ops::contract::{Index, Spec, index, mode_shape, run};
@@ -23,6 +25,10 @@ pub(crate) fn view_name(op: &'static str, k: usize, n: usize) -> &'static str {
         (1, ..) => op,
         (_, "einsum", 0) => "einsum (input 0)",
         (_, "einsum", _) => "einsum (input 1)",
+        (_, "einops::einsum", 0) => "einops::einsum (input 0)",
+        (_, "einops::einsum", _) => "einops::einsum (input 1)",
+        (_, "einops::einsum!", 0) => "einops::einsum! (input 0)",
+        (_, "einops::einsum!", _) => "einops::einsum! (input 1)",
         (_, _, 0) => "einsum! (input 0)",
         _ => "einsum! (input 1)",
     }
@@ -90,37 +96,50 @@ impl Tensor {
             })?;
             keywords.push((name, value, 0..pattern.len()));
         }
-        // The pattern read and checked once, each input's view and the output's encoded
-        // from the parsed pattern, then the contraction.
-        let fail = |detail: String| Error::InvalidRearrange { op, detail };
-        let lift = |err: NotationError<Range<usize>>| fail(err.render(pattern));
-        let e = parse_einsum(pattern).map_err(lift)?;
-        e.check_call(pattern, inputs.len(), &keywords)
-            .map_err(|err| match err {
-                EinsumCallError::Tensors(err) => lift(err),
-                EinsumCallError::Keyword(err) => lift(err.into()),
-            })?;
-        let mut views = Vec::with_capacity(inputs.len());
-        for (k, t) in inputs.iter().enumerate() {
-            let name = view_name(op, k, inputs.len());
-            let code = encode_pattern(pattern, &e.input_view(k)).map_err(fail)?;
-            let plan = Plan::encoded(t.shape(), Op::Rearrange, pattern, &code, &keywords)
-                .map_err(|detail| Error::InvalidRearrange { op: name, detail })?;
-            views.push(t.view_by(name, &plan)?);
-        }
-        let out = encode_pattern(pattern, &e.output_view()).map_err(fail)?;
-        let symbols: Vec<&[String]> = e.symbols.iter().map(Vec::as_slice).collect();
-        let result = contract_views(op, &views, &symbols, &out.names)?;
-        if plain(&Side {
-            toks: &out.right.toks,
-            strings: &out.right.strings,
-        }) {
-            return Ok(result);
-        }
-        let plan =
-            Plan::encoded(result.shape(), Op::Rearrange, pattern, &out, &[]).map_err(fail)?;
-        result.view_by(op, &plan)
+        einsum_run(op, false, pattern, inputs, &keywords).map(|(t, _)| t)
     }
+}
+
+/// Einsum's run after the keywords are read: the pattern read and checked once, each input's
+/// view and the output's encoded from the parsed pattern (for einops' reading, `einops`,
+/// mirrored: `EncodedPattern::mirror_groups`), then the contraction and the output's view.
+/// Returns the result and the output's encoding (whose right side is the output). Errors
+/// start with `op` (per input, [`view_name`]).
+pub(crate) fn einsum_run(
+    op: &'static str,
+    einops: bool,
+    pattern: &str,
+    inputs: &[&Tensor],
+    keywords: &[(&str, i64, Range<usize>)],
+) -> Result<(Tensor, EncodedPattern)> {
+    let fail = |detail: String| Error::InvalidRearrange { op, detail };
+    let lift = |err: NotationError<Range<usize>>| fail(err.render(pattern));
+    let mirror = |e: EncodedPattern| if einops { e.mirror_groups() } else { e };
+    let e = parse_einsum(pattern).map_err(lift)?;
+    e.check_call(pattern, inputs.len(), keywords)
+        .map_err(|err| match err {
+            EinsumCallError::Tensors(err) => lift(err),
+            EinsumCallError::Keyword(err) => lift(err.into()),
+        })?;
+    let mut views = Vec::with_capacity(inputs.len());
+    for (k, t) in inputs.iter().enumerate() {
+        let name = view_name(op, k, inputs.len());
+        let code = mirror(encode_pattern(pattern, &e.input_view(k)).map_err(fail)?);
+        let plan = Plan::encoded(t.shape(), Op::Rearrange, pattern, &code, keywords)
+            .map_err(|detail| Error::InvalidRearrange { op: name, detail })?;
+        views.push(t.view_by(name, &plan)?);
+    }
+    let out = mirror(encode_pattern(pattern, &e.output_view()).map_err(fail)?);
+    let symbols: Vec<&[String]> = e.symbols.iter().map(Vec::as_slice).collect();
+    let result = contract_views(op, &views, &symbols, &out.names)?;
+    if plain(&Side {
+        toks: &out.right.toks,
+        strings: &out.right.strings,
+    }) {
+        return Ok((result, out));
+    }
+    let plan = Plan::encoded(result.shape(), Op::Rearrange, pattern, &out, &[]).map_err(fail)?;
+    Ok((result.view_by(op, &plan)?, out))
 }
 
 /// Whether an output side is its symbols in order of appearance, one top-level mode each (no

@@ -34,7 +34,7 @@ mod cast;
 mod compare;
 mod contract;
 mod einsum;
-pub(crate) use einsum::{contract_views, plain, view_name};
+pub(crate) use einsum::{contract_views, einsum_run, plain, view_name};
 mod elementwise;
 mod exact;
 mod gather;
@@ -47,7 +47,7 @@ mod vector;
 mod zip_map;
 
 pub use reduce::Reduction;
-pub(crate) use reduce::reduce_code;
+pub(crate) use reduce::{reduce_code, reduce_pattern};
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};

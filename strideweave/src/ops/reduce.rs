@@ -298,25 +298,37 @@ impl Tensor {
         reduction: Reduction,
         sizes: &[(&str, usize)],
     ) -> Result<Tensor> {
-        check_dtype(self, reduction, OP)?;
-        let sizes = keyword_sizes(sizes)?;
-        let plan = Plan::parse(self.shape(), Op::Reduce, pattern, &sizes)?;
-        let space = Space::of(plan, self.shape());
-        fresh(reduce_with(self, space, reduction, OP, Dest::Fresh))
+        reduce_pattern(self, Op::Reduce, pattern, reduction, &keyword_sizes(sizes)?).map(|r| r.0)
     }
 }
 
 const OP: &str = "reduce";
 
+/// [`Tensor::reduce`]'s path for `op` (or `EinopsReduce`): the result, and its encoding.
+pub(crate) fn reduce_pattern(
+    t: &Tensor,
+    op: Op,
+    pattern: &str,
+    r: Reduction,
+    sizes: &[(&str, i64)],
+) -> Result<(Tensor, strideweave_syntax::EncodedPattern)> {
+    check_dtype(t, r, op.method())?;
+    let (plan, e) = Plan::parse_encoded(t.shape(), op, pattern, sizes)?;
+    let space = Space::of(plan, t.shape());
+    let out = fresh(reduce_with(t, space, r, op.method(), Dest::Fresh))?;
+    Ok((out, e))
+}
+
 /// `reduce!`'s run-time path: the dtype checked, then `plan` (the compiler's for a static
 /// tensor, the macro's pattern compiled on a dynamic tensor's shape) folded as
-/// [`Tensor::reduce`] folds; every error starts with `reduce!`.
+/// [`Tensor::reduce`] folds; every error starts with `op`'s name (`reduce!`).
 pub(crate) fn reduce_code(
     t: &Tensor,
+    op: Op,
     plan: impl FnOnce() -> Result<Plan>,
     reduction: Reduction,
 ) -> Result<Tensor> {
-    let op = Op::Reduce.name();
+    let op = op.name();
     check_dtype(t, reduction, op)?;
     let space = Space::of(plan()?, t.shape());
     fresh(reduce_with(t, space, reduction, op, Dest::Fresh))

@@ -8,7 +8,10 @@ use strideweave_syntax::{
     K_OPEN, K_SYMBOL, K_UNIT, RECORD,
 };
 
-/// Which rule a pattern follows.
+/// Which operation a pattern is for, as the user called it: the rule it follows
+/// ([`rule`](Op::rule)) and the name its messages start with. The `Einops*` operations
+/// (`strideweave::einops`) follow the same rules on a pattern whose groups arrive mirrored
+/// (`strideweave_syntax::EncodedPattern::mirror_groups`); only their names differ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
     /// `rearrange`: every right symbol appears on the left.
@@ -18,32 +21,73 @@ pub enum Op {
     /// `reduce`: left symbols absent on the right (of any extent) are listed after the
     /// result's leaves, as the leaves a reduction folds (`Out::nkept` says where the result ends).
     Reduce,
+    /// `einops::rearrange`: [`Rearrange`](Op::Rearrange)'s rule, groups read as einops reads them.
+    EinopsRearrange,
+    /// `einops::repeat`: [`Repeat`](Op::Repeat)'s rule, groups read as einops reads them.
+    EinopsRepeat,
+    /// `einops::reduce`: [`Reduce`](Op::Reduce)'s rule, groups read as einops reads them.
+    EinopsReduce,
 }
 
 impl Op {
-    /// The macro's name, as messages start: `rearrange!` or `repeat!`.
+    /// The rule the operation follows: `Rearrange`, `Repeat` or `Reduce`.
+    ///
+    /// ```
+    /// use strideweave::__private::Op;
+    /// assert_eq!(Op::EinopsRepeat.rule(), Op::Repeat);
+    /// ```
+    pub const fn rule(self) -> Op {
+        match self {
+            Op::Rearrange | Op::EinopsRearrange => Op::Rearrange,
+            Op::Repeat | Op::EinopsRepeat => Op::Repeat,
+            Op::Reduce | Op::EinopsReduce => Op::Reduce,
+        }
+    }
+
+    /// Whether the operation reads groups as einops does (`strideweave::einops`).
+    ///
+    /// ```
+    /// use strideweave::__private::Op;
+    /// assert!(Op::EinopsReduce.is_einops() && !Op::Reduce.is_einops());
+    /// ```
+    pub const fn is_einops(self) -> bool {
+        matches!(
+            self,
+            Op::EinopsRearrange | Op::EinopsRepeat | Op::EinopsReduce
+        )
+    }
+
+    /// The macro's name, as messages start: `rearrange!`, `einops::rearrange!`, ….
     ///
     /// ```
     /// assert_eq!(strideweave::__private::Op::Repeat.name(), "repeat!");
+    /// assert_eq!(strideweave::__private::Op::EinopsRepeat.name(), "einops::repeat!");
     /// ```
     pub const fn name(self) -> &'static str {
         match self {
             Op::Rearrange => "rearrange!",
             Op::Repeat => "repeat!",
             Op::Reduce => "reduce!",
+            Op::EinopsRearrange => "einops::rearrange!",
+            Op::EinopsRepeat => "einops::repeat!",
+            Op::EinopsReduce => "einops::reduce!",
         }
     }
 
-    /// The method's name, as run-time messages start: `rearrange` or `repeat`.
+    /// The function's name, as run-time messages start: `rearrange`, `einops::rearrange`, ….
     ///
     /// ```
     /// assert_eq!(strideweave::__private::Op::Repeat.method(), "repeat");
+    /// assert_eq!(strideweave::__private::Op::EinopsRepeat.method(), "einops::repeat");
     /// ```
     pub const fn method(self) -> &'static str {
         match self {
             Op::Rearrange => "rearrange",
             Op::Repeat => "repeat",
             Op::Reduce => "reduce",
+            Op::EinopsRearrange => "einops::rearrange",
+            Op::EinopsRepeat => "einops::repeat",
+            Op::EinopsReduce => "einops::reduce",
         }
     }
 }

@@ -188,7 +188,7 @@ pub const fn fast(
     }
     let captured = rank.saturating_sub(named);
     // `reduce` lists the omitted symbols after the result instead of refusing them.
-    let reduce = matches!(p.op, Op::Reduce);
+    let reduce = matches!(p.op.rule(), Op::Reduce);
 
     // What each symbol names (`kind`): a source node (tokens node_t0..node_t1, first leaf
     // leaf0) or a factor (extent, source leaf leaf0, stride multiplier mult).
@@ -346,7 +346,7 @@ pub const fn fast(
 
     // New symbols on the right: `repeat`'s stride-0 modes, of their keyword extents.
     if new {
-        if !matches!(p.op, Op::Repeat) {
+        if !matches!(p.op.rule(), Op::Repeat) {
             return false;
         }
         let mut total = product!(extents, 0, src.nleaves);

@@ -32,23 +32,40 @@ impl Plan {
     /// Parses, checks and encodes `text` once, then compiles it on `shape`. Errors start with
     /// `op`'s method name (`rearrange: …`).
     pub(crate) fn parse(shape: &Shape, op: Op, text: &str, sizes: &[(&str, i64)]) -> Result<Plan> {
+        Plan::parse_encoded(shape, op, text, sizes).map(|(plan, _)| plan)
+    }
+
+    /// [`parse`](Plan::parse), also returning the encoding the plan was compiled from: for
+    /// an einops operation ([`Op::is_einops`]) the pattern as written, checked, encoded and
+    /// then mirrored (`EncodedPattern::mirror_groups`), so the engine reads every group's
+    /// last member fastest and its messages still quote the terms as written.
+    pub(crate) fn parse_encoded(
+        shape: &Shape,
+        op: Op,
+        text: &str,
+        sizes: &[(&str, i64)],
+    ) -> Result<(Plan, EncodedPattern)> {
         let fail = |detail: String| Error::InvalidRearrange {
             op: op.method(),
             detail,
         };
         let lift = |e: NotationError<Range<usize>>| fail(e.render(text));
-        let kind = match op {
-            Op::Rearrange => PatternKind::Rearrange,
+        let kind = match op.rule() {
             Op::Reduce => PatternKind::Reduce,
             Op::Repeat => PatternKind::Repeat,
+            _ => PatternKind::Rearrange,
         };
         let pattern = parse_pattern(text).map_err(lift)?;
         check_pattern(&pattern, kind).map_err(lift)?;
         let keywords: Vec<(&str, i64, Range<usize>)> =
             sizes.iter().map(|&(n, v)| (n, v, 0..text.len())).collect();
         check_keywords(&pattern, kind, &keywords).map_err(|e| lift(e.into()))?;
-        let e = encode_pattern(text, &pattern).map_err(fail)?;
-        Plan::encoded(shape, op, text, &e, &keywords).map_err(fail)
+        let mut e = encode_pattern(text, &pattern).map_err(fail)?;
+        if op.is_einops() {
+            e = e.mirror_groups();
+        }
+        let plan = Plan::encoded(shape, op, text, &e, &keywords).map_err(fail)?;
+        Ok((plan, e))
     }
 
     /// Compiles the encoding of a checked pattern (spans in `text`) on `shape`, with the
@@ -104,7 +121,11 @@ impl Plan {
         // Room for every result leaf and token: the source's plus one per right-side token,
         // plus, for a reduction, one per left-side token (a split leaf's reduced factors are
         // listed after the result: `(a b c) -> 1` on one leaf writes four leaves).
-        let extra = if matches!(p.op, Op::Reduce) { nleft } else { 0 };
+        let extra = if matches!(p.op.rule(), Op::Reduce) {
+            nleft
+        } else {
+            0
+        };
         let (cap_leaves, cap_toks) = (nleaves + nright + extra, ntoks + nright + extra);
         let depth = ntoks / 2 + 2;
         let mut bytes: SmallVec<[u8; SCRATCH]> = smallvec![0; ntoks + 2 * nsym + cap_toks];

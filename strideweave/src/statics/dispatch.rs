@@ -248,6 +248,8 @@ pub trait RunStatic<S: StaticShape, P: Check<S>>: Extents {
     fn view<T: Element>(t: &Tensor) -> Self::View<T>;
     /// The plan of a reduction of `t` (whose shape is `S`).
     fn reduce_plan(t: &Tensor) -> Result<Plan>;
+    /// The view of `t` as a dynamic tensor (for the einops macros' groups).
+    fn view_tensor(t: &Tensor) -> Result<Tensor>;
 }
 
 impl<S: StaticShape, P: Check<S>> RunStatic<S, P> for Known {
@@ -266,16 +268,23 @@ impl<S: StaticShape, P: Check<S>> RunStatic<S, P> for Known {
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
         Ok(checked(outcome).to_run_time())
     }
+    fn view_tensor(t: &Tensor) -> Result<Tensor> {
+        let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
+        Ok(checked_view(t, outcome))
+    }
 }
 
 impl<S: StaticShape, P: Check<S>> RunStatic<S, P> for Partly {
     type View<T: Element> = Result<StaticTensor<T, Rearranged<S, P, Partly>>>;
     fn view<T: Element>(t: &Tensor) -> Self::View<T> {
+        <Partly as RunStatic<S, P>>::view_tensor(t).map(StaticTensor::new_unchecked)
+    }
+    fn view_tensor(t: &Tensor) -> Result<Tensor> {
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
         let placed = placed_plan(t, outcome, &<P as Check<S>>::PATTERN, &S::SHAPE)?;
         let op = <P as Check<S>>::PATTERN.op.name();
         t.require_single(op)?;
-        t.view_by(op, &placed).map(StaticTensor::new_unchecked)
+        t.view_by(op, &placed)
     }
     fn reduce_plan(t: &Tensor) -> Result<Plan> {
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };

@@ -23,6 +23,7 @@ mod code;
 mod compile;
 mod contract;
 mod dispatch;
+mod einops;
 mod einsum;
 mod math;
 mod matmul;
@@ -35,6 +36,7 @@ pub use code::{
     StaticShape,
 };
 pub use contract::{Axes, AxisList, MAX_AXES};
+pub use einops::Grouped;
 pub use tensor::StaticTensor;
 
 /// What macro expansions call. Not part of the public API.
@@ -44,6 +46,7 @@ pub mod __private {
         Check, Compiled, PatternView, Poisoned, RunStatic, RuntimeShape, ShapeInfo, Target,
         Witness, check, check_at, check_keyword, dynamic, poisoned,
     };
+    pub use super::einops::{GroupedReduceView, GroupedView, grouped};
     pub use super::einsum::{
         EinsumCheck, EinsumCode, EinsumCompiled, EinsumFailure, EinsumKinds, EinsumOperand,
         EinsumOutcome, EinsumOutput, EinsumOutput1, EinsumSameElement, PoisonedEinsum,
@@ -52,7 +55,7 @@ pub mod __private {
     };
     pub use super::reduce::{
         Chosen, ElemInfo, ReduceTarget, ReduceView, ReductionCheck, check_reduction,
-        poisoned_reduce,
+        check_reduction_as, poisoned_reduce,
     };
     pub use crate::pattern::{
         Keyword, LEAF, MSG_CAP, Msg, MsgState, NO_SOURCE, Op, POP, PUSH, PatternCode, PatternRef,

@@ -72,12 +72,19 @@ pub trait ReductionCheck<T>: 'static {
 /// message, which in const context is a compile error at the caller's location.
 #[track_caller]
 pub const fn check_reduction<T: ElemInfo>(r: Reduction) -> Chosen<T> {
+    check_reduction_as::<T>("reduce!", r)
+}
+
+/// [`check_reduction`] for the macro `name` (`einops::reduce!`), which its message starts with.
+#[track_caller]
+pub const fn check_reduction_as<T: ElemInfo>(name: &str, r: Reduction) -> Chosen<T> {
     if let Some(d) = T::DTYPE
         && let Some(why) = r.refusal(d)
     {
         let mut buf = [0u8; MSG_CAP];
         let mut m = Msg::new(&mut buf);
-        m.str("reduce!: ");
+        m.str(name);
+        m.str(": ");
         m.str(d.name());
         m.str(" tensors have no `");
         m.str(r.name());
@@ -115,8 +122,9 @@ where
     type Elem = T;
     type Output = Result<StaticTensor<T, Reduced<S, P, S::Extents>>>;
     fn reduce_by(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
+        let op = const { <P as Check<S>>::PATTERN.op };
         let plan = || <S::Extents as RunStatic<S, P>>::reduce_plan(&self.tensor);
-        reduce_code(&self.tensor, plan, r.0).map(StaticTensor::new_unchecked)
+        reduce_code(&self.tensor, op, plan, r.0).map(StaticTensor::new_unchecked)
     }
 }
 
@@ -129,8 +137,9 @@ where
     type Elem = T;
     type Output = Result<StaticTensor<T, Reduced<S, P, S::Extents>>>;
     fn reduce_by(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
+        let op = const { <P as Check<S>>::PATTERN.op };
         let plan = || <S::Extents as RunStatic<S, P>>::reduce_plan(&self.tensor);
-        reduce_code(&self.tensor, plan, r.0).map(StaticTensor::new_unchecked)
+        reduce_code(&self.tensor, op, plan, r.0).map(StaticTensor::new_unchecked)
     }
 }
 
@@ -142,6 +151,7 @@ impl<P: Check<RuntimeShape>> ReduceView<P> for Tensor {
     fn reduce_by(self, _: Witness<RuntimeShape>, r: Chosen<RuntimeShape>) -> Self::Output {
         reduce_code(
             &self,
+            P::PATTERN.op,
             || compiled(&self, &<P as Check<RuntimeShape>>::PATTERN),
             r.0,
         )
@@ -156,6 +166,7 @@ impl<P: Check<RuntimeShape>> ReduceView<P> for &Tensor {
     fn reduce_by(self, _: Witness<RuntimeShape>, r: Chosen<RuntimeShape>) -> Self::Output {
         reduce_code(
             self,
+            P::PATTERN.op,
             || compiled(self, &<P as Check<RuntimeShape>>::PATTERN),
             r.0,
         )

@@ -13,6 +13,7 @@
 mod access;
 mod block_scaled;
 mod display;
+pub(crate) mod groups;
 #[cfg(all(test, feature = "half"))]
 mod half_tests;
 mod index;

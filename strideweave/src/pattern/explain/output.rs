@@ -14,7 +14,7 @@ use crate::pattern::shape::{LEAF, POP, PUSH, ShapeRef, leaves_in};
 /// which folds them).
 pub(super) const fn omitted(c: &mut Compiler<'_, '_>) -> Result<(), MsgState> {
     let (src, p) = (c.src, c.p);
-    if matches!(p.op, Op::Reduce) {
+    if matches!(p.op.rule(), Op::Reduce) {
         return Ok(());
     }
     let mut i = 0;
@@ -65,7 +65,7 @@ pub(super) const fn omitted(c: &mut Compiler<'_, '_>) -> Result<(), MsgState> {
 /// New `repeat` symbols: stride-0 modes of their keyword extents.
 pub(super) const fn new_symbols(c: &mut Compiler<'_, '_>) -> Result<(), MsgState> {
     let p = c.p;
-    if !matches!(p.op, Op::Repeat) {
+    if !matches!(p.op.rule(), Op::Repeat) {
         return Ok(());
     }
     let size = size(c.src);
@@ -211,7 +211,7 @@ pub(super) const fn place(c: &mut Compiler<'_, '_>) -> Result<(), MsgState> {
         i += 1;
     }
     out.out.nkept = out.out.nleaves;
-    if matches!(p.op, Op::Reduce) {
+    if matches!(p.op.rule(), Op::Reduce) {
         // The reduced leaves: each omitted symbol's leaves, in left-side order, top level.
         i = 0;
         while i < p.left.len() {

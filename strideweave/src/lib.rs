@@ -83,13 +83,24 @@ pub use strideweave_syntax::MAX_NESTING;
 /// ```
 ///
 /// Defined at the crate root: its path is part of every debuginfo and symbol name of a chain
-/// of results, which nest it once per call. `E` is `S`'s [`Extents`], carried so that a chain
-/// of results finds it in one step rather than one per call.
-pub struct Rearranged<S, P, E = Known>(
-    std::marker::PhantomData<S>,
-    std::marker::PhantomData<P>,
-    std::marker::PhantomData<E>,
-);
+/// of results, which nest it once per call. `S` is fully static (every extent known); the
+/// result of a source with `_` is a [`PartlyRearranged`].
+pub struct Rearranged<S, P>(std::marker::PhantomData<S>, std::marker::PhantomData<P>);
+
+/// The static shape of a rearrangement's result whose source `S` has extents known only at
+/// run time (`_`): `rearrange!` and `repeat!` then return a `Result` of it (see [`Extents`]).
+///
+/// ```
+/// use strideweave::{StaticShape, StaticTensor, rearrange, shape_t};
+/// fn shape_of<S: StaticShape>(_: &StaticTensor<f32, S>) -> String {
+///     S::SHAPE.to_string()
+/// }
+/// let t = StaticTensor::<f32, shape_t!(_, 512)>::zeros_with(&[3]).unwrap();
+/// let v = rearrange!(&t, "b (h d) -> h b d", h = 8).unwrap();
+/// assert_eq!(shape_of(&v), "(8,_,64)");
+/// assert_eq!(v.shape().to_string(), "(8,3,64)");
+/// ```
+pub struct PartlyRearranged<S, P>(std::marker::PhantomData<S>, std::marker::PhantomData<P>);
 
 /// The static shape of a matrix product's result, [`StaticTensor::matmul`] of static shapes
 /// `A` and `B`: `A`'s row mode, then `B`'s column mode, each keeping its nesting.
@@ -179,12 +190,19 @@ pub struct Einsummed<A, B, P>(
 /// ```
 ///
 /// Defined at the crate root, like [`Rearranged`], because its path is part of every
-/// debuginfo and symbol name of the results that nest it; `E` is `S`'s [`Extents`], as there.
-pub struct Reduced<S, P, E = Known>(
-    std::marker::PhantomData<S>,
-    std::marker::PhantomData<P>,
-    std::marker::PhantomData<E>,
-);
+/// debuginfo and symbol name of the results that nest it.
+pub struct Reduced<S, P>(std::marker::PhantomData<S>, std::marker::PhantomData<P>);
+
+/// The static shape of a `reduce!` result whose source `S` has extents known only at run time
+/// (`_`), as [`PartlyRearranged`] is for [`Rearranged`].
+///
+/// ```
+/// use strideweave::{StaticShape, StaticTensor, reduce, shape_t};
+/// let t = StaticTensor::<f32, shape_t!(_, 4)>::arange_with(&[3]).unwrap();
+/// let m = reduce!(&t, "b c -> c", sum).unwrap();
+/// assert_eq!(m.to_vec().unwrap(), [3.0, 12.0, 21.0, 30.0]);
+/// ```
+pub struct PartlyReduced<S, P>(std::marker::PhantomData<S>, std::marker::PhantomData<P>);
 pub use ops::Reduction;
 /// The `rand` crate StrideWeave was built with (feature `rand`), for
 /// [`Tensor::random_using`]'s generators.

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::error::Result;
+use super::dispatch::RunStatic;
 use crate::layout::{IntTuple, ProfileToken, Shape};
 use crate::pattern::{LEAF, Msg, POP, PUSH, ShapeRef, byte, leaves_in, node_end, token};
 
@@ -644,23 +644,15 @@ pub trait StaticShape: 'static {
 /// calls says so: `-> StaticTensor<f32, impl StaticShape<Extents = Known>>`.
 ///
 /// ```
-/// use strideweave::{Extents, Known, Partly, StaticShape, shape_t};
+/// use strideweave::{Extents, StaticShape, shape_t};
 /// assert!(!<<shape_t!(2, 3) as StaticShape>::Extents as Extents>::RUNTIME);
 /// assert!(<<shape_t!(_, 3) as StaticShape>::Extents as Extents>::RUNTIME);
-/// let _: <Known as Extents>::Checked<u8> = 1u8;
-/// let _: <Partly as Extents>::Checked<u8> = Ok(1u8);
 /// ```
-pub trait Extents: 'static {
+pub trait Extents: RunStatic + 'static {
     /// [`Partly`] when `Self` or `E` is.
     type Or<E: Extents>: Extents;
-    /// What a checked operation returns for a result `X`: `X` when the compiler made every
-    /// check ([`Known`]), `Result<X>` when some wait for the run time ([`Partly`]).
-    type Checked<X>;
     /// Whether some extent is known only at run time.
     const RUNTIME: bool;
-    /// The operation's result from its run-time part, `r` (always `Ok` for [`Known`]: the
-    /// compiler made every check).
-    fn checked<X>(r: Result<X>) -> Self::Checked<X>;
 }
 
 /// Every extent known to the compiler: checked operations return their result itself.
@@ -685,24 +677,12 @@ pub struct Partly;
 
 impl Extents for Known {
     type Or<E: Extents> = E;
-    type Checked<X> = X;
     const RUNTIME: bool = false;
-    fn checked<X>(r: Result<X>) -> X {
-        match r {
-            Ok(x) => x,
-            // unreachable from user input: on a fully static shape the compiler made every check, and the run-time part of the operation returns `Ok` for every tensor of that shape.
-            Err(e) => unreachable!("a fully static operation failed at run time: {e}"),
-        }
-    }
 }
 
 impl Extents for Partly {
     type Or<E: Extents> = Partly;
-    type Checked<X> = Result<X>;
     const RUNTIME: bool = true;
-    fn checked<X>(r: Result<X>) -> Result<X> {
-        r
-    }
 }
 
 /// An extent known only at run time: what `_` in [`shape_t!`](crate::shape_t) names

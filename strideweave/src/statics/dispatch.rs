@@ -11,15 +11,15 @@
 
 use std::marker::PhantomData;
 
-use super::code::{Extents, Known, Partly, ShapeCode, StaticShape};
+use super::code::{Known, Partly, ShapeCode, StaticShape};
 use super::compile::{FixedPlan, Outcome, check_pattern, compile, message_into};
 use super::tensor::StaticTensor;
-use crate::Rearranged;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::pattern::run::Plan;
 use crate::pattern::{MSG_CAP, Msg, MsgState, PatternCode, keyword_value};
 use crate::tensor::Tensor;
+use crate::{PartlyRearranged, PartlyReduced, Rearranged, Reduced};
 
 /// The shape of a tensor as the compiler sees it: static, or known only at run time.
 pub trait ShapeInfo {
@@ -132,12 +132,21 @@ const fn fail(message: &str) -> ! {
     panic!("{}", message)
 }
 
-impl<S: StaticShape, P: Check<S>, E: Extents> StaticShape for Rearranged<S, P, E> {
+impl<S: StaticShape, P: Check<S>> StaticShape for Rearranged<S, P> {
+    // Written out here and below, not shared: each constant costs an evaluation per call.
     const SHAPE: ShapeCode = match Compiled::<S, P>::OUTCOME {
         Outcome::Ok(plan) => plan.shape(),
         _ => ShapeCode::POISONED,
     };
-    type Extents = E;
+    type Extents = Known;
+}
+
+impl<S: StaticShape, P: Check<S>> StaticShape for PartlyRearranged<S, P> {
+    const SHAPE: ShapeCode = match Compiled::<S, P>::OUTCOME {
+        Outcome::Ok(plan) => plan.shape(),
+        _ => ShapeCode::POISONED,
+    };
+    type Extents = Partly;
 }
 
 /// What `rearrange!` and `repeat!` accept: `Tensor`, `StaticTensor` and references to them.
@@ -214,47 +223,47 @@ impl Target for &Tensor {
 }
 
 #[diagnostic::do_not_recommend]
-impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for StaticTensor<T, S>
-where
-    S::Extents: RunStatic<S, P>,
-{
+impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for StaticTensor<T, S> {
     type Shape = S;
-    type Output = <S::Extents as RunStatic<S, P>>::View<T>;
+    type Output = <S::Extents as RunStatic>::View<T, S, P>;
     fn apply(self, _: Witness<S>) -> Self::Output {
-        <S::Extents as RunStatic<S, P>>::view(&self.tensor)
+        <S::Extents as RunStatic>::view::<T, S, P>(&self.tensor)
     }
 }
 
 #[diagnostic::do_not_recommend]
-impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for &StaticTensor<T, S>
-where
-    S::Extents: RunStatic<S, P>,
-{
+impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for &StaticTensor<T, S> {
     type Shape = S;
-    type Output = <S::Extents as RunStatic<S, P>>::View<T>;
+    type Output = <S::Extents as RunStatic>::View<T, S, P>;
     fn apply(self, _: Witness<S>) -> Self::Output {
-        <S::Extents as RunStatic<S, P>>::view(&self.tensor)
+        <S::Extents as RunStatic>::view::<T, S, P>(&self.tensor)
     }
 }
 
-/// How a pattern `P` runs on a static tensor of shape `S`, by `S`'s [`Extents`]: by the
-/// compiler's plan alone ([`Known`]: infallible), or by that plan placed on the tensor's
-/// run-time extents ([`Partly`]: a `Result`). Implemented for the two only.
-pub trait RunStatic<S: StaticShape, P: Check<S>>: Extents {
-    /// What `rearrange!`/`repeat!` return: `StaticTensor<T, Rearranged<S, P>>`, or a
-    /// `Result` of it.
-    type View<T: Element>;
+/// How a pattern `P` runs on a static tensor of shape `S`, by `S`'s [`Extents`](crate::Extents) (whose
+/// supertrait this is): by the compiler's plan alone ([`Known`]: infallible, a
+/// [`Rearranged`] result), or by that plan placed on the tensor's run-time extents
+/// ([`Partly`]: a `Result` of a [`PartlyRearranged`]). Implemented for the two only.
+pub trait RunStatic {
+    /// What `rearrange!`/`repeat!` return.
+    type View<T: Element, S: StaticShape, P: Check<S>>;
+    /// The static shape of a rearrangement's result ([`Rearranged`] or [`PartlyRearranged`]).
+    type Rearranged<S: StaticShape, P: Check<S>>: StaticShape;
+    /// The static shape of a reduction's result ([`Reduced`] or [`PartlyReduced`]).
+    type Reduced<S: StaticShape, P: Check<S>>: StaticShape;
     /// The view of `t` (whose shape is `S`).
-    fn view<T: Element>(t: &Tensor) -> Self::View<T>;
-    /// The plan of a reduction of `t` (whose shape is `S`).
-    fn reduce_plan(t: &Tensor) -> Result<Plan>;
+    fn view<T: Element, S: StaticShape, P: Check<S>>(t: &Tensor) -> Self::View<T, S, P>;
     /// The view of `t` as a dynamic tensor (for the einops macros' groups).
-    fn view_tensor(t: &Tensor) -> Result<Tensor>;
+    fn view_tensor<S: StaticShape, P: Check<S>>(t: &Tensor) -> Result<Tensor>;
+    /// The plan of a reduction of `t` (whose shape is `S`).
+    fn reduce_plan<S: StaticShape, P: Check<S>>(t: &Tensor) -> Result<Plan>;
 }
 
-impl<S: StaticShape, P: Check<S>> RunStatic<S, P> for Known {
-    type View<T: Element> = StaticTensor<T, Rearranged<S, P, Known>>;
-    fn view<T: Element>(t: &Tensor) -> Self::View<T> {
+impl RunStatic for Known {
+    type View<T: Element, S: StaticShape, P: Check<S>> = StaticTensor<T, Rearranged<S, P>>;
+    type Rearranged<S: StaticShape, P: Check<S>> = Rearranged<S, P>;
+    type Reduced<S: StaticShape, P: Check<S>> = Reduced<S, P>;
+    fn view<T: Element, S: StaticShape, P: Check<S>>(t: &Tensor) -> Self::View<T, S, P> {
         // Generic code per call stays this small: no helper calls (each would be one more
         // instantiation per call) and one constant (each costs the compiler an evaluation and
         // an allocation per call); the work is in `checked_view`.
@@ -264,29 +273,32 @@ impl<S: StaticShape, P: Check<S>> RunStatic<S, P> for Known {
             marker: PhantomData,
         }
     }
-    fn reduce_plan(_: &Tensor) -> Result<Plan> {
-        let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
-        Ok(checked(outcome).to_run_time())
-    }
-    fn view_tensor(t: &Tensor) -> Result<Tensor> {
+    fn view_tensor<S: StaticShape, P: Check<S>>(t: &Tensor) -> Result<Tensor> {
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
         Ok(checked_view(t, outcome))
     }
+    fn reduce_plan<S: StaticShape, P: Check<S>>(_: &Tensor) -> Result<Plan> {
+        let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
+        Ok(checked(outcome).to_run_time())
+    }
 }
 
-impl<S: StaticShape, P: Check<S>> RunStatic<S, P> for Partly {
-    type View<T: Element> = Result<StaticTensor<T, Rearranged<S, P, Partly>>>;
-    fn view<T: Element>(t: &Tensor) -> Self::View<T> {
-        <Partly as RunStatic<S, P>>::view_tensor(t).map(StaticTensor::new_unchecked)
+impl RunStatic for Partly {
+    type View<T: Element, S: StaticShape, P: Check<S>> =
+        Result<StaticTensor<T, PartlyRearranged<S, P>>>;
+    type Rearranged<S: StaticShape, P: Check<S>> = PartlyRearranged<S, P>;
+    type Reduced<S: StaticShape, P: Check<S>> = PartlyReduced<S, P>;
+    fn view<T: Element, S: StaticShape, P: Check<S>>(t: &Tensor) -> Self::View<T, S, P> {
+        Partly::view_tensor::<S, P>(t).map(StaticTensor::new_unchecked)
     }
-    fn view_tensor(t: &Tensor) -> Result<Tensor> {
+    fn view_tensor<S: StaticShape, P: Check<S>>(t: &Tensor) -> Result<Tensor> {
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
         let placed = placed_plan(t, outcome, &<P as Check<S>>::PATTERN, &S::SHAPE)?;
         let op = <P as Check<S>>::PATTERN.op.name();
         t.require_single(op)?;
         t.view_by(op, &placed)
     }
-    fn reduce_plan(t: &Tensor) -> Result<Plan> {
+    fn reduce_plan<S: StaticShape, P: Check<S>>(t: &Tensor) -> Result<Plan> {
         let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
         placed_plan(t, outcome, &<P as Check<S>>::PATTERN, &S::SHAPE)
     }

@@ -16,7 +16,6 @@ use crate::dtype::Element;
 use crate::error::Result;
 use crate::pattern::{LEAF, PatternCode, TokKind, leaves_in, node_end};
 use crate::tensor::Tensor;
-use crate::{Rearranged, Reduced};
 
 /// The static shape of an einops macro's result whose pattern has a group on the right: the
 /// default macro's result shape `S` (of the mirrored pattern `P`) with each right-side
@@ -139,14 +138,12 @@ pub trait GroupedView<P>: Sized {
 #[diagnostic::do_not_recommend]
 impl<T: Element, S: StaticShape, P: Check<S> + Check<RuntimeShape>> GroupedView<P>
     for StaticTensor<T, S>
-where
-    S::Extents: RunStatic<S, P>,
 {
     type Shape = S;
-    type Output = Result<StaticTensor<T, Grouped<Rearranged<S, P, S::Extents>, P>>>;
+    type Output = Result<StaticTensor<T, Grouped<<S::Extents as RunStatic>::Rearranged<S, P>, P>>>;
     fn apply_grouped(self, _: Witness<S>) -> Self::Output {
         let p = &<P as Check<S>>::PATTERN;
-        let v = <S::Extents as RunStatic<S, P>>::view_tensor(&self.tensor)?;
+        let v = <S::Extents as RunStatic>::view_tensor::<S, P>(&self.tensor)?;
         (v.einops_groups(p.op.name(), p, None, false)).map(StaticTensor::new_unchecked)
     }
 }
@@ -154,14 +151,12 @@ where
 #[diagnostic::do_not_recommend]
 impl<T: Element, S: StaticShape, P: Check<S> + Check<RuntimeShape>> GroupedView<P>
     for &StaticTensor<T, S>
-where
-    S::Extents: RunStatic<S, P>,
 {
     type Shape = S;
-    type Output = Result<StaticTensor<T, Grouped<Rearranged<S, P, S::Extents>, P>>>;
+    type Output = Result<StaticTensor<T, Grouped<<S::Extents as RunStatic>::Rearranged<S, P>, P>>>;
     fn apply_grouped(self, _: Witness<S>) -> Self::Output {
         let p = &<P as Check<S>>::PATTERN;
-        let v = <S::Extents as RunStatic<S, P>>::view_tensor(&self.tensor)?;
+        let v = <S::Extents as RunStatic>::view_tensor::<S, P>(&self.tensor)?;
         (v.einops_groups(p.op.name(), p, None, false)).map(StaticTensor::new_unchecked)
     }
 }
@@ -200,7 +195,7 @@ pub trait GroupedReduceView<P>: Sized {
     type Shape: ShapeInfo;
     /// The element type as the compiler sees it.
     type Elem: ElemInfo;
-    /// `Result<StaticTensor<T, Grouped<Reduced<S, P, S::Extents>, P>>>` for a static tensor,
+    /// `Result<StaticTensor<T, Grouped<<S::Extents as RunStatic>::Reduced<S, P>, P>>>` for a static tensor,
     /// `Result<Tensor>` for a dynamic one.
     type Output;
     /// Reduces by the pattern, then makes each right-side group one mode of the fresh result.
@@ -214,12 +209,10 @@ pub trait GroupedReduceView<P>: Sized {
 #[diagnostic::do_not_recommend]
 impl<T: Element, S: StaticShape, P: Check<S> + Check<RuntimeShape>> GroupedReduceView<P>
     for StaticTensor<T, S>
-where
-    S::Extents: RunStatic<S, P>,
 {
     type Shape = S;
     type Elem = T;
-    type Output = Result<StaticTensor<T, Grouped<Reduced<S, P, S::Extents>, P>>>;
+    type Output = Result<StaticTensor<T, Grouped<<S::Extents as RunStatic>::Reduced<S, P>, P>>>;
     fn reduce_grouped(self, check: Witness<S>, r: Chosen<T>) -> Self::Output {
         let p = &<P as Check<S>>::PATTERN;
         let v = ReduceView::<P>::reduce_by(self, check, r)?;
@@ -230,12 +223,10 @@ where
 #[diagnostic::do_not_recommend]
 impl<T: Element, S: StaticShape, P: Check<S> + Check<RuntimeShape>> GroupedReduceView<P>
     for &StaticTensor<T, S>
-where
-    S::Extents: RunStatic<S, P>,
 {
     type Shape = S;
     type Elem = T;
-    type Output = Result<StaticTensor<T, Grouped<Reduced<S, P, S::Extents>, P>>>;
+    type Output = Result<StaticTensor<T, Grouped<<S::Extents as RunStatic>::Reduced<S, P>, P>>>;
     fn reduce_grouped(self, check: Witness<S>, r: Chosen<T>) -> Self::Output {
         let p = &<P as Check<S>>::PATTERN;
         let v = ReduceView::<P>::reduce_by(self, check, r)?;

@@ -12,25 +12,33 @@
 
 use std::marker::PhantomData;
 
-use super::code::{Extents, ShapeCode, StaticShape};
+use super::code::{Known, Partly, ShapeCode, StaticShape};
 use super::compile::Outcome;
 use super::dispatch::{
     Check, Compiled, Poisoned, RunStatic, RuntimeShape, ShapeInfo, Witness, compiled,
 };
 use super::tensor::StaticTensor;
-use crate::Reduced;
 use crate::dtype::{DType, Element};
 use crate::error::Result;
 use crate::ops::{Reduction, reduce_code};
 use crate::pattern::{MSG_CAP, Msg};
 use crate::tensor::Tensor;
+use crate::{PartlyReduced, Reduced};
 
-impl<S: StaticShape, P: Check<S>, E: Extents> StaticShape for Reduced<S, P, E> {
+impl<S: StaticShape, P: Check<S>> StaticShape for Reduced<S, P> {
     const SHAPE: ShapeCode = match Compiled::<S, P>::OUTCOME {
         Outcome::Ok(plan) => kept(plan.shape(), plan.nkept),
         _ => ShapeCode::POISONED,
     };
-    type Extents = E;
+    type Extents = Known;
+}
+
+impl<S: StaticShape, P: Check<S>> StaticShape for PartlyReduced<S, P> {
+    const SHAPE: ShapeCode = match Compiled::<S, P>::OUTCOME {
+        Outcome::Ok(plan) => kept(plan.shape(), plan.nkept),
+        _ => ShapeCode::POISONED,
+    };
+    type Extents = Partly;
 }
 
 /// The result of a reduction's iteration space: its first `nkept` leaves. The engine writes
@@ -114,31 +122,25 @@ pub trait ReduceView<P>: Sized {
 }
 
 #[diagnostic::do_not_recommend]
-impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for StaticTensor<T, S>
-where
-    S::Extents: RunStatic<S, P>,
-{
+impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for StaticTensor<T, S> {
     type Shape = S;
     type Elem = T;
-    type Output = Result<StaticTensor<T, Reduced<S, P, S::Extents>>>;
+    type Output = Result<StaticTensor<T, <S::Extents as RunStatic>::Reduced<S, P>>>;
     fn reduce_by(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
         let op = const { <P as Check<S>>::PATTERN.op };
-        let plan = || <S::Extents as RunStatic<S, P>>::reduce_plan(&self.tensor);
+        let plan = || <S::Extents as RunStatic>::reduce_plan::<S, P>(&self.tensor);
         reduce_code(&self.tensor, op, plan, r.0).map(StaticTensor::new_unchecked)
     }
 }
 
 #[diagnostic::do_not_recommend]
-impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for &StaticTensor<T, S>
-where
-    S::Extents: RunStatic<S, P>,
-{
+impl<T: Element, S: StaticShape, P: Check<S>> ReduceView<P> for &StaticTensor<T, S> {
     type Shape = S;
     type Elem = T;
-    type Output = Result<StaticTensor<T, Reduced<S, P, S::Extents>>>;
+    type Output = Result<StaticTensor<T, <S::Extents as RunStatic>::Reduced<S, P>>>;
     fn reduce_by(self, _: Witness<S>, r: Chosen<T>) -> Self::Output {
         let op = const { <P as Check<S>>::PATTERN.op };
-        let plan = || <S::Extents as RunStatic<S, P>>::reduce_plan(&self.tensor);
+        let plan = || <S::Extents as RunStatic>::reduce_plan::<S, P>(&self.tensor);
         reduce_code(&self.tensor, op, plan, r.0).map(StaticTensor::new_unchecked)
     }
 }

@@ -47,9 +47,16 @@ fn pattern_code(
 ) -> syn::Result<(TokenStream, Vec<String>)> {
     let p = quote!(::strideweave::__private);
     let text = call.pattern.text();
-    let encoded = encode_pattern(text, pattern).map_err(|m| {
+    let mut encoded = encode_pattern(text, pattern).map_err(|m| {
         syn::Error::new(call.pattern.span_at(&(0..0)), format!("{}: {m}", call.mac))
     })?;
+    // The einops reading: every group's members slowest first, as written.
+    let op = if call.mac.is_einops() {
+        encoded = encoded.mirror_groups();
+        quote!(#p::Op::EinopsRearrange)
+    } else {
+        quote!(#p::Op::Rearrange)
+    };
     let side = |s: &strideweave_syntax::EncodedSide| {
         let toks = Literal::byte_string(&s.toks);
         let strings = &s.strings;
@@ -69,7 +76,7 @@ fn pattern_code(
         .collect();
     let code = quote! {
         #p::PatternCode {
-            op: #p::Op::Rearrange,
+            op: #op,
             text: #text,
             left: #left,
             right: #right,
@@ -90,42 +97,8 @@ fn columns_of(text: &str, terms: &[Term<Range<usize>>], name: &str) -> Option<(u
     })
 }
 
-/// The expansion of a checked `einops::einsum!` call: the run of `einops::einsum` on the
-/// operands' tensors, with the keyword extents (`Result<Tensor>` whatever the operands).
-fn expand_einops(call: &EinsumCall) -> TokenStream {
-    let p = quote!(::strideweave::__private);
-    let text = call.pattern.text();
-    let keywords: Vec<TokenStream> = call
-        .keywords
-        .iter()
-        .map(|k| {
-            let name = k.name.to_string();
-            let value = &k.value;
-            let value = quote_spanned!(k.spans.last=> #p::extent(#value));
-            quote!((#name, #value))
-        })
-        .collect();
-    let names: Vec<proc_macro2::Ident> = (0..call.tensors.len())
-        .map(|k| proc_macro2::Ident::new(&format!("__strideweave_operand{k}"), Span::call_site()))
-        .collect();
-    let tensors = &call.tensors;
-    quote! {
-        {
-            #(let #names = #tensors;)*
-            #p::einops_einsum(
-                #text,
-                &[#(#p::EinsumOperand::tensor(&#names)),*],
-                &[#(#keywords),*],
-            )
-        }
-    }
-}
-
 /// The expansion of a checked call.
 pub fn expand(call: &EinsumCall, e: &Einsum) -> syn::Result<TokenStream> {
-    if call.mac.is_einops() {
-        return Ok(expand_einops(call));
-    }
     let p = quote!(::strideweave::__private);
     let text = call.pattern.text();
     let keyword_values: Vec<TokenStream> = call
@@ -206,12 +179,37 @@ pub fn expand(call: &EinsumCall, e: &Einsum) -> syn::Result<TokenStream> {
             ));
         }
     };
+    let name = call.mac.to_string();
+    // The einops reading makes each group on the output side one mode of the fresh result;
+    // the output's pattern, as a type, names that result's static shape.
+    let (groups_item, call_tokens) = if call.mac.is_einops()
+        && e.output_view()
+            .right
+            .terms
+            .iter()
+            .any(|t| matches!(t, Term::Group(..)))
+    {
+        (
+            quote! {
+                struct __StrideWeaveOutput;
+                impl #p::Check<#p::RuntimeShape> for __StrideWeaveOutput {
+                    const PATTERN: #p::PatternCode = #output;
+                    const CHECK: #p::Witness<#p::RuntimeShape> = #p::check::<#p::RuntimeShape, Self>();
+                }
+            },
+            quote!(#p::einsum_groups::<__StrideWeaveOutput, _>(#call_tokens, #name)),
+        )
+    } else {
+        (TokenStream::new(), call_tokens)
+    };
     Ok(quote! {
         {
             {
                 struct __StrideWeaveEinsum;
+                #groups_item
                 impl<A: #p::ShapeInfo, B: #p::ShapeInfo> #p::EinsumCheck<A, B> for __StrideWeaveEinsum {
                     const CODE: #p::EinsumCode = #p::EinsumCode {
+                        name: #name,
                         text: #text,
                         inputs: &[#(#inputs),*],
                         output: #output,
@@ -238,12 +236,9 @@ fn first_span(t: &TokenStream) -> Span {
 
 /// The errors, then a placeholder of the type a compiled call on the tensors given would
 /// have (poisoned, so that later checks stay silent).
-pub fn error(e: &syn::Error, tensors: &[TokenStream], mac: MacroKind) -> TokenStream {
+pub fn error(e: &syn::Error, tensors: &[TokenStream]) -> TokenStream {
     let errors = e.to_compile_error();
     let p = quote!(::strideweave::__private);
-    if mac.is_einops() {
-        return quote!({ #errors #p::poisoned(#p::RuntimeShape) });
-    }
     match tensors {
         [a] => quote!({ #errors #p::poisoned1(#a) }),
         [a, b, ..] => quote!({ #errors #p::poisoned2(#a, #b) }),
@@ -255,10 +250,10 @@ pub fn error(e: &syn::Error, tensors: &[TokenStream], mac: MacroKind) -> TokenSt
 pub fn einsum(input: TokenStream, mac: MacroKind) -> TokenStream {
     let call = match crate::parse::einsum_call(input, mac) {
         Ok(call) => call,
-        Err((e, tensors)) => return error(&e, &tensors, mac),
+        Err((e, tensors)) => return error(&e, &tensors),
     };
     match validate(&call).and_then(|e| expand(&call, &e)) {
         Ok(tokens) => tokens,
-        Err(e) => error(&e, &call.tensors, mac),
+        Err(e) => error(&e, &call.tensors),
     }
 }

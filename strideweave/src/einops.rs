@@ -183,22 +183,6 @@ fn fresh_groups(
     with_ref(op, pattern, e, |p| r.einops_groups(name, p, None, true))
 }
 
-/// `einops::einsum!`'s run: [`einsum`](fn@einsum) with keyword extents, its errors starting
-/// `einops::einsum!`.
-pub(crate) fn einsum_macro(
-    pattern: &str,
-    inputs: &[&Tensor],
-    sizes: &[(&str, i64)],
-) -> Result<Tensor> {
-    const OP: &str = "einops::einsum!";
-    let keywords: Vec<(&str, i64, std::ops::Range<usize>)> = sizes
-        .iter()
-        .map(|&(n, v)| (n, v, 0..pattern.len()))
-        .collect();
-    let (r, e) = einsum_run(OP, true, pattern, inputs, &keywords)?;
-    fresh_groups(&r, OP, Op::EinopsRearrange, pattern, &e)
-}
-
 /// `f` of the pattern reference over an encoding (for messages: the text and the right side).
 fn with_ref<T>(
     op: Op,

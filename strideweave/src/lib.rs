@@ -247,13 +247,4 @@ pub mod __private {
         };
         crate::einops::nested(t, op, pattern, sizes)
     }
-
-    /// `einops::einsum!`'s run on the operands' tensors, with its keyword extents.
-    pub fn einops_einsum(
-        pattern: &str,
-        inputs: &[&crate::Tensor],
-        sizes: &[(&str, i64)],
-    ) -> crate::Result<crate::Tensor> {
-        crate::einops::einsum_macro(pattern, inputs, sizes)
-    }
 }

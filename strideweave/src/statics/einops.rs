@@ -255,3 +255,36 @@ impl<P: Check<RuntimeShape>> GroupedReduceView<P> for &Tensor {
         ReduceView::<P>::reduce_by(self, check, r)?.einops_groups(p.op.name(), p, None, true)
     }
 }
+
+/// What `einops::einsum!` with a group on the output side (pattern `Q`, the output's view)
+/// makes of einsum's result: each group one mode of the fresh result (a copy lays it out
+/// when its strides do not merge), the static shape [`Grouped`].
+pub trait EinsumGroups<Q>: Sized {
+    /// `Result<StaticTensor<T, Grouped<S, Q>>>` for a static result, `Result<Tensor>` for a
+    /// dynamic one.
+    type Out;
+    /// The groups made one mode each; errors name `name`.
+    fn groups(self, name: &'static str) -> Self::Out;
+}
+
+impl<Q: Check<RuntimeShape>> EinsumGroups<Q> for Result<Tensor> {
+    type Out = Result<Tensor>;
+    fn groups(self, name: &'static str) -> Result<Tensor> {
+        self?.einops_groups(name, &<Q as Check<RuntimeShape>>::PATTERN, None, true)
+    }
+}
+
+impl<T: Element, S: StaticShape, Q: Check<RuntimeShape>> EinsumGroups<Q>
+    for Result<StaticTensor<T, S>>
+{
+    type Out = Result<StaticTensor<T, Grouped<S, Q>>>;
+    fn groups(self, name: &'static str) -> Self::Out {
+        let p = &<Q as Check<RuntimeShape>>::PATTERN;
+        (self?.tensor.einops_groups(name, p, None, true)).map(StaticTensor::new_unchecked)
+    }
+}
+
+/// `einops::einsum!`'s groups on the output side (see [`EinsumGroups`]).
+pub fn einsum_groups<Q, R: EinsumGroups<Q>>(result: R, name: &'static str) -> R::Out {
+    result.groups(name)
+}

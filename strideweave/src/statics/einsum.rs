@@ -57,6 +57,8 @@ pub struct SharedSymbol {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct EinsumCode {
+    /// The macro's name, as messages start: `einsum!` or `einops::einsum!`.
+    pub name: &'static str,
     /// The pattern as written.
     pub text: &'static str,
     /// Per input, `"<input> -> <its symbols in order>"` (quoting [`text`](Self::text)).
@@ -77,6 +79,7 @@ pub struct EinsumCode {
 impl EinsumCode {
     /// The pattern of a call that did not compile.
     pub const POISONED: EinsumCode = EinsumCode {
+        name: "einsum!",
         text: "",
         inputs: &[],
         output: PatternCode {
@@ -324,10 +327,11 @@ pub const fn einsum_message(
             _ => None,
         };
         let input = if n == 2 { Some(k) } else { None };
-        return message_as(src, &code.inputs[k], "einsum!", input, buf);
+        return message_as(src, &code.inputs[k], code.name, input, buf);
     }
     let mut m = Msg::new(buf);
-    m.str("einsum!: ");
+    m.str(code.name);
+    m.str(": ");
     let span = if n > 0 {
         code.inputs[0].left_span
     } else {
@@ -597,7 +601,7 @@ fn run(
     tensors: &[&Tensor],
     plans: Option<(&EinsumPlan, Option<&[ShapeCode; 2]>)>,
 ) -> Result<Tensor> {
-    let op = "einsum!";
+    let op = code.name;
     if code.inputs.len() != tensors.len() {
         // A pattern that did not compile has no inputs (its program does not compile).
         return Err(poisoned_error());

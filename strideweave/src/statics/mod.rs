@@ -46,7 +46,7 @@ pub mod __private {
         Check, Compiled, PatternView, Poisoned, RunStatic, RuntimeShape, ShapeInfo, Target,
         Witness, check, check_at, check_keyword, dynamic, poisoned,
     };
-    pub use super::einops::{GroupedReduceView, GroupedView, grouped};
+    pub use super::einops::{EinsumGroups, GroupedReduceView, GroupedView, einsum_groups, grouped};
     pub use super::einsum::{
         EinsumCheck, EinsumCode, EinsumCompiled, EinsumFailure, EinsumKinds, EinsumOperand,
         EinsumOutcome, EinsumOutput, EinsumOutput1, EinsumSameElement, PoisonedEinsum,

@@ -30,8 +30,8 @@ fn underscore_in_shape_t_is_a_runtime_extent_marker() {
     assert_eq!(Tokens::SHAPE.to_string(), "(_,512)");
     assert_eq!(Tokens::SHAPE.leaves(), &[RUNTIME_EXTENT, 512]);
     assert_eq!(<shape_t!((_, 4), 8)>::SHAPE.to_string(), "((_,4),8)");
-    assert!(<<Tokens as StaticShape>::Extents as Extents>::RUNTIME);
-    assert!(!<<shape_t!(2, 512) as StaticShape>::Extents as Extents>::RUNTIME);
+    const { assert!(<<Tokens as StaticShape>::Extents as Extents>::RUNTIME) };
+    const { assert!(!<<shape_t!(2, 512) as StaticShape>::Extents as Extents>::RUNTIME) };
     fn partly<S: StaticShape<Extents = Partly>>() {}
     partly::<shape_t!(2, (3, _))>();
 }

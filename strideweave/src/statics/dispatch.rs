@@ -226,6 +226,9 @@ impl Target for &Tensor {
 impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for StaticTensor<T, S> {
     type Shape = S;
     type Output = <S::Extents as RunStatic>::View<T, S, P>;
+    // Inlined even in debug builds: one function less to emit per call (0.17 M instructions
+    // of rustc per call in scripts/compile_cost.sh).
+    #[inline(always)]
     fn apply(self, _: Witness<S>) -> Self::Output {
         <S::Extents as RunStatic>::view::<T, S, P>(&self.tensor)
     }
@@ -235,6 +238,9 @@ impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for StaticTensor<T,
 impl<T: Element, S: StaticShape, P: Check<S>> PatternView<P> for &StaticTensor<T, S> {
     type Shape = S;
     type Output = <S::Extents as RunStatic>::View<T, S, P>;
+    // Inlined even in debug builds: one function less to emit per call (0.17 M instructions
+    // of rustc per call in scripts/compile_cost.sh).
+    #[inline(always)]
     fn apply(self, _: Witness<S>) -> Self::Output {
         <S::Extents as RunStatic>::view::<T, S, P>(&self.tensor)
     }
@@ -263,6 +269,7 @@ impl RunStatic for Known {
     type View<T: Element, S: StaticShape, P: Check<S>> = StaticTensor<T, Rearranged<S, P>>;
     type Rearranged<S: StaticShape, P: Check<S>> = Rearranged<S, P>;
     type Reduced<S: StaticShape, P: Check<S>> = Reduced<S, P>;
+    #[inline(always)]
     fn view<T: Element, S: StaticShape, P: Check<S>>(t: &Tensor) -> Self::View<T, S, P> {
         // Generic code per call stays this small: no helper calls (each would be one more
         // instantiation per call) and one constant (each costs the compiler an evaluation and

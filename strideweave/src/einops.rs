@@ -191,20 +191,5 @@ fn with_ref<T>(
     f: impl FnOnce(&PatternRef<'_>) -> Result<T>,
 ) -> Result<T> {
     let names: Vec<&str> = e.names.iter().map(String::as_str).collect();
-    let p = PatternRef {
-        op,
-        text,
-        left: Side {
-            toks: &e.left.toks,
-            strings: &e.left.strings,
-        },
-        right: Side {
-            toks: &e.right.toks,
-            strings: &e.right.strings,
-        },
-        left_span: e.left_span,
-        names: &names,
-        keywords: &[],
-    };
-    f(&p)
+    f(&PatternRef::over(op, text, e, &names, &[]))
 }

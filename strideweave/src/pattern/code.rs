@@ -289,6 +289,32 @@ pub struct PatternRef<'a> {
     pub keywords: &'a [Keyword],
 }
 
+impl<'a> PatternRef<'a> {
+    /// The pattern `e` encodes (from `text`, for operation `op`), with its symbols' `names`
+    /// and `keywords`: what the run-time front ends borrow.
+    pub(crate) fn over(
+        op: Op,
+        text: &'a str,
+        e: &'a strideweave_syntax::EncodedPattern,
+        names: &'a [&'a str],
+        keywords: &'a [Keyword],
+    ) -> PatternRef<'a> {
+        let side = |s: &'a strideweave_syntax::EncodedSide| Side {
+            toks: &s.toks,
+            strings: &s.strings,
+        };
+        PatternRef {
+            op,
+            text,
+            left: side(&e.left),
+            right: side(&e.right),
+            left_span: e.left_span,
+            names,
+            keywords,
+        }
+    }
+}
+
 /// A pattern as `rearrange!` and `repeat!` emit it: constant data.
 pub type PatternCode = PatternRef<'static>;
 

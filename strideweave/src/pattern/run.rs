@@ -12,7 +12,7 @@ use strideweave_syntax::{
     parse_pattern,
 };
 
-use super::code::{Keyword, Op, PatternRef, Side};
+use super::code::{Keyword, Op, PatternRef};
 use super::explain::{NO_PART, NO_SYM, explain};
 use super::fast::fast;
 use super::msg::{MSG_CAP, Msg, MsgState};
@@ -89,21 +89,7 @@ impl Plan {
                 })
             })
             .collect();
-        let p = PatternRef {
-            op,
-            text,
-            left: Side {
-                toks: &e.left.toks,
-                strings: &e.left.strings,
-            },
-            right: Side {
-                toks: &e.right.toks,
-                strings: &e.right.strings,
-            },
-            left_span: e.left_span,
-            names: &names,
-            keywords: &keywords,
-        };
+        let p = PatternRef::over(op, text, e, &names, &keywords);
         Plan::compile(shape, &p, false)
     }
 

@@ -374,8 +374,8 @@ impl ShapeCode {
     ///
     /// # Panics
     ///
-    /// When an extent is known only at run time (`_`): [`with_runtime`]
-    /// (ShapeCode::with_runtime) gives it its value.
+    /// When an extent is known only at run time (`_`):
+    /// [`with_runtime`](ShapeCode::with_runtime) gives it its value.
     pub fn to_shape(&self) -> Shape {
         assert!(
             self.is_static(),
@@ -523,8 +523,8 @@ impl ShapeCode {
         self.agrees_where(other, false)
     }
 
-    /// Whether two codes can denote the same shape at run time: [`same_shape`]
-    /// (ShapeCode::same_shape) but an extent known only at run time (`_`) agrees with any
+    /// Whether two codes can denote the same shape at run time:
+    /// [`same_shape`](ShapeCode::same_shape) but an extent known only at run time (`_`) agrees with any
     /// extent. The static checks of partly static shapes ask this; the run time checks the
     /// rest.
     ///

@@ -313,3 +313,31 @@ fn einsum_places_the_compilers_plans_on_runtime_extents() {
         "{err}"
     );
 }
+
+#[test]
+fn einops_macros_on_partly_static_shapes() {
+    use strideweave::einops;
+    // numpy-ordered data: row-major strides over the run-time batch.
+    let b = 3;
+    let d = Tensor::from_vec_row_major((0..b * 512).map(|v| v as f32).collect(), &shape!(3, 512));
+    let t = StaticTensor::<f32, Tokens>::try_from_dynamic(d.unwrap()).unwrap();
+    let heads = einops::rearrange!(&t, "b (h d) -> b h d", h = 8).unwrap();
+    assert_eq!(heads.shape(), &shape!(3, 8, 64));
+    // einops' reading: h slowest, so [b, h, d] is element b * 512 + h * 64 + d.
+    assert_eq!(
+        heads.get(&[2, 3, 5].into()).unwrap(),
+        (2 * 512 + 3 * 64 + 5) as f32
+    );
+    let back = einops::rearrange!(&heads, "b h d -> b (h d)").unwrap();
+    assert_eq!(back.shape(), &shape!(3, 512));
+    assert_eq!(back.to_vec().unwrap(), t.to_vec().unwrap());
+    assert!(
+        format!("{back:?}").starts_with("StaticTensor<f32, (_,512)>"),
+        "{back:?}"
+    );
+    let err = message(einops::rearrange!(&t, "(b2 b) c -> b2 b c", b2 = 2));
+    assert!(
+        err.starts_with("einops::rearrange!: b2 = 2 does not divide extent 3"),
+        "{err}"
+    );
+}

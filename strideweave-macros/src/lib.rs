@@ -447,16 +447,21 @@ pub fn einops_reduce(input: TokenStream) -> TokenStream {
 }
 
 /// einops' reading of [`einsum!`](macro@einsum): `strideweave::einops::einsum!`, with its
-/// arguments and its pattern-only compile-time checks (messages starting
-/// `einops::einsum!: `); groups are read as einops reads them and an output group is one
-/// flat mode. It returns `Result<Tensor>` for any operands: the shape checks happen at run
-/// time, with `strideweave::einops::einsum`'s rules.
+/// arguments (the annotated form too) and all its compile-time checks, static shapes
+/// included (messages starting `einops::einsum!: `); groups are read as einops reads them
+/// and an output group is one flat mode of the fresh result. It returns a `Result` like
+/// `einsum!`: `Result<StaticTensor<…>>` for static operands, `Result<Tensor>` otherwise.
 ///
 /// ```rust
-/// use strideweave::{Tensor, einops, shape};
+/// use strideweave::{StaticTensor, Tensor, einops, shape, shape_t};
 /// let a = Tensor::from_vec_row_major((0..6).map(|v| v as f32).collect(), &shape!(2, 3)).unwrap();
 /// let c = einops::einsum!(&a, &a, "i k, j k -> (i j)").unwrap();
 /// assert_eq!(c.shape(), &shape!(4));
+/// let x = StaticTensor::<f32, shape_t!(_, 8)>::arange_with(&[3]).unwrap();
+/// let w = StaticTensor::<f32, shape_t!(8, 5)>::arange();
+/// // `(h d)`: h slowest, as einops reads it; h = 3 would not build (3 does not divide 8).
+/// let y = einops::einsum!(&x, &w, "b (h d), (h d) e -> b h e", h = 2).unwrap();
+/// assert_eq!(y.shape(), &shape!(3, 2, 5));
 /// ```
 #[proc_macro]
 pub fn einops_einsum(input: TokenStream) -> TokenStream {

@@ -21,8 +21,10 @@
 //! keyword extents), the checks and their messages, which start with the name you called
 //! (`einops::rearrange: …`, `einops::rearrange!: …`) and quote the pattern as you wrote it.
 //!
-//! **An einops macro returns `Result` when its tensor is a `Tensor` or its pattern has a
-//! group on the right.** On a [`StaticTensor`](crate::StaticTensor) whose pattern has no
+//! **An einops macro returns `Result` when something can fail at run time** (the crate's
+//! one rule, see [`Extents`](crate::Extents)): its tensor is a `Tensor`, its static shape has
+//! a `_`, or its pattern has a group on the right. On a [`StaticTensor`](crate::StaticTensor)
+//! whose pattern has no
 //! group on the right, [`rearrange!`] and [`repeat!`] return exactly what the default macros
 //! return for the mirrored pattern (the checks are the same, at compile time); with a group
 //! on the right, whether its strides merge is known only at run time, so they return

@@ -64,8 +64,10 @@ pub trait Check<S>: 'static {
 pub struct Compiled<S, P>(PhantomData<S>, PhantomData<P>);
 
 impl<S: ShapeInfo, P: Check<S>> Compiled<S, P> {
-    /// The outcome.
-    pub const OUTCOME: Outcome = match S::INFO {
+    /// The outcome, as a reference: the run-time code reads this one allocation (a
+    /// reference taken of a by-value constant at each use would be one more constant, and one
+    /// more copy of the plan, per call).
+    pub const OUTCOME: &'static Outcome = &match S::INFO {
         Some(s) => compile(&s, &<P as Check<S>>::PATTERN),
         None => check_pattern(&<P as Check<S>>::PATTERN),
     };
@@ -81,7 +83,7 @@ impl<S: ShapeInfo, P: Check<S>> Compiled<S, P> {
 /// is a compile error at the caller's (`#[track_caller]`) location.
 #[track_caller]
 pub const fn check<S: ShapeInfo, P: Check<S>>() -> Witness<S> {
-    if let Outcome::Err = Compiled::<S, P>::OUTCOME {
+    if let Outcome::Err = *Compiled::<S, P>::OUTCOME {
         let mut buf = [0u8; MSG_CAP];
         let m = Compiled::<S, P>::message(&mut buf);
         fail(m.text(&buf));
@@ -94,7 +96,7 @@ pub const fn check<S: ShapeInfo, P: Check<S>>() -> Witness<S> {
 /// points at the exact term.
 #[track_caller]
 pub const fn check_at<S: ShapeInfo, P: Check<S>>(column: u32) {
-    if let Outcome::Err = Compiled::<S, P>::OUTCOME {
+    if let Outcome::Err = *Compiled::<S, P>::OUTCOME {
         let mut buf = [0u8; MSG_CAP];
         let m = Compiled::<S, P>::message(&mut buf);
         if m.anchor() == column {
@@ -134,7 +136,7 @@ const fn fail(message: &str) -> ! {
 
 impl<S: StaticShape, P: Check<S>> StaticShape for Rearranged<S, P> {
     // Written out here and below, not shared: each constant costs an evaluation per call.
-    const SHAPE: ShapeCode = match Compiled::<S, P>::OUTCOME {
+    const SHAPE: ShapeCode = match *Compiled::<S, P>::OUTCOME {
         Outcome::Ok(plan) => plan.shape(),
         _ => ShapeCode::POISONED,
     };
@@ -142,7 +144,7 @@ impl<S: StaticShape, P: Check<S>> StaticShape for Rearranged<S, P> {
 }
 
 impl<S: StaticShape, P: Check<S>> StaticShape for PartlyRearranged<S, P> {
-    const SHAPE: ShapeCode = match Compiled::<S, P>::OUTCOME {
+    const SHAPE: ShapeCode = match *Compiled::<S, P>::OUTCOME {
         Outcome::Ok(plan) => plan.shape(),
         _ => ShapeCode::POISONED,
     };
@@ -272,20 +274,20 @@ impl RunStatic for Known {
     #[inline(always)]
     fn view<T: Element, S: StaticShape, P: Check<S>>(t: &Tensor) -> Self::View<T, S, P> {
         // Generic code per call stays this small: no helper calls (each would be one more
-        // instantiation per call) and one constant (each costs the compiler an evaluation and
-        // an allocation per call); the work is in `checked_view`.
-        let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
+        // instantiation per call) and no constant of its own (each costs the compiler an
+        // evaluation and an allocation per call); the work is in `checked_view`.
+        let outcome = Compiled::<S, P>::OUTCOME;
         StaticTensor {
             tensor: checked_view(t, outcome),
             marker: PhantomData,
         }
     }
     fn view_tensor<S: StaticShape, P: Check<S>>(t: &Tensor) -> Result<Tensor> {
-        let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
+        let outcome = Compiled::<S, P>::OUTCOME;
         Ok(checked_view(t, outcome))
     }
     fn reduce_plan<S: StaticShape, P: Check<S>>(_: &Tensor) -> Result<Plan> {
-        let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
+        let outcome = Compiled::<S, P>::OUTCOME;
         Ok(checked(outcome).to_run_time())
     }
 }
@@ -299,14 +301,14 @@ impl RunStatic for Partly {
         Partly::view_tensor::<S, P>(t).map(StaticTensor::new_unchecked)
     }
     fn view_tensor<S: StaticShape, P: Check<S>>(t: &Tensor) -> Result<Tensor> {
-        let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
+        let outcome = Compiled::<S, P>::OUTCOME;
         let placed = placed_plan(t, outcome, &<P as Check<S>>::PATTERN, &S::SHAPE)?;
         let op = <P as Check<S>>::PATTERN.op.name();
         t.require_single(op)?;
         t.view_by(op, &placed)
     }
     fn reduce_plan<S: StaticShape, P: Check<S>>(t: &Tensor) -> Result<Plan> {
-        let outcome: &'static Outcome = const { &Compiled::<S, P>::OUTCOME };
+        let outcome = Compiled::<S, P>::OUTCOME;
         placed_plan(t, outcome, &<P as Check<S>>::PATTERN, &S::SHAPE)
     }
 }

@@ -26,7 +26,7 @@ use crate::tensor::Tensor;
 use crate::{PartlyReduced, Reduced};
 
 impl<S: StaticShape, P: Check<S>> StaticShape for Reduced<S, P> {
-    const SHAPE: ShapeCode = match Compiled::<S, P>::OUTCOME {
+    const SHAPE: ShapeCode = match *Compiled::<S, P>::OUTCOME {
         Outcome::Ok(plan) => kept(plan.shape(), plan.nkept),
         _ => ShapeCode::POISONED,
     };
@@ -34,7 +34,7 @@ impl<S: StaticShape, P: Check<S>> StaticShape for Reduced<S, P> {
 }
 
 impl<S: StaticShape, P: Check<S>> StaticShape for PartlyReduced<S, P> {
-    const SHAPE: ShapeCode = match Compiled::<S, P>::OUTCOME {
+    const SHAPE: ShapeCode = match *Compiled::<S, P>::OUTCOME {
         Outcome::Ok(plan) => kept(plan.shape(), plan.nkept),
         _ => ShapeCode::POISONED,
     };

@@ -116,14 +116,25 @@ pub fn shape(input: TokenStream) -> TokenStream {
 /// integer shape), `shape_t!(8,)` the one-mode tuple `(Leaf<8>,)`, `shape_t!()` is `()`;
 /// `shape_t!("(2,(3,4))")` reads the string form. Compile errors: as `shape!`.
 ///
+/// In the token form, `_` is an extent known only at run time (`Dyn`): `shape_t!(_, 512)`
+/// is `(Dyn, Leaf<512>)`, nested too (`shape_t!((_, 4), 8)`). Every check that needs only
+/// the static extents still runs at compile time; the macros then return a `Result` (see
+/// `strideweave::Extents`), and the constructors take the run-time extents (`zeros_with`).
+///
 /// ```rust
-/// use strideweave::{Leaf, StaticShape, StaticTensor, shape, shape_t};
+/// use strideweave::{Dyn, Leaf, StaticShape, StaticTensor, shape, shape_t};
 ///
 /// type Image = shape_t!(2, (3, 4));
 /// assert_eq!(Image::SHAPE.to_shape(), shape!(2, (3, 4)));
 /// let _: (Leaf<2>, (Leaf<3>, Leaf<4>)) = <Image as Default>::default();
 /// let t = StaticTensor::<f32, shape_t!("(2,3)")>::zeros();
 /// assert_eq!(t.shape(), &shape!(2, 3));
+///
+/// type Batch = shape_t!(_, (3, 4));
+/// let _: (Dyn, (Leaf<3>, Leaf<4>)) = <Batch as Default>::default();
+/// assert_eq!(Batch::SHAPE.to_string(), "(_,(3,4))");
+/// let b = StaticTensor::<f32, Batch>::zeros_with(&[5]).unwrap();
+/// assert_eq!(b.shape(), &shape!(5, (3, 4)));
 /// ```
 ///
 /// ```compile_fail

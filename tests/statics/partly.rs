@@ -341,3 +341,21 @@ fn einops_macros_on_partly_static_shapes() {
         "{err}"
     );
 }
+
+#[test]
+fn an_omitted_runtime_symbol_must_be_extent_one_at_run_time() {
+    let one = StaticTensor::<f32, shape_t!(_, 4)>::zeros_with(&[1]).unwrap();
+    assert_eq!(
+        rearrange!(&one, "b c -> c", b = 1).unwrap().shape(),
+        &shape!(4)
+    );
+    assert_eq!(rearrange!(&one, "b c -> c").unwrap().shape(), &shape!(4));
+    let two = StaticTensor::<f32, shape_t!(_, 4)>::zeros_with(&[2]).unwrap();
+    let err = message(rearrange!(&two, "b c -> c", b = 1));
+    assert!(
+        err.starts_with("rearrange!: keyword b = 1 disagrees with extent 2"),
+        "{err}"
+    );
+    let err = message(rearrange!(&two, "b c -> c"));
+    assert!(err.starts_with("rearrange!: omitted source: `b`"), "{err}");
+}

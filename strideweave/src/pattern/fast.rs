@@ -245,8 +245,11 @@ pub const fn fast(
                 let size = product!(extents, l0, n);
                 // An extent known only at run time (0, on the static path) passes: the run
                 // time checks it.
+                // An omitted symbol must be extent 1: its known extents and its keyword say
+                // so already when the rest is known only at run time.
+                let omitted = sides[s] & ON_RIGHT == 0 && !reduce;
                 if (given[s] != 0 && size != 0 && given[s] != size)
-                    || (sides[s] & ON_RIGHT == 0 && !reduce && known_product!(extents, l0, n) > 1)
+                    || (omitted && (given[s] > 1 || known_product!(extents, l0, n) > 1))
                 {
                     return false;
                 }

@@ -23,11 +23,13 @@ pub(super) const fn omitted(c: &mut Compiler<'_, '_>) -> Result<(), MsgState> {
         if matches!(t.kind, TokKind::Symbol)
             && !is_on(c, t.sym, ON_RIGHT)
             && let Some(part) = part_of(c, t.sym)
-            && (if part.split {
+            && let keyword = keyword_of(c, t.sym)
+            && ((if part.split {
                 part.size
             } else {
                 known_size(src, part.node)
             }) > 1
+                || matches!(keyword, Some(k) if k > 1))
         {
             let name = p.names[t.sym];
             let mut m = begin!(c);
@@ -48,8 +50,17 @@ pub(super) const fn omitted(c: &mut Compiler<'_, '_>) -> Result<(), MsgState> {
                 }
             }
             if part.size == 0 {
-                m.str(" of size at least ");
-                m.int(known_size(src, part.node));
+                match keyword {
+                    Some(k) if k > 1 => {
+                        m.str(" of size ");
+                        m.int(k);
+                        m.str(" (its keyword)");
+                    }
+                    _ => {
+                        m.str(" of size at least ");
+                        m.int(known_size(src, part.node));
+                    }
+                }
             } else {
                 m.str(" of size ");
                 m.int(part.size);

@@ -141,10 +141,9 @@ impl<T: Element, S: StaticShape, P: Check<S> + Check<RuntimeShape>> GroupedView<
 {
     type Shape = S;
     type Output = Result<StaticTensor<T, Grouped<<S::Extents as RunStatic>::Rearranged<S, P>, P>>>;
-    fn apply_grouped(self, _: Witness<S>) -> Self::Output {
-        let p = &<P as Check<S>>::PATTERN;
-        let v = <S::Extents as RunStatic>::view_tensor::<S, P>(&self.tensor)?;
-        (v.einops_groups(p.op.name(), p, None, false)).map(StaticTensor::new_unchecked)
+    fn apply_grouped(self, check: Witness<S>) -> Self::Output {
+        // The view shares the carrier either way: the tensor is only read, by reference.
+        GroupedView::<P>::apply_grouped(&self, check)
     }
 }
 
@@ -214,9 +213,8 @@ impl<T: Element, S: StaticShape, P: Check<S> + Check<RuntimeShape>> GroupedReduc
     type Elem = T;
     type Output = Result<StaticTensor<T, Grouped<<S::Extents as RunStatic>::Reduced<S, P>, P>>>;
     fn reduce_grouped(self, check: Witness<S>, r: Chosen<T>) -> Self::Output {
-        let p = &<P as Check<S>>::PATTERN;
-        let v = ReduceView::<P>::reduce_by(self, check, r)?;
-        (v.tensor.einops_groups(p.op.name(), p, None, true)).map(StaticTensor::new_unchecked)
+        // A reduction's result is fresh: the tensor is only read, by reference.
+        GroupedReduceView::<P>::reduce_grouped(&self, check, r)
     }
 }
 
@@ -240,8 +238,7 @@ impl<P: Check<RuntimeShape>> GroupedReduceView<P> for Tensor {
     type Elem = RuntimeShape;
     type Output = Result<Tensor>;
     fn reduce_grouped(self, check: Witness<RuntimeShape>, r: Chosen<RuntimeShape>) -> Self::Output {
-        let p = &<P as Check<RuntimeShape>>::PATTERN;
-        ReduceView::<P>::reduce_by(&self, check, r)?.einops_groups(p.op.name(), p, None, true)
+        GroupedReduceView::<P>::reduce_grouped(&self, check, r)
     }
 }
 

@@ -1,4 +1,4 @@
-//! Division: logical, zipped and tiled divide, as in CuTe's layout algebra.
+//! Division: logical, zipped, tiled and flat divide, as in CuTe's layout algebra.
 
 use crate::error::Result;
 use crate::layout::core::Layout;
@@ -30,7 +30,7 @@ impl Layout {
     }
 
     /// [`logical_divide`](Self::logical_divide) reporting its errors as `op`.
-    fn logical_divide_in(&self, op: &'static str, b: &Layout) -> Result<Layout> {
+    pub(crate) fn logical_divide_in(&self, op: &'static str, b: &Layout) -> Result<Layout> {
         let rest = b.complement_in(op, self.size())?;
         let mut pair = LayoutBuilder::default();
         pair.layout(b);
@@ -52,8 +52,16 @@ impl Layout {
     ///     "((3,3),((2,4),(2,2))):((177,59),((13,2),(26,1)))");
     /// ```
     pub fn logical_divide_tiler(&self, tiler: &Tiler) -> Result<Layout> {
-        const OP: &str = "logical_divide_tiler";
-        self.apply_tiler(OP, tiler, &|a, b| a.logical_divide_in(OP, b))
+        self.logical_divide_tiler_as("logical_divide_tiler", tiler)
+    }
+
+    /// [`logical_divide_tiler`](Self::logical_divide_tiler) reporting its errors as `op`.
+    pub(crate) fn logical_divide_tiler_as(
+        &self,
+        op: &'static str,
+        tiler: &Tiler,
+    ) -> Result<Layout> {
+        self.apply_tiler(op, tiler, &|a, b| a.logical_divide_in(op, b))
     }
 
     /// `((tiles…), (rests…, trailing modes…))`: the divide by each tiler entry, its tiles
@@ -67,12 +75,21 @@ impl Layout {
     /// assert_eq!(r.shape().to_string(), "((4,8),(3,4))");
     /// ```
     pub fn zipped_divide(&self, tiler: &Tiler) -> Result<Layout> {
-        const OP: &str = "zipped_divide";
-        let (tiles, rests) = hier_unzip(OP, self, tiler, &|a, b| a.logical_divide_in(OP, b))?;
+        self.zipped_divide_as("zipped_divide", tiler)
+    }
+
+    /// [`zipped_divide`](Self::zipped_divide) reporting its errors as `op`.
+    pub(crate) fn zipped_divide_as(&self, op: &'static str, tiler: &Tiler) -> Result<Layout> {
+        let (tiles, rests) = self.divide_halves(op, tiler)?;
         let mut b = LayoutBuilder::default();
         b.layout(&tiles);
         b.layout(&rests);
-        b.tuple(OP)
+        b.tuple(op)
+    }
+
+    /// The tiles and the rests of the divide by `tiler` (CuTe's `hier_unzip`).
+    fn divide_halves(&self, op: &'static str, tiler: &Tiler) -> Result<(Layout, Layout)> {
+        hier_unzip(op, self, tiler, &|a, b| a.logical_divide_in(op, b))
     }
 
     /// `((tiles…), rests…, trailing modes…)`: the [`zipped_divide`](Self::zipped_divide)
@@ -85,11 +102,37 @@ impl Layout {
     /// assert_eq!(r.shape().to_string(), "((4,8),3,4)");
     /// ```
     pub fn tiled_divide(&self, tiler: &Tiler) -> Result<Layout> {
-        const OP: &str = "tiled_divide";
-        let (tiles, rests) = hier_unzip(OP, self, tiler, &|a, b| a.logical_divide_in(OP, b))?;
+        self.tiled_divide_as("tiled_divide", tiler)
+    }
+
+    /// [`tiled_divide`](Self::tiled_divide) reporting its errors as `op`.
+    pub(crate) fn tiled_divide_as(&self, op: &'static str, tiler: &Tiler) -> Result<Layout> {
+        let (tiles, rests) = self.divide_halves(op, tiler)?;
         let mut b = LayoutBuilder::default();
         b.layout(&tiles);
         b.modes_of(&rests);
-        b.tuple(OP)
+        b.tuple(op)
+    }
+
+    /// `(tiles…, rests…, trailing modes…)`: the [`zipped_divide`](Self::zipped_divide) with
+    /// both halves' modes as top-level modes (CuTe's `flat_divide`).
+    ///
+    /// ```
+    /// use strideweave::Layout;
+    /// let a: Layout = "(12,32):(1,12)".parse().unwrap();
+    /// let r = a.flat_divide(&(&"(4,8)".parse::<strideweave::Shape>().unwrap()).into()).unwrap();
+    /// assert_eq!(r.to_string(), "(4,8,3,4):(1,12,4,96)");
+    /// ```
+    pub fn flat_divide(&self, tiler: &Tiler) -> Result<Layout> {
+        self.flat_divide_as("flat_divide", tiler)
+    }
+
+    /// [`flat_divide`](Self::flat_divide) reporting its errors as `op`.
+    pub(crate) fn flat_divide_as(&self, op: &'static str, tiler: &Tiler) -> Result<Layout> {
+        let (tiles, rests) = self.divide_halves(op, tiler)?;
+        let mut b = LayoutBuilder::default();
+        b.modes_of(&tiles);
+        b.modes_of(&rests);
+        b.tuple(op)
     }
 }

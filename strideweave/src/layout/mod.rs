@@ -13,7 +13,9 @@
 //! | `coalesce` | coalesce, by-mode coalesce, filter |
 //! | `compose` | composition with a layout, a shape or a by-mode tiler |
 //! | `complement` | complement |
-//! | `divide` | logical, zipped and tiled divide |
+//! | `divide` | logical, zipped, tiled and flat divide |
+//! | `partition` | the layout half of CuTe's tensor partitions: a zipped divide sliced at a coordinate, and the check that tiles stay inside a tensor |
+//! | `thread` | layouts for threads: `tv` (CuTe's `make_layout_tv`), `with_shape`, `flat_coordinate` |
 //! | `product` | logical, blocked, raked, zipped and tiled products |
 //! | `inverse` | right and left inverse |
 //! | `dim` | [`Dim`], the signed mode index of squeeze and unsqueeze |
@@ -34,12 +36,14 @@ pub(crate) mod int_tuple;
 mod inverse;
 mod key;
 mod notation;
+pub(crate) mod partition;
 pub(crate) mod picture;
 mod product;
 #[cfg(feature = "serde")]
 mod serialize;
 mod shape;
 mod structure;
+mod thread;
 mod tiler;
 mod tree;
 mod views;

@@ -9,6 +9,7 @@
 //! | `transfer` | `to_shape` (keep the storage, change the shape) and `transfer_to` (a new owner of a requested class) |
 //! | `index` | slice indexing (`index(&[Key])`) |
 //! | `views` | permute, reshape, as_strided, broadcasts, squeeze/unsqueeze, reversal, rearrange |
+//! | `tiling` | CuTe's tensor algebra as views: compose, the divides, `local_tile`, `local_partition`, `inner_partition`, `outer_partition`, `partition_tv` |
 
 mod access;
 mod block_scaled;
@@ -22,6 +23,7 @@ pub(crate) mod materialize;
 mod random;
 pub(crate) mod read;
 mod spare;
+mod tiling;
 mod transfer;
 mod views;
 

@@ -1,6 +1,8 @@
-//! `Layout::to_text_grid`: CuTe's `print_layout` table of indices.
+//! `Layout::to_text_grid`: CuTe's `print_layout` table of indices, and
+//! `Layout::to_text_grid_tv`: the table of which thread and value hold each element.
 
-use super::{Slot, grid_axes};
+use super::{Slot, grid_axes, holders};
+use crate::error::Result;
 use crate::layout::Layout;
 use std::fmt::Write;
 
@@ -47,13 +49,46 @@ impl Layout {
     /// # Ok::<(), strideweave::Error>(())
     /// ```
     pub fn to_text_grid(&self) -> String {
+        // CuTe's cell width: the digits of the cosize; wider when an index or label needs it.
+        let w = digits(self.cosize() as i64);
+        self.text_grid(&self.to_string(), w, |index| index.to_string())
+    }
+
+    /// The layout as a table of which thread and value hold each element, as
+    /// [`to_svg_tv`](Self::to_svg_tv) draws it: the cells of
+    /// [`to_text_grid`](Self::to_text_grid), each showing `T<thread>V<value>` for the first
+    /// `(thread, value)` of the rank-2 thread-value layout `tv` that reaches its index (empty
+    /// when none does).
+    ///
+    /// ```
+    /// use strideweave::Layout;
+    /// let tile: Layout = "(4,6):(1,4)".parse()?; // a 4×6 tile, column-major ordinals
+    /// let tv = Layout::tv(&"(2,3):(3,1)".parse()?, &"(2,2):(2,1)".parse()?)?;
+    /// let grid = tile.to_text_grid_tv(&tv)?;
+    /// assert_eq!(grid.lines().nth(3).unwrap(),
+    ///     " 0  | T0V0 | T0V1 | T1V0 | T1V1 | T2V0 | T2V1 |");
+    /// assert_eq!(grid.lines().nth(9).unwrap(),
+    ///     " 3  | T3V2 | T3V3 | T4V2 | T4V3 | T5V2 | T5V3 |");
+    /// # Ok::<(), strideweave::Error>(())
+    /// ```
+    pub fn to_text_grid_tv(&self, tv: &Layout) -> Result<String> {
+        let lowest = holders("to_text_grid_tv", tv)?;
+        let title = format!("{self} held by {tv}");
+        Ok(self.text_grid(&title, 1, |index| match lowest.get(&index) {
+            Some((t, v)) => format!("T{t}V{v}"),
+            None => String::new(),
+        }))
+    }
+
+    /// The table of [`to_text_grid`](Self::to_text_grid) under `title`, each cell showing
+    /// `text(index)`, cells at least `w` characters wide.
+    fn text_grid(&self, title: &str, w: usize, text: impl Fn(i64) -> String) -> String {
         let (rows, cols) = grid_axes(self);
         let (row_slots, col_slots) = (rows.slots(), cols.slots());
-        let cell = |r: usize, c: usize| rows.offsets[r] + cols.offsets[c];
-        // CuTe's cell width: the digits of the cosize; wider when an index or label needs it.
-        let mut w = digits(self.cosize() as i64);
+        let cell = |r: usize, c: usize| text(rows.offsets[r] + cols.offsets[c]);
+        let mut w = w;
         for (r, c) in shown(&row_slots).flat_map(|r| shown(&col_slots).map(move |c| (r, c))) {
-            w = w.max(digits(cell(r.0, c.0)));
+            w = w.max(cell(r.0, c.0).chars().count());
         }
         for c in shown(&col_slots) {
             w = w.max(digits(c.1 as i64));
@@ -64,7 +99,7 @@ impl Layout {
             .unwrap_or(1)
             .max(2);
         let pad = " ".repeat(label_w + 2);
-        let mut out = format!("{self}\n{pad}");
+        let mut out = format!("{title}\n{pad}");
         for s in &col_slots {
             let _ = write!(out, "  {:>w$} ", label(s));
         }
@@ -95,9 +130,7 @@ impl Layout {
                     _ => '|',
                 };
                 let text = match (rs, cs) {
-                    (Slot::Shown { k: r, .. }, Slot::Shown { k: c, .. }) => {
-                        cell(*r, *c).to_string()
-                    }
+                    (Slot::Shown { k: r, .. }, Slot::Shown { k: c, .. }) => cell(*r, *c),
                     _ => "…".to_string(),
                 };
                 let _ = write!(out, "{bar} {text:>w$} ");

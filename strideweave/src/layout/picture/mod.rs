@@ -1,5 +1,5 @@
 //! Pictures of layouts: [`Layout::to_text_grid`] (CuTe's `print_layout`) and
-//! [`Layout::to_svg`] / [`Layout::to_svg_tv`] (CuTe's `print_latex`/`print_svg`, drawn as
+//! [`Layout::to_text_grid_tv`], [`Layout::to_svg`] / [`Layout::to_svg_tv`] (CuTe's `print_latex`/`print_svg`, drawn as
 //! SVG), plus the [`Axis`] that the tensor printer shares with them.
 
 mod axis;
@@ -8,7 +8,10 @@ mod svg;
 
 pub(crate) use axis::{Axis, Slot};
 
+use crate::budget::EXACT_STEPS;
+use crate::error::{Error, Result};
 use crate::layout::Layout;
+use std::collections::HashMap;
 
 /// A mode longer than `2 × PICTURE_EDGE` positions is drawn as its first and last
 /// `PICTURE_EDGE` positions with a `…` between them, so a picture has at most 65 rows and 65
@@ -34,4 +37,39 @@ pub(crate) fn grid_axes(layout: &Layout) -> (Axis, Axis) {
             (Axis::of(&modes[0], edge), Axis::of(&across, edge))
         }
     }
+}
+
+/// Who holds each index under the thread-value layout `tv` (rank 2, `(thread, value) →
+/// index`): the first `(thread, value)` — lowest thread, then value — that reaches it.
+pub(crate) fn holders(op: &'static str, tv: &Layout) -> Result<HashMap<i64, (usize, usize)>> {
+    if tv.rank() != 2 {
+        return Err(Error::InvalidAxes {
+            op,
+            detail: format!(
+                "the thread-value layout {tv} has rank {}; it must have rank 2 (thread, value)",
+                tv.rank()
+            ),
+        });
+    }
+    let size = tv.size();
+    if size as u128 > EXACT_STEPS {
+        return Err(Error::TooLarge {
+            op,
+            detail: format!(
+                "the thread-value layout {tv} has {size} (thread, value) pairs, more than the {EXACT_STEPS} a picture reads"
+            ),
+        });
+    }
+    let threads = tv.shape().mode(0).map_or(1, |s| s.size());
+    let mut lowest: HashMap<i64, (usize, usize)> = HashMap::new();
+    lowest.try_reserve(size).map_err(|e| Error::TooLarge {
+        op,
+        detail: format!("cannot allocate the map of {size} (thread, value) pairs: {e}"),
+    })?;
+    for i in 0..size {
+        let (t, v) = (i % threads, i / threads);
+        let e = lowest.entry(tv.eval(i as i64)).or_insert((t, v));
+        *e = (*e).min((t, v));
+    }
+    Ok(lowest)
 }

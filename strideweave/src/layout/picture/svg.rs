@@ -2,11 +2,9 @@
 //! index (CuTe's `print_latex`) or by thread (CuTe's `print_latex_tv`).
 
 use super::grid::label;
-use super::{Axis, Slot, grid_axes};
-use crate::budget::EXACT_STEPS;
-use crate::error::{Error, Result};
+use super::{Axis, Slot, grid_axes, holders};
+use crate::error::Result;
 use crate::layout::Layout;
-use std::collections::HashMap;
 use std::fmt::Write;
 
 /// The side of one cell, in SVG user units.
@@ -79,36 +77,7 @@ impl Layout {
     /// # Ok::<(), strideweave::Error>(())
     /// ```
     pub fn to_svg_tv(&self, tv: &Layout) -> Result<String> {
-        const OP: &str = "to_svg_tv";
-        if tv.rank() != 2 {
-            return Err(Error::InvalidAxes {
-                op: OP,
-                detail: format!(
-                    "the thread-value layout {tv} has rank {}; it must have rank 2 (thread, value)",
-                    tv.rank()
-                ),
-            });
-        }
-        let size = tv.size();
-        if size as u128 > EXACT_STEPS {
-            return Err(Error::TooLarge {
-                op: OP,
-                detail: format!(
-                    "the thread-value layout {tv} has {size} (thread, value) pairs, more than the {EXACT_STEPS} a picture reads"
-                ),
-            });
-        }
-        let threads = tv.shape().mode(0).map_or(1, |s| s.size());
-        let mut lowest: HashMap<i64, (usize, usize)> = HashMap::new();
-        lowest.try_reserve(size).map_err(|e| Error::TooLarge {
-            op: OP,
-            detail: format!("cannot allocate the map of {size} (thread, value) pairs: {e}"),
-        })?;
-        for i in 0..size {
-            let (t, v) = (i % threads, i / threads);
-            let e = lowest.entry(tv.eval(i as i64)).or_insert((t, v));
-            *e = (*e).min((t, v));
-        }
+        let lowest = holders("to_svg_tv", tv)?;
         let (rows, cols) = grid_axes(self);
         let title = format!("{self} held by {tv}");
         Ok(picture(&title, &rows, &cols, |index| {

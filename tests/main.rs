@@ -20,6 +20,7 @@
 //! | `integer` | arithmetic and sums on integer and bool tensors |
 //! | `io` | `.npy` and safetensors files, memory maps |
 //! | `statics` | the compile-time checked macros against the run-time API |
+//! | `tiling` | CuTe's tensor algebra on tensors (compose, divides, partitions) and the layouts for threads |
 //! | `typed` | the borrowed rank-typed views |
 //! | `views` | the tensor views and their representation rules |
 //! | `zip` | the elementwise engine and the gemm call on random placements |
@@ -54,6 +55,7 @@ mod integer;
 mod io;
 mod layout;
 mod statics;
+mod tiling;
 mod typed;
 mod unsafe_inventory;
 mod views;

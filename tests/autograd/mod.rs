@@ -6,7 +6,7 @@
 //! user-defined operations (`autograd::Function`) against the built-in ones (`function`).
 
 mod accumulate;
-mod adjoint;
+pub(crate) mod adjoint;
 pub(crate) mod finite_diff;
 mod function;
 mod into;

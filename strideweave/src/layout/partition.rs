@@ -10,6 +10,7 @@ use crate::layout::int_tuple::IntTuple;
 use crate::layout::shape::Shape;
 use crate::layout::structure::LayoutBuilder;
 use crate::layout::tiler::{Tiler, halves};
+use smallvec::SmallVec;
 
 /// The half of a zipped divide `((tiles…), (rests…))` that a partition's coordinate
 /// selects in; the other half is kept whole.
@@ -36,15 +37,26 @@ impl Layout {
         coord: &IntTuple,
     ) -> Result<(Layout, i64)> {
         let (tiles, rests) = halves(&self.zipped_divide_as(op, tiler)?);
+        // A half's modes are its top-level modes, except that a half the tiler makes one
+        // leaf (a tile or a rest of an integer shape) is one mode however the algebra
+        // refines it for these strides: the compact layout of the same shape, which the
+        // algebra never refines, says which.
+        let canonical = Layout::compact(self.shape()).zipped_divide_as(op, tiler)?;
+        let (tile_leaf, rest_leaf) = {
+            let (t, r) = halves(&canonical);
+            (t.shape().0.is_int(), r.shape().0.is_int())
+        };
+        let tiles = modes(&tiles, tile_leaf);
+        let rests = modes(&rests, rest_leaf);
         let mut out = LayoutBuilder::default();
         let delta = match half {
             Half::Rest => {
-                out.modes_of(&tiles);
+                tiles.iter().for_each(|m| out.layout(m));
                 select(op, half, &rests, coord, &mut out)?
             }
             Half::Tile => {
                 let delta = select(op, half, &tiles, coord, &mut out)?;
-                out.modes_of(&rests);
+                rests.iter().for_each(|m| out.layout(m));
                 delta
             }
         };
@@ -103,12 +115,21 @@ pub(crate) fn thread_out_of_range(
     }
 }
 
-/// Slices `x` (one half of a zipped divide) at `coord`, appending the modes it keeps to
-/// `out`, and returns the index of the selected coordinate.
+/// The modes of a half: its top-level modes, or itself as one mode.
+fn modes(x: &Layout, one: bool) -> SmallVec<[Layout; 4]> {
+    if one {
+        smallvec::smallvec![x.clone()]
+    } else {
+        x.top_layouts()
+    }
+}
+
+/// Slices the `modes` of one half of a zipped divide at `coord`, appending the modes it
+/// keeps to `out`, and returns the index of the selected coordinate.
 fn select(
     op: &'static str,
     half: Half,
-    x: &Layout,
+    modes: &[Layout],
     coord: &IntTuple,
     out: &mut LayoutBuilder,
 ) -> Result<i64> {
@@ -117,7 +138,7 @@ fn select(
         Half::Tile => "coordinate within the tile",
     };
     if let Some(c) = coord.as_int() {
-        let n = x.size() as i64;
+        let n: i64 = modes.iter().map(|m| m.size() as i64).product();
         if !(0..n).contains(&c) {
             let place = match half {
                 Half::Rest => format!("the {n} tiles"),
@@ -131,9 +152,15 @@ fn select(
                 bound: n,
             });
         }
-        return Ok(x.eval(c));
+        // The flat coordinate's digits, first mode fastest.
+        let (mut rest, mut delta) = (c, 0i64);
+        for m in modes {
+            let n = m.size() as i64;
+            delta += m.eval(rest % n);
+            rest /= n;
+        }
+        return Ok(delta);
     }
-    let modes = x.top_layouts();
     if coord.rank() > modes.len() {
         return Err(Error::RankMismatch {
             op,

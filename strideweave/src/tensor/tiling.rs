@@ -275,7 +275,18 @@ impl Tensor {
                 });
             }
             if let Some(s0) = out.adjacent.first_mut() {
-                *s0 = f(s0)?.0;
+                let (s, _) = f(s0)?;
+                let lead = &mut out.subtensors[0].layout;
+                // The algebra may simplify `L_0` further than `S_0` (a mode whose strides
+                // merge in one and not the other): both take the finer shape.
+                *s0 = if s.shape() == lead.shape() {
+                    s
+                } else if let Ok(finer) = lead.compose_affine(&Layout::compact(s.shape())) {
+                    *lead = finer;
+                    s
+                } else {
+                    s.compose_affine(&Layout::compact(lead.shape()))?
+                };
             }
         }
         out.validate(op)?;

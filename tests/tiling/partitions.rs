@@ -8,7 +8,7 @@ use crate::autograd::adjoint::Rng;
 use crate::layouts::placed;
 
 /// A tiling view of a tensor.
-type ViewOp = dyn Fn(&Tensor) -> strideweave::Result<Tensor>;
+type ViewOp<'a> = dyn Fn(&Tensor) -> strideweave::Result<Tensor> + 'a;
 
 fn shape(s: &str) -> Shape {
     s.parse().unwrap()
@@ -73,7 +73,7 @@ fn check_view_and_gradient(
 #[test]
 fn every_tiling_view_reads_its_layout_functions_elements_and_its_gradient_scatters_back() {
     let tv = Layout::tv(&layout("(2,3):(3,1)"), &layout("(2,2):(2,1)")).unwrap();
-    let cases: Vec<(&str, Box<ViewOp>)> = vec![
+    let cases: Vec<(&str, Box<ViewOp<'_>>)> = vec![
         ("compose", Box::new(|t| t.compose(&layout("(4,3):(1,16)")))),
         (
             "logical_divide",
@@ -396,7 +396,7 @@ proptest! {
             let c = random_coord(&mut rng);
             let thr = layout(&format!("({},{}):(1,{})", rng.range(1, 4), rng.range(1, 3), rng.range(1, 4)));
             let thread = rng.below(8);
-            let ops: Vec<(&str, Box<ViewOp>)> = vec![
+            let ops: Vec<(&str, Box<ViewOp<'_>>)> = vec![
                 ("compose", Box::new(|x| x.compose(&thr))),
                 ("logical_divide", Box::new(|x| x.logical_divide(&til))),
                 ("zipped_divide", Box::new(|x| x.zipped_divide(&til))),

@@ -3,3 +3,4 @@
 //! gradients through every view, CuTe's tutorial partitions, refusals, random inputs.
 
 mod partitions;
+mod reference;

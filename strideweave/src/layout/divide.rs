@@ -115,7 +115,8 @@ impl Layout {
     }
 
     /// `(tiles…, rests…, trailing modes…)`: the [`zipped_divide`](Self::zipped_divide) with
-    /// both halves' modes as top-level modes (CuTe's `flat_divide`).
+    /// both halves' modes as top-level modes (CuTe's `flat_divide`); a half of one mode stays
+    /// one (nested) mode, as CuTe's slice by `_` leaves it.
     ///
     /// ```
     /// use strideweave::Layout;
@@ -131,8 +132,13 @@ impl Layout {
     pub(crate) fn flat_divide_as(&self, op: &'static str, tiler: &Tiler) -> Result<Layout> {
         let (tiles, rests) = self.divide_halves(op, tiler)?;
         let mut b = LayoutBuilder::default();
-        b.modes_of(&tiles);
-        b.modes_of(&rests);
+        for half in [&tiles, &rests] {
+            // A half of one mode stays as it is (CuTe slices it with `_`, not `(_)`).
+            match half.rank() {
+                1 => b.layout(half),
+                _ => b.modes_of(half),
+            }
+        }
         b.tuple(op)
     }
 }

@@ -10,7 +10,6 @@ use crate::layout::int_tuple::IntTuple;
 use crate::layout::shape::Shape;
 use crate::layout::structure::LayoutBuilder;
 use crate::layout::tiler::{Tiler, halves};
-use smallvec::SmallVec;
 
 /// The half of a zipped divide `((tiles…), (rests…))` that a partition's coordinate
 /// selects in; the other half is kept whole.
@@ -27,36 +26,48 @@ impl Layout {
     /// `inner_partition`/`outer_partition` slice it: an integer coordinate indexes the half
     /// flat (first mode fastest); a tuple indexes its leading top-level modes and keeps the
     /// trailing ones (CuTe's `append<R>(coord, _)`). The view keeps the tile modes left whole
-    /// or unindexed, then the rest modes likewise, each as a top-level mode; the offset
-    /// change is the index of the selected coordinate.
+    /// or unindexed, then the rest modes likewise, each as a top-level mode (a kept half of
+    /// one mode stays as it is); the offset change is the index of the selected coordinate.
+    ///
+    /// The divide is read in the structure `like`, the shape of the divide of the tensor's
+    /// own layout: the algebra refines a mode where the strides do not merge, and CuTe's
+    /// coordinates follow that refinement; applied to another layout of the same shape (the
+    /// tensor's ordinals, for autograd and the bounds check), the same structure gives the
+    /// same elements. A layout whose divide is finer than `like` (a multi-subtensor tensor's
+    /// `S_0`) keeps its own structure.
     pub(crate) fn partition_as(
         &self,
         op: &'static str,
         tiler: &Tiler,
         half: Half,
         coord: &IntTuple,
+        like: &Shape,
     ) -> Result<(Layout, i64)> {
-        let (tiles, rests) = halves(&self.zipped_divide_as(op, tiler)?);
-        // A half's modes are its top-level modes, except that a half the tiler makes one
-        // leaf (a tile or a rest of an integer shape) is one mode however the algebra
-        // refines it for these strides: the compact layout of the same shape, which the
-        // algebra never refines, says which.
-        let canonical = Layout::compact(self.shape()).zipped_divide_as(op, tiler)?;
-        let (tile_leaf, rest_leaf) = {
-            let (t, r) = halves(&canonical);
-            (t.shape().0.is_int(), r.shape().0.is_int())
+        let divided = self.zipped_divide_as(op, tiler)?;
+        // A layout finer than `like` (a multi-subtensor tensor's `S_0`) keeps its own.
+        let divided = if divided.shape() == like {
+            divided
+        } else {
+            divided
+                .compose_affine_as(op, &Layout::compact(like))
+                .unwrap_or(divided)
         };
-        let tiles = modes(&tiles, tile_leaf);
-        let rests = modes(&rests, rest_leaf);
+        let (tile_half, rest_half) = halves(&divided);
+        let (tiles, rests) = (tile_half.top_layouts(), rest_half.top_layouts());
         let mut out = LayoutBuilder::default();
+        // A kept half of one mode stays as it is (CuTe slices it with `_`, not `(_)`).
+        let keep = |out: &mut LayoutBuilder, whole: &Layout, modes: &[Layout]| match modes {
+            [_] => out.layout(whole),
+            _ => modes.iter().for_each(|m| out.layout(m)),
+        };
         let delta = match half {
             Half::Rest => {
-                tiles.iter().for_each(|m| out.layout(m));
+                keep(&mut out, &tile_half, &tiles);
                 select(op, half, &rests, coord, &mut out)?
             }
             Half::Tile => {
                 let delta = select(op, half, &tiles, coord, &mut out)?;
-                rests.iter().for_each(|m| out.layout(m));
+                keep(&mut out, &rest_half, &rests);
                 delta
             }
         };
@@ -112,15 +123,6 @@ pub(crate) fn thread_out_of_range(
         value: i64::try_from(thread).unwrap_or(i64::MAX),
         place: format!("the {threads} threads of {layout}"),
         bound: threads as i64,
-    }
-}
-
-/// The modes of a half: its top-level modes, or itself as one mode.
-fn modes(x: &Layout, one: bool) -> SmallVec<[Layout; 4]> {
-    if one {
-        smallvec::smallvec![x.clone()]
-    } else {
-        x.top_layouts()
     }
 }
 

@@ -75,12 +75,12 @@ impl Layout {
                 ),
             });
         }
-        self.compose(&Layout::compact(shape))
+        self.compose_in(OP, &Layout::compact(shape))
     }
 
     /// The coordinate whose index is `index`, one integer per top-level mode (CuTe's
     /// `get_flat_coord`): each leaf's coordinate is `(index / stride) % extent`, and each
-    /// top-level mode's leaves fold into its first-mode-fastest ordinal. An integer layout
+    /// top-level mode's leaves fold into its first-mode-fastest ordinal. A layout of rank 1
     /// gives an integer.
     ///
     /// `index` must lie in `[0, size)` and be an index the layout reaches (for a compact
@@ -151,7 +151,8 @@ impl Layout {
             }
             ordinal
         };
-        if self.shape.0.is_int() {
+        if self.rank() == 1 {
+            // One mode, an integer layout or a 1-tuple: an integer, as CuTe gives it.
             return Ok(IntTuple::int(ordinal(self.shape.0.node(), &mut leaves)));
         }
         let modes: Vec<IntTuple> = self

@@ -218,7 +218,8 @@ impl Tensor {
         coord: &IntTuple,
     ) -> Result<Tensor> {
         check_tiles(op, self.shape(), tiler)?;
-        self.partition_view(op, |l| l.partition_as(op, tiler, half, coord))
+        let like = self.layout().zipped_divide_as(op, tiler)?.shape().clone();
+        self.partition_view(op, |l| l.partition_as(op, tiler, half, coord, &like))
     }
 
     /// Refuses a layout `b`, described as `what`, that reaches outside the tensor's ordinals.
@@ -294,13 +295,10 @@ impl Tensor {
     }
 }
 
-/// The shape of each top-level mode's size (CuTe's `product_each`): an integer layout
-/// gives its size.
+/// The shape of each top-level mode's size (CuTe's `product_each`, which wraps an integer:
+/// a layout of integer shape `n` gives `(n)`, a tiler of mode 0).
 fn product_each(l: &Layout) -> Shape {
     let s = l.shape();
-    if s.0.is_int() {
-        return s.clone();
-    }
     let sizes = (0..s.rank())
         .filter_map(|i| s.mode(i))
         .map(|m| IntTuple::int(m.size() as i64));

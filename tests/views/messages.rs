@@ -111,6 +111,31 @@ fn every_tensor_error_starts_with_the_called_operation_once() {
         ("reverse", err(t.reverse(2))),
         ("rearrange_tree", err(t.rearrange_tree(&Tree::id(5), None))),
         ("rearrange", err(t.rearrange("a b -> a", &[]))),
+        ("compose", err(t.compose(&l("4:2")))),
+        (
+            "logical_divide",
+            err(t.logical_divide(&(&s("(2,4)")).into())),
+        ),
+        ("zipped_divide", err(t.zipped_divide(&(&s("(4,3)")).into()))),
+        ("tiled_divide", err(t.tiled_divide(&(&s("(2,2)")).into()))),
+        ("flat_divide", err(t.flat_divide(&(&s("(2,3,2)")).into()))),
+        (
+            "local_tile",
+            err(t.local_tile(&(&s("(2,3)")).into(), &IntTuple::from([1, 0]))),
+        ),
+        (
+            "inner_partition",
+            err(t.inner_partition(&(&s("(2,3)")).into(), &IntTuple::int(1))),
+        ),
+        (
+            "outer_partition",
+            err(t.outer_partition(&(&s("(2,3)")).into(), &IntTuple::from([0, 3]))),
+        ),
+        (
+            "local_partition",
+            err(t.local_partition(&l("(2,3):(1,2)"), 6)),
+        ),
+        ("partition_tv", err(t.partition_tv(&l("(2,3):(1,2)"), 2))),
         ("repeat", err(t.repeat("a b -> a b c", &[]))),
         ("add", err(t.add(&tensor("(3,2):(1,3)", 0)))),
         ("matmul", err(t.matmul(&t))),
@@ -172,6 +197,12 @@ fn a_multi_subtensor_rejection_names_the_called_operation_once() {
         ),
         ("reverse", err(b.reverse(0))),
         ("rearrange", err(b.rearrange("a b -> b a", &[]))),
+        (
+            "local_tile",
+            err(b
+                .local_tile(&b.shape().into(), &IntTuple::from([0, 0]))
+                .and_then(|_| b.local_tile(&(&s("(1,1)")).into(), &IntTuple::from([1, 0])))),
+        ),
         ("index", err(b.index(&[0.into(), 0.into()]))),
         ("slice", err(b.slice(&[1.into(), Key::all()]))),
     ];
@@ -271,6 +302,16 @@ fn every_layout_error_starts_with_the_called_operation_once() {
         ),
         ("left_inverse", err(l("(2,2):(1,1)").left_inverse())),
         ("right_inverse", err(l("(2,2):(1,-2)").right_inverse())),
+        ("Layout::tv", err(Layout::tv(&l("(2,2):(1,-2)"), &a))),
+        ("Layout::tv", err(Layout::tv(&a, &l("(2,2):(4,1)")))),
+        ("with_shape", err(a.with_shape(&shape("7")))),
+        (
+            "with_shape",
+            err(l("(3,2):(1,10)").with_shape(&shape("(2,3)"))),
+        ),
+        ("flat_coordinate", err(a.flat_coordinate(6))),
+        ("flat_coordinate", err(l("(2,2):(4,1)").flat_coordinate(2))),
+        ("flat_divide", err(l("4:1").flat_divide(&l("2:-1").into()))),
     ];
     for (op, e) in cases {
         assert_reported_as(op, e);

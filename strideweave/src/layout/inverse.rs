@@ -18,7 +18,12 @@ impl Layout {
     /// assert_eq!(l.right_inverse().unwrap().to_string(), "2:4");
     /// ```
     pub fn right_inverse(&self) -> Result<Layout> {
-        self.require_non_negative("right_inverse")?;
+        self.right_inverse_as("right_inverse")
+    }
+
+    /// [`right_inverse`](Self::right_inverse) reporting its errors as `op`.
+    pub(crate) fn right_inverse_as(&self, op: &'static str) -> Result<Layout> {
+        self.require_non_negative(op)?;
         // (stride, extent, ordinal stride) of each non-trivial leaf, by stride.
         let mut triples = self.leaves_with_ordinal_strides();
         triples.sort_unstable();
@@ -34,7 +39,7 @@ impl Layout {
             out.push((s, p));
             cur = s.saturating_mul(d); // a saturated value stops the scan, as it should
         }
-        flat_layout("right_inverse", &coalesce_modes(out.iter().copied(), false))
+        flat_layout(op, &coalesce_modes(out.iter().copied(), false))
     }
 
     /// An `R` with `R(self(i)) == i` for every `i` in the domain; requires an injective

@@ -118,6 +118,11 @@ impl Layout {
         self.zip_product(b, "raked_product", true)
     }
 
+    /// [`raked_product`](Self::raked_product) reporting its errors as `op`.
+    pub(crate) fn raked_product_as(&self, op: &'static str, b: &Layout) -> Result<Layout> {
+        self.zip_product(b, op, true)
+    }
+
     fn zip_product(&self, b: &Layout, op: &'static str, raked: bool) -> Result<Layout> {
         let rank = self.rank().max(b.rank());
         let a = self.pad_to_rank(rank, op)?;

@@ -31,8 +31,8 @@ impl Layout {
     /// ```
     pub fn tv(thr: &Layout, val: &Layout) -> Result<Layout> {
         const OP: &str = "Layout::tv";
-        let mn = thr.raked_product(val)?;
-        let inverse = mn.right_inverse()?;
+        let mn = thr.raked_product_as(OP, val)?;
+        let inverse = mn.right_inverse_as(OP)?;
         let (threads, values) = (thr.size(), val.size());
         if inverse.size() != mn.size() {
             return Err(Error::NotRepresentable {
@@ -48,7 +48,7 @@ impl Layout {
             IntTuple::int(threads as i64),
             IntTuple::int(values as i64),
         ]))?;
-        inverse.with_shape(&pairs)
+        inverse.compose_in(OP, &Layout::compact(&pairs))
     }
 
     /// This layout read through the compact (first-mode-fastest) layout of `shape`, whose

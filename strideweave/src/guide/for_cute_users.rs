@@ -31,13 +31,17 @@
 //! | `coalesce`, `filter`, `flatten` | [`coalesce`](crate::Layout::coalesce), [`filter`](crate::Layout::filter), [`flatten`](crate::Layout::flatten) |
 //! | `composition(a, b)` | [`compose`](crate::Layout::compose), [`compose_tiler`](crate::Layout::compose_tiler) |
 //! | `complement(a, n)` | [`complement`](crate::Layout::complement) |
-//! | `logical_divide`, `zipped_divide`, `tiled_divide` | [`logical_divide`](crate::Layout::logical_divide), [`zipped_divide`](crate::Layout::zipped_divide), [`tiled_divide`](crate::Layout::tiled_divide) |
+//! | `logical_divide`, `zipped_divide`, `tiled_divide`, `flat_divide` | [`logical_divide`](crate::Layout::logical_divide), [`zipped_divide`](crate::Layout::zipped_divide), [`tiled_divide`](crate::Layout::tiled_divide), [`flat_divide`](crate::Layout::flat_divide) |
 //! | `logical_product`, `blocked_product`, `raked_product`, `zipped_product`, `tiled_product` | [`logical_product`](crate::Layout::logical_product), [`blocked_product`](crate::Layout::blocked_product), [`raked_product`](crate::Layout::raked_product), [`zipped_product`](crate::Layout::zipped_product), [`tiled_product`](crate::Layout::tiled_product) |
 //! | `right_inverse`, `left_inverse` | [`right_inverse`](crate::Layout::right_inverse), [`left_inverse`](crate::Layout::left_inverse) |
+//! | `make_layout_tv(thr, val)`, `l.with_shape(s)`, `l.get_flat_coord(i)` | [`Layout::tv`](crate::Layout::tv) (the thread-value layout), [`with_shape`](crate::Layout::with_shape), [`flat_coordinate`](crate::Layout::flat_coordinate) |
 //! | `print_layout(l)` | [`to_text_grid`](crate::Layout::to_text_grid) |
 //! | `print_latex(l)`, `print_svg(l)` | [`to_svg`](crate::Layout::to_svg) |
-//! | `print_latex_tv(tv, tile)` | [`tile.to_svg_tv(&tv)`](crate::Layout::to_svg_tv) |
+//! | `print_latex_tv(tv, tile)` | [`tile.to_svg_tv(&tv)`](crate::Layout::to_svg_tv), as text [`tile.to_text_grid_tv(&tv)`](crate::Layout::to_text_grid_tv) |
 //! | a `Tensor` over a pointer | [`Tensor`](crate::Tensor) over a [`Carrier`](crate::Carrier) |
+//! | `composition(tensor, l)`, the divides of a tensor | [`Tensor::compose`](crate::Tensor::compose), [`Tensor::logical_divide`](crate::Tensor::logical_divide), [`zipped_divide`](crate::Tensor::zipped_divide), [`tiled_divide`](crate::Tensor::tiled_divide), [`flat_divide`](crate::Tensor::flat_divide) |
+//! | `local_tile(t, tiler, coord)`, `local_partition(t, thr, i)` | [`Tensor::local_tile`](crate::Tensor::local_tile), [`Tensor::local_partition`](crate::Tensor::local_partition) (no projection argument: project the tiler and coordinate yourself) |
+//! | `inner_partition`, `outer_partition`, `composition(t, tv)(thr, _)` | [`Tensor::inner_partition`](crate::Tensor::inner_partition), [`outer_partition`](crate::Tensor::outer_partition), [`partition_tv`](crate::Tensor::partition_tv) |
 //!
 //! ```
 //! use strideweave::{Layout, Tiler, shape};
@@ -62,5 +66,29 @@
 //! assert_eq!(l.to_text_grid().lines().nth(3), Some(" 0  | 0 | 2 ‖ 1 | 3 |"));
 //! // The SVG pictures: cells greyed by index, or coloured by thread.
 //! assert!(l.to_svg().contains("<title>(2,(2,2)):(4,(2,1))</title>"));
+//! # Ok::<(), strideweave::Error>(())
+//! ```
+//!
+//! ## Partitioning tensors
+//!
+//! The tensor-level operations are views over the same carrier (differentiable like every
+//! view). Where CuTe wraps a coordinate or leaves a residue tile to predication, these are
+//! errors: a tile or thread coordinate out of range, a tile that does not divide its mode.
+//! A coordinate in CuTe's `make_coord(m, _)` form, with `_` last, is the short tuple `(m)`:
+//! the trailing modes are kept.
+//!
+//! ```
+//! use strideweave::{IntTuple, Layout, Tensor, Tiler, shape};
+//! let a = Tensor::arange::<f32>(&shape!(256, 64));
+//! // gA = local_tile(mA, make_shape(128, 8), make_coord(1, _)): (128, 8, k-tiles)
+//! let g_a = a.local_tile(&Tiler::from(&shape!(128, 8)), &IntTuple::tuple([IntTuple::int(1)]))?;
+//! assert_eq!(g_a.shape().to_string(), "(128,8,8)");
+//! // tAgA = local_partition(gA, make_layout(make_shape(32, 8)), threadIdx.x)
+//! let t_a = g_a.local_partition(&"(32,8):(1,32)".parse()?, 5)?;
+//! assert_eq!(t_a.shape().to_string(), "(4,1,8)");
+//! // composition(tile, tv)(5, _): the values thread 5 holds under a thread-value layout
+//! let tv = Layout::tv(&"(8,4):(4,1)".parse()?, &"(2,4):(1,2)".parse()?)?;
+//! let tile = Tensor::arange::<f32>(&shape!(16, 16));
+//! assert_eq!(tile.partition_tv(&tv, 5)?.size(), 8);
 //! # Ok::<(), strideweave::Error>(())
 //! ```

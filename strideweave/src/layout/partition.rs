@@ -135,25 +135,9 @@ fn select(
     coord: &IntTuple,
     out: &mut LayoutBuilder,
 ) -> Result<i64> {
-    let what = match half {
-        Half::Rest => "tile coordinate",
-        Half::Tile => "coordinate within the tile",
-    };
     if let Some(c) = coord.as_int() {
         let n: i64 = modes.iter().map(|m| m.size() as i64).product();
-        if !(0..n).contains(&c) {
-            let place = match half {
-                Half::Rest => format!("the {n} tiles"),
-                Half::Tile => format!("the tile of {n} elements"),
-            };
-            return Err(Error::OutOfDomain {
-                op,
-                what,
-                value: c,
-                place,
-                bound: n,
-            });
-        }
+        check_coordinate(op, half, c, n, None)?;
         // The flat coordinate's digits, first mode fastest.
         let (mut rest, mut delta) = (c, 0i64);
         for m in modes {
@@ -180,26 +164,47 @@ fn select(
             out.layout(m);
             continue;
         };
-        let n = m.size() as i64;
         delta += match c.as_int() {
-            Some(c) if !(0..n).contains(&c) => {
-                let place = match half {
-                    Half::Rest => format!("the {n} tiles along mode {j}"),
-                    Half::Tile => format!("mode {j} of the tile, of extent {n}"),
-                };
-                return Err(Error::OutOfDomain {
-                    op,
-                    what,
-                    value: c,
-                    place,
-                    bound: n,
-                });
+            Some(c) => {
+                check_coordinate(op, half, c, m.size() as i64, Some(j))?;
+                m.eval(c)
             }
-            Some(c) => m.eval(c),
             None => m.index_as(op, &c)?,
         };
     }
     Ok(delta)
+}
+
+/// Refuses a coordinate `c` outside `[0, n)` of a half (of its mode `mode`, if given).
+fn check_coordinate(
+    op: &'static str,
+    half: Half,
+    c: i64,
+    n: i64,
+    mode: Option<usize>,
+) -> Result<()> {
+    if (0..n).contains(&c) {
+        return Ok(());
+    }
+    let (what, place) = match (half, mode) {
+        (Half::Rest, None) => ("tile coordinate", format!("the {n} tiles")),
+        (Half::Rest, Some(j)) => ("tile coordinate", format!("the {n} tiles along mode {j}")),
+        (Half::Tile, None) => (
+            "coordinate within the tile",
+            format!("the tile of {n} elements"),
+        ),
+        (Half::Tile, Some(j)) => (
+            "coordinate within the tile",
+            format!("mode {j} of the tile, of extent {n}"),
+        ),
+    };
+    Err(Error::OutOfDomain {
+        op,
+        what,
+        value: c,
+        place,
+        bound: n,
+    })
 }
 
 /// Refuses a tiler whose tiles would reach past the elements of a tensor of `shape` (the

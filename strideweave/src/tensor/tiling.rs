@@ -49,9 +49,7 @@ impl Tensor {
     /// # Ok::<(), strideweave::Error>(())
     /// ```
     pub fn logical_divide(&self, tiler: &Tiler) -> Result<Tensor> {
-        const OP: &str = "logical_divide";
-        check_tiles(OP, self.shape(), tiler)?;
-        self.partition_view(OP, |l| Ok((l.logical_divide_tiler_as(OP, tiler)?, 0)))
+        self.divided("logical_divide", tiler, Layout::logical_divide_tiler_as)
     }
 
     /// The tensor divided by `tiler` with the tiles gathered into mode 0 and the rests (and
@@ -65,9 +63,7 @@ impl Tensor {
     /// # Ok::<(), strideweave::Error>(())
     /// ```
     pub fn zipped_divide(&self, tiler: &Tiler) -> Result<Tensor> {
-        const OP: &str = "zipped_divide";
-        check_tiles(OP, self.shape(), tiler)?;
-        self.partition_view(OP, |l| Ok((l.zipped_divide_as(OP, tiler)?, 0)))
+        self.divided("zipped_divide", tiler, Layout::zipped_divide_as)
     }
 
     /// [`zipped_divide`](Self::zipped_divide) with the rests as top-level modes:
@@ -81,9 +77,7 @@ impl Tensor {
     /// # Ok::<(), strideweave::Error>(())
     /// ```
     pub fn tiled_divide(&self, tiler: &Tiler) -> Result<Tensor> {
-        const OP: &str = "tiled_divide";
-        check_tiles(OP, self.shape(), tiler)?;
-        self.partition_view(OP, |l| Ok((l.tiled_divide_as(OP, tiler)?, 0)))
+        self.divided("tiled_divide", tiler, Layout::tiled_divide_as)
     }
 
     /// [`zipped_divide`](Self::zipped_divide) with both halves' modes as top-level modes:
@@ -97,9 +91,7 @@ impl Tensor {
     /// # Ok::<(), strideweave::Error>(())
     /// ```
     pub fn flat_divide(&self, tiler: &Tiler) -> Result<Tensor> {
-        const OP: &str = "flat_divide";
-        check_tiles(OP, self.shape(), tiler)?;
-        self.partition_view(OP, |l| Ok((l.flat_divide_as(OP, tiler)?, 0)))
+        self.divided("flat_divide", tiler, Layout::flat_divide_as)
     }
 
     /// The tile at `coord` of the tensor divided by `tiler`, the tile's modes kept (CuTe's
@@ -206,6 +198,18 @@ impl Tensor {
         tv_halves(OP, tv)?;
         self.check_reach(OP, &format!("the thread-value layout {tv}"), tv)?;
         self.partition_view(OP, |l| l.thread_values_as(OP, tv, thread))
+    }
+
+    /// The view by the divide `divide` (a layout function reporting as `op`) by `tiler`,
+    /// whose tiles must stay inside the tensor.
+    fn divided(
+        &self,
+        op: &'static str,
+        tiler: &Tiler,
+        divide: fn(&Layout, &'static str, &Tiler) -> Result<Layout>,
+    ) -> Result<Tensor> {
+        check_tiles(op, self.shape(), tiler)?;
+        self.partition_view(op, |l| Ok((divide(l, op, tiler)?, 0)))
     }
 
     /// [`partition_view`](Self::partition_view) of the zipped divide by `tiler` sliced at

@@ -11,6 +11,7 @@ pub(crate) use axis::{Axis, Slot};
 use crate::budget::EXACT_STEPS;
 use crate::error::{Error, Result};
 use crate::layout::Layout;
+use crate::layout::partition::tv_halves;
 use std::collections::HashMap;
 
 /// A mode longer than `2 × PICTURE_EDGE` positions is drawn as its first and last
@@ -42,15 +43,7 @@ pub(crate) fn grid_axes(layout: &Layout) -> (Axis, Axis) {
 /// Who holds each index under the thread-value layout `tv` (rank 2, `(thread, value) →
 /// index`): the first `(thread, value)` — lowest thread, then value — that reaches it.
 pub(crate) fn holders(op: &'static str, tv: &Layout) -> Result<HashMap<i64, (usize, usize)>> {
-    if tv.rank() != 2 {
-        return Err(Error::InvalidAxes {
-            op,
-            detail: format!(
-                "the thread-value layout {tv} has rank {}; it must have rank 2 (thread, value)",
-                tv.rank()
-            ),
-        });
-    }
+    tv_halves(op, tv)?;
     let size = tv.size();
     if size as u128 > EXACT_STEPS {
         return Err(Error::TooLarge {

@@ -14,6 +14,8 @@ use syn::LitStr;
 pub enum MacroKind {
     /// `layout!`.
     Layout,
+    /// `layout_t!`.
+    LayoutT,
     /// `shape!`.
     Shape,
     /// `shape_t!`.
@@ -41,6 +43,7 @@ impl MacroKind {
     pub fn name(self) -> &'static str {
         match self {
             MacroKind::Layout => "layout!",
+            MacroKind::LayoutT => "layout_t!",
             MacroKind::Shape => "shape!",
             MacroKind::ShapeT => "shape_t!",
             MacroKind::Rearrange => "rearrange!",

@@ -87,11 +87,67 @@ pub fn shape_type(c: &Checked, runtime: &[usize]) -> TokenStream {
     tuple(&stack.pop().expect("root"))
 }
 
+/// The type `layout_t!` names: `LayoutT<M>` where `M` is `Mode<extent, stride>` for an
+/// integral layout and tuples of mode types otherwise (`LayoutT<(Mode<4, 1>, Mode<8, 4>)>`;
+/// a one-mode tuple is `(Mode<8, 1>,)`, the empty layout `()`).
+pub fn layout_type(c: &Checked) -> TokenStream {
+    // unreachable from user input: validate::layout fills the strides (compact ones when none are written).
+    let strides = c.strides.as_deref().expect("a checked layout has strides");
+    let leaf = |i: usize| {
+        let (e, d) = (
+            Literal::i64_unsuffixed(c.extents[i]),
+            Literal::i64_unsuffixed(strides[i]),
+        );
+        quote!(::strideweave::Mode<#e, #d>)
+    };
+    if c.int_root {
+        let mode = leaf(0);
+        return quote!(::strideweave::LayoutT<#mode>);
+    }
+    // A stack of open tuples, each the types of its modes so far.
+    let mut stack: Vec<Vec<TokenStream>> = vec![Vec::new()];
+    let mut next = 0;
+    for t in &c.profile {
+        match t {
+            Profile::Leaf => {
+                // unreachable from user input: the stack starts with the root level and a Pop never removes it (the profile is balanced).
+                stack.last_mut().expect("root").push(leaf(next));
+                next += 1;
+            }
+            Profile::Push => stack.push(Vec::new()),
+            Profile::Pop => {
+                // unreachable from user input: validate.rs checked the literal: every Pop closes a Push.
+                let modes = stack.pop().expect("balanced");
+                // unreachable from user input: a Pop closes an inner level, so the root level is still below it.
+                stack.last_mut().expect("root").push(tuple(&modes));
+            }
+        }
+    }
+    // unreachable from user input: the root level pushed first is never popped by a balanced profile.
+    let modes = tuple(&stack.pop().expect("root"));
+    quote!(::strideweave::LayoutT<#modes>)
+}
+
 fn tuple(modes: &[TokenStream]) -> TokenStream {
     match modes {
         [one] => quote!((#one,)),
         _ => quote!((#(#modes),*)),
     }
+}
+
+/// The errors of `layout_t!` in type position, inside a placeholder static layout
+/// (`LayoutT<(compile_error!(…),)>`, a tuple of empty layouts), so that the calls on it type
+/// check and the user sees only our messages.
+pub fn layout_type_error(e: &syn::Error) -> TokenStream {
+    let errors: Vec<TokenStream> = e
+        .clone()
+        .into_iter()
+        .map(|e| {
+            let message = e.to_string();
+            quote_spanned!(e.span()=> ::core::compile_error!(#message))
+        })
+        .collect();
+    quote!(::strideweave::LayoutT<(#(#errors,)*)>)
 }
 
 /// The errors in type position (a tuple of `compile_error!` types, one per message).

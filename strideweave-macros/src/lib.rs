@@ -1,4 +1,5 @@
 //! Compile-time checked macros of StrideWeave: [`layout!`](macro@layout),
+//! [`layout_t!`](macro@layout_t),
 //! [`shape!`](macro@shape), [`shape_t!`](macro@shape_t), [`rearrange!`](macro@rearrange),
 //! [`repeat!`](macro@repeat), [`reduce!`](macro@reduce), [`einsum!`](macro@einsum) and
 //! [`s!`](macro@s). Use them through the `strideweave` crate, which re-exports them.
@@ -59,7 +60,7 @@ mod validate;
 #[proc_macro]
 pub fn layout(input: TokenStream) -> TokenStream {
     let mac = MacroKind::Layout;
-    let result = parse::layout(input.into()).and_then(|ast| match &ast {
+    let result = parse::layout(input.into(), mac).and_then(|ast| match &ast {
         ast::LayoutInput::Tokens(ast) => {
             validate::layout(ast).map_err(|mistakes| Spans::errors(mac, &mistakes))
         }
@@ -70,6 +71,50 @@ pub fn layout(input: TokenStream) -> TokenStream {
     match result {
         Ok(checked) => expand::layout(&checked),
         Err(e) => expand::layout_error(&e),
+    }
+    .into()
+}
+
+/// The type of a static layout, a layout the compiler knows: the same input as
+/// [`layout!`](macro@layout), in type position, with the same compile errors (each starting
+/// `layout_t!: `).
+///
+/// `layout_t!((4, 8) : (1, 4))` is `strideweave::LayoutT<(Mode<4, 1>, Mode<8, 4>)>`: a
+/// `Mode<EXTENT, STRIDE>` per leaf, tuples as written, `layout_t!(8 : 1)` the integral
+/// `LayoutT<Mode<8, 1>>`; `layout_t!((4, 8))` gets compact strides and so names the same
+/// type as `layout_t!((4, 8) : (1, 4))`; `layout_t!("(4,8):(1,4)")` reads the string form.
+/// The same literal written twice names the same type. Its index math and CuTe's algebra
+/// on it are `const fn`s (see `strideweave::LayoutT`, `strideweave::Compose`, …).
+///
+/// ```rust
+/// use strideweave::{LayoutT, Mode, layout, layout_t};
+///
+/// type A = layout_t!((4, 8) : (1, 4));
+/// const X: i64 = A::index_of(9);
+/// assert_eq!(X, 9);
+/// let _: LayoutT<(Mode<4, 1>, Mode<8, 4>)> = <layout_t!((4, 8))>::default();
+/// let _: A = <layout_t!("(4,8):(1,4)")>::default();
+/// assert_eq!(<layout_t!((2, (3, 4)) : (-1, (2, 6)))>::to_layout(), layout!((2, (3, 4)) : (-1, (2, 6))));
+/// ```
+///
+/// ```compile_fail
+/// // error: layout_t!: extent 0 at mode 1.0 must be at least 1
+/// type L = strideweave::layout_t!((2, (0, 4)) : (1, (2, 6)));
+/// ```
+#[proc_macro]
+pub fn layout_t(input: TokenStream) -> TokenStream {
+    let mac = MacroKind::LayoutT;
+    let result = parse::layout(input.into(), mac).and_then(|ast| match &ast {
+        ast::LayoutInput::Tokens(ast) => {
+            validate::layout(ast).map_err(|mistakes| Spans::errors(mac, &mistakes))
+        }
+        ast::LayoutInput::Text(text, ast) => {
+            validate::layout(ast).map_err(|mistakes| text.errors(mac, &mistakes))
+        }
+    });
+    match result {
+        Ok(checked) => expand::layout_type(&checked),
+        Err(e) => expand::layout_type_error(&e),
     }
     .into()
 }

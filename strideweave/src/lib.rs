@@ -53,7 +53,12 @@ pub use carrier::{
 };
 pub use dtype::{Complex32, Complex64, DType, Element, HostSlice, HostSliceMut, Scalar};
 pub use error::{Error, ErrorKind, Result};
-pub use layout::{Dim, IntTuple, Key, Layout, ProfileToken, Shape, Sliced, Stride, Tiler, Tree};
+pub use layout::{
+    BlockedProduct, Complement, Compose, Dim, FlatDivide, IntTuple, Keep, Key, Layout, LayoutCode,
+    LayoutT, LocalPartition, LocalTile, LogicalDivide, LogicalProduct, Mode, ProfileToken,
+    RakedProduct, Shape, Sliced, StaticLayout, StaticTiler, Stride, TiledDivide, TiledProduct,
+    Tiler, TilerCode, Tree, ZippedDivide, ZippedProduct,
+};
 pub use repr::{Representation, Snapshot, Subtensor};
 pub use statics::{
     Axes, AxisList, Dyn, Extents, Known, Leaf, MAX_AXES, MAX_LEAVES, MAX_TOKENS, Partly,
@@ -212,11 +217,13 @@ pub use rand;
 /// `Uniform`, `Normal`, … for [`Tensor::random_using`].
 #[cfg(feature = "rand")]
 pub use rand_distr;
-pub use strideweave_macros::{einsum, layout, rearrange, reduce, repeat, s, shape, shape_t};
+pub use strideweave_macros::{
+    einsum, layout, layout_t, rearrange, reduce, repeat, s, shape, shape_t,
+};
 pub use tensor::{Indexed, Tensor};
 pub use typed::{
-    ColMajorView, DynRank, Host, MemoryKind, Placement, Rank, StridedSliceSpec, TensorLayout,
-    TensorRank, TensorRead, TypedTensor, TypedTensorView,
+    ColMajorView, DynRank, Host, MemoryKind, Placement, Rank, StaticLayoutView, StridedSliceSpec,
+    TensorLayout, TensorRank, TensorRead, TypedTensor, TypedTensorView,
 };
 pub use validation::{ValidationError, ValidationKind};
 

@@ -2,7 +2,8 @@
 //! and dynamic tensors give the layouts and values of `Tensor::rearrange`/`Tensor::repeat`,
 //! and the dynamic path's messages are the compile-time messages recorded in `ui-tests/`;
 //! `s!` builds the keys `Tensor::index` takes; arithmetic on static shapes wraps the `Tensor`
-//! operations.
+//! operations; static layouts (`layout_t!` and the algebra on them) are `const` and equal
+//! the run-time `Layout`'s.
 
 mod agreement;
 mod arith;
@@ -10,6 +11,7 @@ mod contract;
 mod einops_macro;
 mod einsum;
 mod keys;
+mod layouts;
 mod messages;
 mod partly;
 mod reduce;

@@ -7,7 +7,7 @@
 //!
 //! | module | reads |
 //! |---|---|
-//! | `notation` | `layout!`, `shape!`, `shape_t!`: a string, or integer tuples as tokens |
+//! | `notation` | `layout!`, `layout_t!`, `shape!`, `shape_t!`: a string, or integer tuples as tokens |
 //! | `pattern_call` | `rearrange!`, `repeat!`: tensor, pattern (string or tokens), keywords |
 //! | `einsum_call` | `einsum!`: one or two tensors, a string pattern, keywords |
 //! | `reduce_call` | `reduce!`: tensor, pattern, reduction name, keywords |
@@ -145,8 +145,10 @@ mod fuzz {
 
         #[test]
         fn the_notation_token_parsers_answer_a_token_soup(tokens in soup()) {
-            if let Err(e) = super::layout(tokens.clone()) {
-                check("layout!", &e.to_string())?;
+            for (mac, name) in [(MacroKind::Layout, "layout!"), (MacroKind::LayoutT, "layout_t!")] {
+                if let Err(e) = super::layout(tokens.clone(), mac) {
+                    check(name, &e.to_string())?;
+                }
             }
             for (mac, name) in [(MacroKind::Shape, "shape!"), (MacroKind::ShapeT, "shape_t!")] {
                 if let Err(e) = super::shape(tokens.clone(), mac) {

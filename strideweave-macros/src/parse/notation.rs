@@ -1,4 +1,4 @@
-//! The input of `layout!`, `shape!` and `shape_t!`: the string form goes to
+//! The input of `layout!`, `layout_t!`, `shape!` and `shape_t!`: the string form goes to
 //! [`strideweave_syntax`], the token form is read here by a small recursive-descent parser over
 //! token trees, so that each mistake is reported at the token that makes it.
 
@@ -9,16 +9,17 @@ use syn::Lit;
 use super::{describe, int_value};
 use crate::ast::{LayoutAst, LayoutInput, MacroKind, ShapeInput, Spans, Text, TokenTuple};
 
-/// Parses the input of `layout!`.
-pub fn layout(input: TokenStream) -> syn::Result<LayoutInput> {
-    let mac = MacroKind::Layout;
+/// Parses the input of `layout!` or `layout_t!` (`mac`).
+pub fn layout(input: TokenStream, mac: MacroKind) -> syn::Result<LayoutInput> {
     let mut c = Cursor::new(input, Span::call_site(), mac);
     if c.at_end() {
         return Err(syn::Error::new(
             Span::call_site(),
-            "layout!: the input is empty; write a shape and a stride, e.g. \
-             `layout!((2, (3, 4)) : (1, (2, 6)))`, a shape alone for compact strides, e.g. \
-             `layout!((2, (3, 4)))`, or a string, e.g. `layout!(\"(2,(3,4)):(1,(2,6))\")`",
+            format!(
+                "{mac}: the input is empty; write a shape and a stride, e.g. \
+                 `{mac}((2, (3, 4)) : (1, (2, 6)))`, a shape alone for compact strides, e.g. \
+                 `{mac}((2, (3, 4)))`, or a string, e.g. `{mac}(\"(2,(3,4)):(1,(2,6))\")`"
+            ),
         ));
     }
     if let Some(text) = c.text()? {
@@ -44,7 +45,7 @@ pub fn layout(input: TokenStream) -> syn::Result<LayoutInput> {
     let stride = c.term()?;
     if let Some(rest) = c.rest_spans() {
         return Err(rest.error(format!(
-            "layout!: unexpected {} after the stride; a layout is written `shape : stride`",
+            "{mac}: unexpected {} after the stride; a layout is written `shape : stride`",
             // Unreachable: rest_spans returned Some, so a token remains.
             // unreachable from user input: called only after peek() returned a token.
             describe(c.peek().expect("not at the end"))
@@ -218,23 +219,25 @@ impl Cursor {
                     first: p.span(),
                     last: q.span(),
                 };
-                return Err(spans.error(
-                    "layout!: expected a single `:` between the shape and the stride, found `::`",
-                ));
+                return Err(spans.error(format!(
+                    "{}: expected a single `:` between the shape and the stride, found `::`",
+                    self.mac
+                )));
             }
             return Ok(());
         }
+        let mac = self.mac;
         let hint = match &tt {
-            TokenTree::Punct(p) if p.as_char() == ',' => {
+            TokenTree::Punct(p) if p.as_char() == ',' => format!(
                 "; a shape of several modes is one parenthesized tuple, e.g. \
-                 `layout!((2, 3) : (1, 2))`"
-            }
-            _ => "",
+                 `{mac}((2, 3) : (1, 2))`"
+            ),
+            _ => String::new(),
         };
         Err(syn::Error::new_spanned(
             &tt,
             format!(
-                "layout!: expected `:` between the shape and the stride, found {}{hint}",
+                "{mac}: expected `:` between the shape and the stride, found {}{hint}",
                 describe(&tt)
             ),
         ))
@@ -396,7 +399,7 @@ fn integer(mac: MacroKind, lit: &Literal, minus: Option<Span>) -> syn::Result<To
         ))),
         Lit::Str(_) => {
             let example = match mac {
-                MacroKind::Layout => "(2,3):(1,2)",
+                MacroKind::Layout | MacroKind::LayoutT => "(2,3):(1,2)",
                 _ => "(2,3)",
             };
             Err(spans.error(format!(
@@ -413,7 +416,7 @@ fn integer(mac: MacroKind, lit: &Literal, minus: Option<Span>) -> syn::Result<To
 /// What the integers of a macro's input are.
 fn numbers(mac: MacroKind) -> &'static str {
     match mac {
-        MacroKind::Layout => "extents and strides",
+        MacroKind::Layout | MacroKind::LayoutT => "extents and strides",
         _ => "extents",
     }
 }
@@ -424,7 +427,7 @@ mod tests {
     use quote::quote;
 
     fn tokens(input: TokenStream) -> LayoutAst<Spans> {
-        match layout(input) {
+        match layout(input, MacroKind::Layout) {
             Ok(LayoutInput::Tokens(ast)) => ast,
             Ok(LayoutInput::Text(..)) => panic!("string form"),
             Err(e) => panic!("{e}"),
@@ -432,7 +435,7 @@ mod tests {
     }
 
     fn error(input: TokenStream) -> String {
-        match layout(input) {
+        match layout(input, MacroKind::Layout) {
             Ok(_) => panic!("accepted"),
             Err(e) => e.to_string(),
         }
@@ -455,7 +458,9 @@ mod tests {
 
     #[test]
     fn string_form_goes_through_the_shared_parser() {
-        let Ok(LayoutInput::Text(text, ast)) = layout(quote!("(2,(3,4)):(1,(2,6))")) else {
+        let Ok(LayoutInput::Text(text, ast)) =
+            layout(quote!("(2,(3,4)):(1,(2,6))"), MacroKind::Layout)
+        else {
             panic!()
         };
         assert_eq!(text.value, "(2,(3,4)):(1,(2,6))");

@@ -3,9 +3,10 @@
 //! A [`Layout`](crate::Layout) is CuTe's `Layout`: a hierarchical shape and a congruent
 //! stride, mapping coordinates to integers, first mode fastest. The text notation is CuTe's
 //! own, `shape:stride`, and parses back; [`layout!`](macro@crate::layout) checks a literal at
-//! compile time. Every extent and stride is a run-time `i64`: there are no static integers
-//! (`Int<4>{}`), and a stride may be negative (a reversed view); the operations CuTe defines
-//! only for non-negative strides refuse a negative one with an error.
+//! compile time. A `Layout`'s extents and strides are run-time `i64`s; a layout the compiler
+//! knows, CuTe's `Layout<Shape<_4,_8>>`, is a type (see *Static layouts* below). A stride
+//! may be negative (a reversed view); the operations CuTe defines only for non-negative
+//! strides refuse a negative one with an error.
 //!
 //! ```
 //! use strideweave::{Layout, layout};
@@ -90,5 +91,30 @@
 //! let tv = Layout::tv(&"(8,4):(4,1)".parse()?, &"(2,4):(1,2)".parse()?)?;
 //! let tile = Tensor::arange::<f32>(&shape!(16, 16));
 //! assert_eq!(tile.partition_tv(&tv, 5)?.size(), 8);
+//! # Ok::<(), strideweave::Error>(())
+//! ```
+//!
+//! ## Static layouts
+//!
+//! [`layout_t!`](macro@crate::layout_t) names a layout type whose shape and stride the
+//! compiler knows (`Layout<Shape<_4,_8>, Stride<_1,_4>>` is `layout_t!((4, 8) : (1, 4))`).
+//! Its index math and the algebra are `const fn`s, computed while the program is built, and a
+//! mistake is a compile error in the run-time algebra's words. The result types take CuTe's
+//! names ([`Compose`](crate::Compose), [`Complement`](crate::Complement),
+//! [`ZippedDivide`](crate::ZippedDivide), [`LocalTile`](crate::LocalTile),
+//! [`LocalPartition`](crate::LocalPartition), …); a static shape `shape_t!(32, 64)` is a
+//! shape tiler, a tuple of layouts a `Tile<…>`, [`Keep`](crate::Keep) is `_`.
+//! [`StaticLayoutView`](crate::StaticLayoutView) reads a slice through one.
+//!
+//! ```
+//! use strideweave::{LocalPartition, LocalTile, StaticLayoutView, layout_t, shape_t};
+//! type A = layout_t!((256, 64));                  // make_layout(make_shape(_256{}, _64{}))
+//! type Cta = LocalTile<A, shape_t!(128, 8)>;       // local_tile(gA, Shape<_128,_8>{}, (1, 3))
+//! type Thr = LocalPartition<Cta, layout_t!((32, 8))>; // local_partition(ctaA, Layout<Shape<_32,_8>>{}, tid)
+//! const TILE_AT: i64 = Cta::offset(&[1, 3]);
+//! assert_eq!(Thr::to_layout().to_string(), "(4,1):(32,0)");
+//! let data: Vec<f32> = (0..256 * 64).map(|x| x as f32).collect();
+//! let mine = StaticLayoutView::<_, Thr>::with_offset(&data, (TILE_AT + Thr::offset(37)) as isize)?;
+//! assert_eq!(mine[[1, 0]], A::index(&[128 + 5 + 32, 24 + 1]) as f32);
 //! # Ok::<(), strideweave::Error>(())
 //! ```

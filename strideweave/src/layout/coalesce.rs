@@ -20,26 +20,47 @@ pub(crate) fn coalesce_modes(
     leaves: impl Iterator<Item = (i64, i64)>,
     keep_trailing_unit: bool,
 ) -> Modes {
-    let mut out = Modes::new();
+    let mut out: Modes = leaves.collect();
+    let n = coalesce_in_place(&mut out, keep_trailing_unit);
+    out.truncate(n);
+    out
+}
+
+/// The rule of [`coalesce_modes`] on `modes`, in place (each mode is read before a merged
+/// one is written over it): the number of modes kept, which lead `modes`. A `const fn` over
+/// a slice, so that the static layouts (`layout/fixed`) apply this same rule.
+pub(crate) const fn coalesce_in_place(modes: &mut [(i64, i64)], keep_trailing_unit: bool) -> usize {
+    let mut out = 0;
     let mut trailing_unit = None;
-    for (s, d) in leaves {
+    let mut i = 0;
+    while i < modes.len() {
+        let (s, d) = modes[i];
+        i += 1;
         if s == 1 {
             trailing_unit = Some(d);
             continue;
         }
         trailing_unit = None;
-        match out.last_mut() {
-            Some((s0, d0)) if s0.checked_mul(*d0) == Some(d) => *s0 *= s,
-            _ => out.push((s, d)),
+        if out > 0 && follows(modes[out - 1], d) {
+            modes[out - 1].0 *= s;
+        } else {
+            modes[out] = (s, d);
+            out += 1;
         }
     }
-    if let (true, Some(d)) = (keep_trailing_unit, trailing_unit) {
-        match out.last() {
-            Some(&(s0, d0)) if s0.checked_mul(d0) == Some(d) => {}
-            _ => out.push((1, d)),
-        }
+    if let (true, Some(d)) = (keep_trailing_unit, trailing_unit)
+        && !(out > 0 && follows(modes[out - 1], d))
+    {
+        // The trailing unit mode was read at index `i - 1 >= out`: there is room.
+        modes[out] = (1, d);
+        out += 1;
     }
     out
+}
+
+/// Whether a mode of stride `d` continues `(s0, d0)`: `d == s0·d0`.
+const fn follows((s0, d0): (i64, i64), d: i64) -> bool {
+    matches!(s0.checked_mul(d0), Some(p) if p == d)
 }
 
 impl Layout {

@@ -1,7 +1,7 @@
 //! complement, as in CuTe's layout algebra.
 
 use crate::error::{Error, Result};
-use crate::layout::coalesce::{Modes, coalesce_modes, flat_layout};
+use crate::layout::coalesce::{Modes, coalesce_in_place, flat_layout};
 use crate::layout::core::Layout;
 use crate::layout::int_tuple::leaf_path;
 
@@ -54,26 +54,18 @@ impl Layout {
             });
         }
         let cotarget = i64::try_from(cotarget).map_err(|_| Error::overflow(op, "the cotarget"))?;
-        pairs.sort_unstable();
-        let mut out = Modes::new();
-        let mut cur = 1i64;
-        for &(d, s) in pairs.iter() {
-            if d % cur != 0 {
-                return Err(Error::not_representable(
-                    op,
-                    format!(
-                        "stride {d} of {self} is not a multiple of {cur}, the extent the smaller modes cover; the holes between them are not a layout"
-                    ),
-                ));
-            }
-            out.push((d / cur, cur));
-            cur = s
-                .checked_mul(d)
-                .ok_or_else(|| Error::overflow(op, "the covered extent"))?;
-        }
-        // ⌈cotarget / cur⌉, at least 1: a cotarget already covered adds no repetition.
-        out.push(((cotarget.max(1) - 1) / cur + 1, cur));
-        flat_layout(op, &coalesce_modes(out.iter().copied(), false))
+        let mut out = Modes::from_fn(pairs.len() + 1, |_| (0, 0));
+        let n = complement_rule(&mut pairs, cotarget, &mut out).map_err(|fault| match fault {
+            ComplementFault::NotMultiple { stride, covered } => Error::not_representable(
+                op,
+                format!(
+                    "stride {stride} of {self} is not a multiple of {covered}, the extent the smaller modes cover; the holes between them are not a layout"
+                ),
+            ),
+            ComplementFault::Overflow => Error::overflow(op, "the covered extent"),
+        })?;
+        out.truncate(n);
+        flat_layout(op, &out)
     }
 
     /// The layout in CuTe notation, followed by what is left of it once its stride-0 modes
@@ -97,4 +89,68 @@ impl Layout {
             None => Ok(()),
         }
     }
+}
+
+/// Why the complement has no layout: the data of each message, worded by the front end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ComplementFault {
+    /// `stride` is not a multiple of `covered`, the extent the smaller modes cover.
+    NotMultiple { stride: i64, covered: i64 },
+    /// The covered extent overflows `i64`.
+    Overflow,
+}
+
+/// The rule of the complement: `pairs` holds `(stride, extent)` of the modes that count
+/// (extent > 1, stride > 0, injective), sorted here; writes the coalesced flat modes of the
+/// complement in `[0, cotarget)` at the start of `out` (room for `pairs.len() + 1`) and
+/// returns their number (0 means `1:0`). A `const fn` over slices: the run-time algebra and
+/// the static layouts (`layout/fixed`) both call it.
+pub(crate) const fn complement_rule(
+    pairs: &mut [(i64, i64)],
+    cotarget: i64,
+    out: &mut [(i64, i64)],
+) -> std::result::Result<usize, ComplementFault> {
+    sort_pairs(pairs);
+    let mut n = 0;
+    let mut cur = 1i64;
+    while n < pairs.len() {
+        let (d, s) = pairs[n];
+        if d % cur != 0 {
+            return Err(ComplementFault::NotMultiple {
+                stride: d,
+                covered: cur,
+            });
+        }
+        out[n] = (d / cur, cur);
+        n += 1;
+        cur = match s.checked_mul(d) {
+            Some(c) => c,
+            None => return Err(ComplementFault::Overflow),
+        };
+    }
+    // ⌈cotarget / cur⌉, at least 1: a cotarget already covered adds no repetition.
+    let target = if cotarget > 1 { cotarget } else { 1 };
+    out[n] = ((target - 1) / cur + 1, cur);
+    n += 1;
+    let (modes, _) = out.split_at_mut(n);
+    Ok(coalesce_in_place(modes, false))
+}
+
+/// Sorts pairs ascending (insertion sort: a `const fn`, and a layout has few leaves).
+pub(crate) const fn sort_pairs(pairs: &mut [(i64, i64)]) {
+    let mut i = 1;
+    while i < pairs.len() {
+        let mut j = i;
+        while j > 0 && less(pairs[j], pairs[j - 1]) {
+            let t = pairs[j];
+            pairs[j] = pairs[j - 1];
+            pairs[j - 1] = t;
+            j -= 1;
+        }
+        i += 1;
+    }
+}
+
+const fn less(a: (i64, i64), b: (i64, i64)) -> bool {
+    a.0 < b.0 || (a.0 == b.0 && a.1 < b.1)
 }

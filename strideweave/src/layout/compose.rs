@@ -7,7 +7,7 @@
 
 use crate::budget::{EXACT_STEPS, too_large};
 use crate::error::{Error, Result};
-use crate::layout::coalesce::{Modes, coalesce_modes};
+use crate::layout::coalesce::{Modes, coalesce_in_place, coalesce_modes};
 use crate::layout::core::Layout;
 use crate::layout::int_tuple::Node;
 use crate::layout::structure::LayoutBuilder;
@@ -126,80 +126,160 @@ fn compose_node(
     Ok(())
 }
 
-/// `A ∘ s:d` for the coalesced (`coalesce_x`) modes of A: divide `d` out of A's shape from
-/// the left, then keep the first `s` elements.
+/// `A ∘ s:d` for the coalesced (`coalesce_x`) modes of A, with errors as `op` (see
+/// [`compose_leaf_rule`]).
+fn compose_leaf(op: &'static str, a: &Modes, s: i64, d: i64, alone: bool) -> Result<Modes> {
+    let mut out = Modes::from_fn(a.len().max(1), |_| (0, 0));
+    let n = compose_leaf_rule(a, s, d, alone, &mut out).map_err(|f| f.error(op, s, d))?;
+    out.truncate(n);
+    Ok(out)
+}
+
+/// Why `A ∘ s:d` has no layout: the data of each message, worded by the front end (the
+/// run-time words are [`ComposeFault::error`]'s; the static layouts word them alike).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ComposeFault {
+    /// The right operand's stride is negative.
+    NegativeStride,
+    /// A stride of the result overflows `i64`.
+    Overflow,
+    /// `stride` neither divides nor is a multiple of the left operand's extent `extent`.
+    StrideDivisibility { stride: i64, extent: i64 },
+    /// `remaining` elements do not split evenly over `split` elements of the left operand's
+    /// mode `extent:stride`.
+    ShapeDivisibility {
+        remaining: i64,
+        split: i64,
+        extent: i64,
+        stride: i64,
+    },
+}
+
+impl ComposeFault {
+    /// The run-time error of composing with `s:d`, named `op`.
+    pub(crate) fn error(self, op: &'static str, s: i64, d: i64) -> Error {
+        match self {
+            ComposeFault::NegativeStride => Error::NegativeStride {
+                op,
+                mode: "of the right operand".into(),
+                stride: d,
+            },
+            ComposeFault::Overflow => Error::overflow(op, "a stride of the composition"),
+            ComposeFault::StrideDivisibility { stride, extent } => Error::not_representable(
+                op,
+                format!(
+                    "stride divisibility fails: the right operand's stride {stride} neither divides nor is a multiple of the left operand's extent {extent} (composing with {s}:{d})"
+                ),
+            ),
+            ComposeFault::ShapeDivisibility {
+                remaining,
+                split,
+                extent,
+                stride,
+            } => Error::not_representable(
+                op,
+                format!(
+                    "shape divisibility fails: {remaining} remaining elements of {s}:{d} do not split evenly over {split} elements of the left operand's mode {extent}:{stride}"
+                ),
+            ),
+        }
+    }
+}
+
+/// The rule of composition with one leaf: `A ∘ s:d` for the coalesced (`coalesce_x`) modes
+/// `a` of A — divide `d` out of A's shape from the left, then keep the first `s` elements.
+/// Writes the coalesced flat modes of the result (`(s, 0)` alone for a stride-0 leaf) at the
+/// start of `out` (room for `max(a.len(), 1)` modes) and returns their number. A `const fn`
+/// over slices: the run-time algebra and the static layouts (`layout/fixed`) both call it.
 ///
 /// With `alone` (B is this one leaf), a leaf lying wholly inside one mode of A is exact
 /// whatever divides what. Inside a larger B that shortcut is unsound: the images of B's
 /// leaves are added, and only the divisibility conditions keep those sums from carrying
 /// across A's modes.
-///
-/// Returns the coalesced flat modes of the result (`(s, 0)` alone for a stride-0 leaf).
-fn compose_leaf(op: &'static str, a: &Modes, s: i64, d: i64, alone: bool) -> Result<Modes> {
+pub(crate) const fn compose_leaf_rule(
+    a: &[(i64, i64)],
+    s: i64,
+    d: i64,
+    alone: bool,
+    out: &mut [(i64, i64)],
+) -> std::result::Result<usize, ComposeFault> {
     if d == 0 || s == 1 {
-        return Ok(Modes::from_slice(&[(s, 0)]));
+        out[0] = (s, 0);
+        return Ok(1);
     }
     if d < 0 {
-        return Err(Error::NegativeStride {
-            op,
-            mode: "of the right operand".into(),
-            stride: d,
-        });
+        return Err(ComposeFault::NegativeStride);
     }
-    let mul = |x: i64, y: i64| {
-        x.checked_mul(y)
-            .ok_or_else(|| Error::overflow(op, "a stride of the composition"))
-    };
-    let Some((&(_, last_d), init)) = a.split_last() else {
+    let Some(&(_, last_d)) = a.last() else {
         // A is 1:0 (all unit modes).
-        return Ok(Modes::from_slice(&[(s, 0)]));
+        out[0] = (s, 0);
+        return Ok(1);
     };
-    let mut out = Modes::new();
+    let mut n = 0;
     let (mut rest_shape, mut rest_stride) = (s, d);
-    for &(cs, cd) in init {
+    let mut k = 0;
+    while k + 1 < a.len() {
+        let (cs, cd) = a[k];
+        k += 1;
         if rest_shape == 1 {
             break;
         }
-        if alone
-            && (rest_shape - 1)
-                .checked_mul(rest_stride)
-                .is_some_and(|last| last < cs)
-        {
+        if alone && matches!((rest_shape - 1).checked_mul(rest_stride), Some(last) if last < cs) {
             // Every remaining element lies inside this mode: exact, whatever divides what.
-            out.push((rest_shape, mul(rest_stride, cd)?));
+            let Some(stride) = rest_stride.checked_mul(cd) else {
+                return Err(ComposeFault::Overflow);
+            };
+            out[n] = (rest_shape, stride);
+            n += 1;
             rest_shape = 1;
             break;
         }
         if cs % rest_stride != 0 && rest_stride % cs != 0 {
-            return Err(Error::not_representable(
-                op,
-                format!(
-                    "stride divisibility fails: the right operand's stride {rest_stride} neither divides nor is a multiple of the left operand's extent {cs} (composing with {s}:{d})"
-                ),
-            ));
+            return Err(ComposeFault::StrideDivisibility {
+                stride: rest_stride,
+                extent: cs,
+            });
         }
-        let new_shape = (cs / rest_stride).max(1).min(rest_shape);
+        let quotient = if cs / rest_stride > 1 {
+            cs / rest_stride
+        } else {
+            1
+        };
+        let new_shape = if quotient < rest_shape {
+            quotient
+        } else {
+            rest_shape
+        };
         if new_shape != 1 {
             if rest_shape % new_shape != 0 {
-                return Err(Error::not_representable(
-                    op,
-                    format!(
-                        "shape divisibility fails: {rest_shape} remaining elements of {s}:{d} do not split evenly over {new_shape} elements of the left operand's mode {cs}:{cd}"
-                    ),
-                ));
+                return Err(ComposeFault::ShapeDivisibility {
+                    remaining: rest_shape,
+                    split: new_shape,
+                    extent: cs,
+                    stride: cd,
+                });
             }
-            out.push((new_shape, mul(rest_stride, cd)?));
+            let Some(stride) = rest_stride.checked_mul(cd) else {
+                return Err(ComposeFault::Overflow);
+            };
+            out[n] = (new_shape, stride);
+            n += 1;
         }
         rest_shape /= new_shape;
         rest_stride = (rest_stride - 1) / cs + 1; // ⌈rest_stride / cs⌉ without overflow
     }
-    if rest_shape != 1 || out.is_empty() {
-        out.push((rest_shape, mul(rest_stride, last_d)?));
+    if rest_shape != 1 || n == 0 {
+        let Some(stride) = rest_stride.checked_mul(last_d) else {
+            return Err(ComposeFault::Overflow);
+        };
+        out[n] = (rest_shape, stride);
+        n += 1;
     }
-    let modes = coalesce_modes(out.iter().copied(), false);
-    Ok(if modes.is_empty() {
-        Modes::from_slice(&[(1, 0)])
-    } else {
-        modes
-    })
+    let (modes, _) = out.split_at_mut(n);
+    let kept = coalesce_in_place(modes, false);
+    if kept == 0 {
+        out[0] = (1, 0);
+        return Ok(1);
+    }
+    Ok(kept)
 }

@@ -19,9 +19,6 @@ use crate::budget::{EXACT_STEPS, too_large};
 use crate::error::Result;
 use crate::layout::core::Layout;
 
-/// `(|stride|, extent)` of the modes that matter, extent > 1.
-type Live = SmallVec<[(i128, i128); 8]>;
-
 impl Layout {
     /// Whether distinct coordinates reach distinct indices, decided from the
     /// strides (see [`try_is_injective`](Self::try_is_injective)). When the exact answer
@@ -69,122 +66,229 @@ impl Layout {
     }
 
     fn decide(&self, op: &'static str, skip_broadcast: bool) -> Result<bool> {
-        let mut live = Live::new();
-        for (&s, &d) in self.leaves() {
-            if s == 1 || (d == 0 && skip_broadcast) {
-                continue;
-            }
-            if d == 0 {
-                return Ok(false);
-            }
-            live.push((i128::from(d).abs(), i128::from(s)));
-        }
-        if let Some(answer) = sorted_stride_test(&mut live) {
-            return Ok(answer);
-        }
-        decide_tangled(live)
+        let (extents, strides) = (&self.shape.0.vals, &self.stride.0.vals);
+        let mut live: SmallVec<[(i128, i128); 8]> = SmallVec::from_elem((0, 0), extents.len());
+        let Some(n) = live_modes(extents, strides, skip_broadcast, &mut live) else {
+            return Ok(false);
+        };
+        let mut scratch: SmallVec<[i128; 9]> = SmallVec::from_elem(0, n + 1);
+        injective_rule(&mut live[..n], &mut scratch)
             .map_err(|steps| too_large(op, format_args!("whether {self} is injective"), steps))
+    }
+}
+
+/// Fills `live` with `(|stride|, extent)` of the leaves that matter (extent > 1; stride-0
+/// leaves skipped when `skip_broadcast`) and returns their number, or `None` when a stride-0
+/// leaf of extent > 1 counts: a relation, so not injective. `live` has room for every leaf.
+pub(crate) const fn live_modes(
+    extents: &[i64],
+    strides: &[i64],
+    skip_broadcast: bool,
+    live: &mut [(i128, i128)],
+) -> Option<usize> {
+    let (mut n, mut k) = (0, 0);
+    while k < extents.len() {
+        let (s, d) = (extents[k], strides[k]);
+        k += 1;
+        if s == 1 || (d == 0 && skip_broadcast) {
+            continue;
+        }
+        if d == 0 {
+            return None;
+        }
+        live[n] = ((d as i128).abs(), s as i128);
+        n += 1;
+    }
+    Some(n)
+}
+
+/// The decision of the module doc on `live` (from [`live_modes`]; reordered here) with
+/// `scratch` of at least `live.len() + 1` values: whether no relation exists, or `Err(steps)`
+/// when the enumeration would take more than [`EXACT_STEPS`]. A `const fn` over slices: the
+/// run-time layouts and the static layouts (`layout/fixed`) both call it.
+pub(crate) const fn injective_rule(
+    live: &mut [(i128, i128)],
+    scratch: &mut [i128],
+) -> std::result::Result<bool, u128> {
+    match sorted_stride_test(live) {
+        Some(answer) => Ok(answer),
+        None => decide_tangled(live, scratch),
     }
 }
 
 /// The sorted-stride test on `live` (sorted here): `Some(true)` when sorted strides each
 /// exceed the span of the ones before, `Some(false)` on equal strides, `None` when undecided.
-fn sorted_stride_test(live: &mut Live) -> Option<bool> {
-    live.sort_unstable();
+const fn sorted_stride_test(live: &mut [(i128, i128)]) -> Option<bool> {
+    sort(live);
     let mut span = 0i128; // the largest index the modes so far reach
     let mut decided = true;
-    for w in 0..live.len() {
+    let mut w = 0;
+    while w < live.len() {
         let (d, s) = live[w];
         if w > 0 && live[w - 1].0 == d {
             return Some(false); // equal strides: (1,0,…) and (0,1,…) collide
         }
         decided &= d > span;
         span += (s - 1) * d;
+        w += 1;
     }
-    decided.then_some(true)
+    if decided { Some(true) } else { None }
 }
 
 /// Steps 2–5 of the module doc on sorted, stride-non-zero modes; `Err(steps)` when the
 /// enumeration would take more than the budget.
-fn decide_tangled(mut live: Live) -> std::result::Result<bool, u128> {
+const fn decide_tangled(
+    live: &mut [(i128, i128)],
+    scratch: &mut [i128],
+) -> std::result::Result<bool, u128> {
     // A common factor of all strides changes no relation.
-    let g = live.iter().fold(0, |g, &(d, _)| gcd(g, d));
-    live.iter_mut().for_each(|m| m.0 /= g);
-    while peel(&mut live) {}
-    match live.as_slice() {
-        [] | [_] => return Ok(true),
-        [(d1, s1), (d2, s2)] => {
-            let g = gcd(*d1, *d2);
-            return Ok(d2 / g >= *s1 || d1 / g >= *s2);
-        }
-        _ => {}
+    let mut g = 0;
+    let mut k = 0;
+    while k < live.len() {
+        g = gcd(g, live[k].0);
+        k += 1;
+    }
+    let mut k = 0;
+    while k < live.len() {
+        live[k].0 /= g;
+        k += 1;
+    }
+    let mut n = live.len();
+    while peel(live, n, scratch) {
+        n -= 1;
+    }
+    if n <= 1 {
+        return Ok(true);
+    }
+    if n == 2 {
+        let ((d1, s1), (d2, s2)) = (live[0], live[1]);
+        let g = gcd(d1, d2);
+        return Ok(d2 / g >= s1 || d1 / g >= s2);
     }
     // Pigeonhole: the reach [0, Σ (s-1)·d] must hold Π s distinct indices.
-    let reach: i128 = live.iter().map(|&(d, s)| (s - 1) * d).sum();
-    let size = live.iter().try_fold(1i128, |p, &(_, s)| p.checked_mul(s));
-    if size.is_none_or(|n| reach + 1 < n) {
-        return Ok(false);
+    let (mut reach, mut size, mut k) = (0i128, Some(1i128), 0);
+    while k < n {
+        let (d, s) = live[k];
+        reach += (s - 1) * d;
+        size = match size {
+            Some(p) => p.checked_mul(s),
+            None => None,
+        };
+        k += 1;
     }
-    let widest = (0..live.len()).max_by_key(|&k| live[k].1).unwrap_or(0);
-    let (dw, sw) = live.remove(widest);
-    let steps = live
-        .iter()
-        .try_fold(1u128, |p, &(_, s)| p.checked_mul((2 * s - 1) as u128))
-        .unwrap_or(u128::MAX);
+    match size {
+        Some(size) if reach + 1 >= size => {}
+        _ => return Ok(false),
+    }
+    // The widest mode (the last of equals) is solved for; every coefficient vector of the
+    // others is tried.
+    let mut widest = 0;
+    let mut k = 1;
+    while k < n {
+        if live[k].1 >= live[widest].1 {
+            widest = k;
+        }
+        k += 1;
+    }
+    let (dw, sw) = live[widest];
+    let mut k = widest;
+    while k + 1 < n {
+        live[k] = live[k + 1];
+        k += 1;
+    }
+    let others = live.split_at(n - 1).0;
+    let mut steps = Some(1u128);
+    let mut k = 0;
+    while k < others.len() {
+        steps = match steps {
+            Some(p) => p.checked_mul((2 * others[k].1 - 1) as u128),
+            None => None,
+        };
+        k += 1;
+    }
+    let steps = match steps {
+        Some(steps) => steps,
+        None => u128::MAX,
+    };
     if steps > EXACT_STEPS {
         return Err(steps);
     }
-    Ok(!has_relation(&live, dw, sw))
+    Ok(!has_relation(others, dw, sw, scratch))
 }
 
-/// Drops one mode that no relation can involve; `false` when there is none.
-fn peel(live: &mut Live) -> bool {
-    if live.len() < 2 {
+/// Drops one mode of `live[..n]` that no relation can involve, keeping the others in order
+/// at the start; `false` when there is none. `after` is scratch for `n + 1` values.
+const fn peel(live: &mut [(i128, i128)], n: usize, after: &mut [i128]) -> bool {
+    if n < 2 {
         return false;
     }
-    let total: i128 = live.iter().map(|&(d, s)| (s - 1) * d).sum();
+    let mut total = 0i128;
+    let mut k = 0;
+    while k < n {
+        total += (live[k].1 - 1) * live[k].0;
+        k += 1;
+    }
     // The largest stride (live is sorted) beyond the span of all the others.
-    let &(dl, sl) = live.last().unwrap_or(&(0, 1));
+    let (dl, sl) = live[n - 1];
     if dl > total - (sl - 1) * dl {
-        live.pop();
         return true;
     }
     // gcd of the strides before k and after k: O(leaves) per pass (a size that fits i64
     // leaves at most 63 modes of extent > 1).
-    let n = live.len();
-    let mut after: SmallVec<[i128; 8]> = SmallVec::from_elem(0, n + 1);
-    for k in (0..n).rev() {
+    after[n] = 0;
+    let mut k = n;
+    while k > 0 {
+        k -= 1;
         after[k] = gcd(after[k + 1], live[k].0);
     }
     let mut before = 0;
-    for k in 0..n {
+    let mut k = 0;
+    while k < n {
         let others = gcd(before, after[k + 1]);
         before = gcd(before, live[k].0);
         let (d, s) = live[k];
         if others > (s - 1) * d {
-            live.remove(k);
+            let mut j = k;
+            while j + 1 < n {
+                live[j] = live[j + 1];
+                j += 1;
+            }
             return true;
         }
+        k += 1;
     }
     false
 }
 
 /// Whether some coefficient vector `e` of `others` (`|e_k| < s_k`) and `f` (`|f| < sw`), not
-/// all zero, has `Σ e_k·d_k + f·dw = 0`: every `e` is tried, `f` is solved for.
-fn has_relation(others: &[(i128, i128)], dw: i128, sw: i128) -> bool {
-    let mut e: SmallVec<[i128; 8]> = others.iter().map(|&(_, s)| 1 - s).collect();
-    let mut sum: i128 = others.iter().map(|&(d, s)| (1 - s) * d).sum();
+/// all zero, has `Σ e_k·d_k + f·dw = 0`: every `e` is tried, `f` is solved for. `e` is
+/// scratch for `others.len()` values.
+const fn has_relation(others: &[(i128, i128)], dw: i128, sw: i128, e: &mut [i128]) -> bool {
+    let mut sum = 0i128;
+    let mut k = 0;
+    while k < others.len() {
+        let (d, s) = others[k];
+        e[k] = 1 - s;
+        sum += (1 - s) * d;
+        k += 1;
+    }
     loop {
-        let zero = e.iter().all(|&x| x == 0);
+        let mut zero = true;
+        let mut k = 0;
+        while k < others.len() {
+            zero &= e[k] == 0;
+            k += 1;
+        }
         if !zero && sum % dw == 0 && (sum / dw).abs() < sw {
             return true;
         }
         // Odometer step over e_k ∈ [1 - s_k, s_k - 1].
         let mut k = 0;
         loop {
-            let Some(&(d, s)) = others.get(k) else {
+            if k == others.len() {
                 return false;
-            };
+            }
+            let (d, s) = others[k];
             if e[k] < s - 1 {
                 e[k] += 1;
                 sum += d;
@@ -197,7 +301,25 @@ fn has_relation(others: &[(i128, i128)], dw: i128, sw: i128) -> bool {
     }
 }
 
-fn gcd(mut a: i128, mut b: i128) -> i128 {
+/// Sorts ascending (insertion sort: a `const fn`, and a layout has few leaves).
+const fn sort(live: &mut [(i128, i128)]) {
+    let mut i = 1;
+    while i < live.len() {
+        let mut j = i;
+        while j > 0
+            && (live[j].0 < live[j - 1].0
+                || (live[j].0 == live[j - 1].0 && live[j].1 < live[j - 1].1))
+        {
+            let t = live[j];
+            live[j] = live[j - 1];
+            live[j - 1] = t;
+            j -= 1;
+        }
+        i += 1;
+    }
+}
+
+const fn gcd(mut a: i128, mut b: i128) -> i128 {
     while b != 0 {
         (a, b) = (b, a % b);
     }

@@ -162,6 +162,24 @@ impl<T: Copy + Default, const N: usize> InlineVec<T, N> {
         InlineVec::from_fn(xs.len() - 1, |j| if j < i { xs[j] } else { xs[j + 1] })
     }
 
+    /// Keeps the first `len` items (all of them when there are fewer); items that fit
+    /// inline again move back inline.
+    pub(crate) fn truncate(&mut self, len: usize) {
+        if len >= self.len as usize {
+            return;
+        }
+        if let Some(heap) = self.heap.take() {
+            if len > N {
+                let mut heap = heap;
+                heap.truncate(len);
+                self.heap = Some(heap);
+            } else {
+                self.inline[..len].copy_from_slice(&heap[..len]);
+            }
+        }
+        self.len = len as u32;
+    }
+
     #[inline]
     pub(crate) fn as_slice(&self) -> &[T] {
         match &self.heap {
@@ -300,6 +318,14 @@ mod tests {
             if n <= 3 {
                 h.set_inline([xs.first().copied().unwrap_or(0); 3], n);
                 assert_eq!(&*h, &vec![xs.first().copied().unwrap_or(0); n][..]);
+            }
+            for keep in 0..=n + 1 {
+                let mut t: InlineVec<i64, 3> = InlineVec::from_slice(&xs);
+                t.truncate(keep);
+                assert_eq!(&*t, &xs[..keep.min(n)]);
+                t.push(-5);
+                assert_eq!(t.last(), Some(&-5));
+                assert_eq!(t.len(), keep.min(n) + 1);
             }
             for i in 0..=n {
                 let mut want = xs.clone();

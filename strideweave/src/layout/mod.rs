@@ -19,6 +19,7 @@
 //! | `product` | logical, blocked, raked, zipped and tiled products |
 //! | `inverse` | right and left inverse |
 //! | `dim` | [`Dim`], the signed mode index of squeeze and unsqueeze |
+//! | `fixed` | static layouts: [`LayoutCode`], [`StaticLayout`], [`LayoutT`] and CuTe's algebra as `const fn`s |
 //! | `key` | [`Key`], one entry of a slice key |
 //! | `picture` | pictures of a layout: text grid (CuTe's `print_layout`) and SVG; the printed axis the tensor printer shares |
 //! | `views` | the layout half of tensor views: slice, reshape, affine composition, broadcast_in_dim, squeeze, reversal |
@@ -29,6 +30,7 @@ mod compose;
 mod core;
 mod dim;
 mod divide;
+mod fixed;
 mod hier;
 mod injective;
 mod inline_vec;
@@ -53,6 +55,11 @@ pub(crate) use self::core::reach_from;
 pub(crate) use coalesce::coalesce_modes;
 pub use dim::Dim;
 pub(crate) use dim::{clamp as clamp_dim, normalise_dim};
+pub use fixed::{
+    BlockedProduct, Complement, Compose, FlatDivide, Keep, LayoutCode, LayoutT, LocalPartition,
+    LocalTile, LogicalDivide, LogicalProduct, MAX_LEAVES, MAX_TOKENS, Mode, RakedProduct,
+    StaticLayout, StaticTiler, TiledDivide, TiledProduct, TilerCode, ZippedDivide, ZippedProduct,
+};
 pub use int_tuple::{IntTuple, ProfileToken};
 pub use key::Key;
 pub use shape::{Shape, Stride};

@@ -4,30 +4,10 @@
 use std::fmt;
 
 use super::dispatch::RunStatic;
-use crate::layout::{IntTuple, ProfileToken, Shape};
+use crate::layout::{IntTuple, LayoutCode, ProfileToken, Shape, StaticTiler, TilerCode};
+pub use crate::layout::{MAX_LEAVES, MAX_TOKENS};
 use crate::pattern::{LEAF, Msg, POP, PUSH, ShapeRef, byte, leaves_in, node_end, token};
 
-/// The most leaves a [`ShapeCode`] holds.
-///
-/// ```
-/// use strideweave::{MAX_LEAVES, Shape, ShapeCode};
-/// let widest: Shape = format!("({})", vec!["2"; MAX_LEAVES].join(",")).parse().unwrap();
-/// assert!(ShapeCode::from_shape(&widest).is_some());
-/// let too_wide: Shape = format!("({})", vec!["2"; MAX_LEAVES + 1].join(",")).parse().unwrap();
-/// assert!(ShapeCode::from_shape(&too_wide).is_none());
-/// ```
-pub const MAX_LEAVES: usize = 32;
-/// The most profile tokens (leaves, `(`, `)`) a [`ShapeCode`] holds.
-///
-/// ```
-/// use strideweave::{MAX_TOKENS, Shape, ShapeCode};
-/// // Every `(2)` is three tokens: `(`, a leaf and `)`.
-/// let deep: Shape = format!("({})", vec!["(2)"; MAX_TOKENS / 3].join(",")).parse().unwrap();
-/// assert!(ShapeCode::from_shape(&deep).is_some());
-/// let deeper: Shape = format!("({})", vec!["(2)"; MAX_TOKENS / 3 + 1].join(",")).parse().unwrap();
-/// assert!(ShapeCode::from_shape(&deeper).is_none());
-/// ```
-pub const MAX_TOKENS: usize = 64;
 /// How a [`ShapeCode`]'s [`leaves`](ShapeCode::leaves) hold an extent known only at run
 /// time (`_` in [`shape_t!`](crate::shape_t), the marker [`Dyn`]): 0, never a real extent.
 ///
@@ -719,6 +699,12 @@ pub struct Leaf<const N: i64>;
 impl<const N: i64> StaticShape for Leaf<N> {
     const SHAPE: ShapeCode = ShapeCode::leaf(N);
     type Extents = Known;
+}
+
+/// `Leaf<N>` as a tiler is the layout `N:1`, so a static shape is CuTe's shape tiler
+/// (`shape_t!(4, 8)` divides mode 0 by `4:1` and mode 1 by `8:1`).
+impl<const N: i64> StaticTiler for Leaf<N> {
+    const TILER: TilerCode = TilerCode::layout(LayoutCode::leaf(N, 1));
 }
 
 impl StaticShape for () {

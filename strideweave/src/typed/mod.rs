@@ -30,6 +30,7 @@ mod rank;
 mod read;
 mod repr;
 mod slice;
+mod static_view;
 mod view;
 mod views;
 
@@ -52,4 +53,5 @@ pub use rank::{DynRank, Rank, TensorRank};
 pub use read::TensorRead;
 pub use repr::{Dynamic, Host, MemoryKind, Placement, ViewRepresentation};
 pub use slice::StridedSliceSpec;
+pub use static_view::StaticLayoutView;
 pub use view::TypedTensorView;

@@ -53,7 +53,9 @@ pub use carrier::{
 };
 pub use dtype::{Complex32, Complex64, DType, Element, HostSlice, HostSliceMut, Scalar};
 pub use error::{Error, ErrorKind, Result};
-pub use layout::{Dim, IntTuple, Key, Layout, ProfileToken, Shape, Sliced, Stride, Tiler, Tree};
+pub use layout::{
+    Dim, Indexer, IntTuple, Key, Layout, ProfileToken, Shape, Sliced, Stride, Tiler, Tree,
+};
 pub use repr::{Representation, Snapshot, Subtensor};
 pub use statics::{
     Axes, AxisList, Dyn, Extents, Known, Leaf, MAX_AXES, MAX_LEAVES, MAX_TOKENS, Partly,

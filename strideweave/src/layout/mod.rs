@@ -5,6 +5,8 @@
 //! | `int_tuple` | [`IntTuple`], the flat inline encoding and its node views |
 //! | `shape` | [`Shape`], [`Stride`] |
 //! | `core` | [`Layout`]: construction, size, reach, indexing |
+//! | `indexer` | [`Indexer`]: ordinal → index with precomputed division (CuTe's `FastDivmod`) |
+//! | `shift_plan` | the shift plan a layout keeps for `index_of` (power-of-two extents) |
 //! | `injective` | injectivity decided from the strides, within a work budget |
 //! | `notation` | `Display`/`Debug`/`FromStr` of layouts |
 //! | `structure` | sub-layouts, concat, append, permute, broadcast, flatten |
@@ -28,6 +30,7 @@ mod core;
 mod dim;
 mod divide;
 mod hier;
+mod indexer;
 mod injective;
 mod inline_vec;
 pub(crate) mod int_tuple;
@@ -39,6 +42,7 @@ mod product;
 #[cfg(feature = "serde")]
 mod serialize;
 mod shape;
+mod shift_plan;
 mod structure;
 mod tiler;
 mod tree;
@@ -49,6 +53,7 @@ pub(crate) use self::core::reach_from;
 pub(crate) use coalesce::coalesce_modes;
 pub use dim::Dim;
 pub(crate) use dim::{clamp as clamp_dim, normalise_dim};
+pub use indexer::Indexer;
 pub use int_tuple::{IntTuple, ProfileToken};
 pub use key::Key;
 pub use shape::{Shape, Stride};

@@ -54,10 +54,10 @@ pub use carrier::{
 pub use dtype::{Complex32, Complex64, DType, Element, HostSlice, HostSliceMut, Scalar};
 pub use error::{Error, ErrorKind, Result};
 pub use layout::{
-    BlockedProduct, Complement, Compose, Dim, FlatDivide, IntTuple, Keep, Key, Layout, LayoutCode,
-    LayoutT, LocalPartition, LocalTile, LogicalDivide, LogicalProduct, Mode, ProfileToken,
-    RakedProduct, Shape, Sliced, StaticLayout, StaticTiler, Stride, TiledDivide, TiledProduct,
-    Tiler, TilerCode, Tree, ZippedDivide, ZippedProduct,
+    BlockedProduct, Complement, Compose, Dim, FlatDivide, Indexer, IntTuple, Keep, Key, Layout,
+    LayoutCode, LayoutT, LocalPartition, LocalTile, LogicalDivide, LogicalProduct, Mode,
+    ProfileToken, RakedProduct, Shape, Sliced, StaticLayout, StaticTiler, Stride, TiledDivide,
+    TiledProduct, Tiler, TilerCode, Tree, ZippedDivide, ZippedProduct,
 };
 pub use repr::{Representation, Snapshot, Subtensor};
 pub use statics::{

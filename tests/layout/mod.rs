@@ -4,6 +4,7 @@
 mod algebra_examples;
 mod contracts;
 pub(crate) mod einops;
+mod index_math;
 mod laws;
 mod oracle;
 mod pattern;

@@ -7,6 +7,7 @@ use crate::layout::int_tuple::{
     IntTuple, Node, ProfileToken, Toks, Vals, check_nesting, leaf_path,
 };
 use crate::layout::shape::{Shape, Stride};
+use crate::layout::shift_plan::PlanCache;
 
 /// A hierarchical layout: a function from the coordinates of a [`Shape`] to integers,
 /// `L(c) = Σ leaf coordinate × leaf stride`.
@@ -25,6 +26,9 @@ use crate::layout::shape::{Shape, Stride};
 pub struct Layout {
     pub(crate) shape: Shape,
     pub(crate) stride: Stride,
+    /// The plan of `index_of`, made on its first call (ignored by `==` and `Hash`,
+    /// emptied by `clone` and by every in-place write).
+    pub(crate) plan: PlanCache,
 }
 
 type Path = SmallVec<[usize; 8]>;
@@ -71,7 +75,11 @@ impl Layout {
     pub(crate) fn checked(op: &'static str, shape: Shape, stride: Stride) -> Result<Layout> {
         debug_assert_eq!(shape.0.toks, stride.0.toks);
         check_nesting(op, "the result would nest", shape.0.depth())?;
-        let l = Layout { shape, stride };
+        let l = Layout {
+            shape,
+            stride,
+            plan: PlanCache::new(),
+        };
         l.try_reach()
             .ok_or_else(|| Error::overflow(op, "the reach of the layout"))?;
         l.shape
@@ -95,6 +103,7 @@ impl Layout {
         let l = Layout {
             shape: Shape::from_valid(toks.clone(), shape, int_root),
             stride: Stride(IntTuple::from_parts(toks, stride.into(), int_root)),
+            plan: PlanCache::new(),
         };
         debug_assert!(l.try_reach().is_some());
         l
@@ -108,6 +117,7 @@ impl Layout {
         Layout {
             shape: Shape(empty()),
             stride: Stride(empty()),
+            plan: PlanCache::new(),
         }
     }
 
@@ -181,6 +191,7 @@ impl Layout {
     #[inline(always)]
     fn set_root(&mut self, int_root: bool) {
         (self.shape.0.int_root, self.stride.0.int_root) = (int_root, int_root);
+        self.plan.clear();
         debug_assert_eq!(self.shape.0.vals.len(), self.stride.0.vals.len());
         debug_assert!(self.shape.0.vals.iter().all(|&e| e >= 1));
         debug_assert!(self.try_reach().is_some());
@@ -231,6 +242,7 @@ impl Layout {
         Layout {
             stride: Stride(shape.0.with_leaves(stride)),
             shape: shape.clone(),
+            plan: PlanCache::new(),
         }
     }
 
@@ -257,6 +269,7 @@ impl Layout {
         Layout {
             stride: Stride(shape.0.with_leaves(stride)),
             shape: shape.clone(),
+            plan: PlanCache::new(),
         }
     }
 
@@ -423,44 +436,109 @@ impl Layout {
 
     /// The index of the first-mode-fastest ordinal `i` in `[0, size)`.
     ///
+    /// A layout whose extents are all powers of two (fewer than 2^32 elements, at most four
+    /// leaves that do not continue the one before them) makes a shift plan on the first call
+    /// and keeps it: every later call costs a shift, a multiplication and an addition per
+    /// such leaf, and one comparison for the bounds. Other layouts divide leaf by leaf; to
+    /// map many ordinals of any layout, hoist a [`Layout::indexer`] out of the loop
+    /// (precomputed division for every extent, as CuTe's `FastDivmod`).
+    ///
     /// ```
     /// let l: strideweave::Layout = "(2,(2,2)):(4,(2,1))".parse().unwrap();
     /// let seq: Vec<i64> = (0..8).map(|i| l.index_of(i).unwrap()).collect();
     /// assert_eq!(seq, [0, 4, 2, 6, 1, 5, 3, 7]);
     /// assert!(l.index_of(8).is_err());
     /// ```
+    #[inline(always)]
     pub fn index_of(&self, ordinal: usize) -> Result<i64> {
         self.index_of_as("index_of", ordinal)
     }
 
     /// [`index_of`](Self::index_of) reporting errors as `op`, the operation called.
+    #[inline(always)]
     pub(crate) fn index_of_as(&self, op: &'static str, ordinal: usize) -> Result<i64> {
-        self.index_of_named(op, "ordinal", i64::try_from(ordinal).unwrap_or(i64::MAX))
+        match self.eval_in_domain(ordinal as u64) {
+            Some(k) => Ok(k),
+            None => Err(self.outside(op, "ordinal", i64::try_from(ordinal).unwrap_or(i64::MAX))),
+        }
     }
 
     fn index_of_named(&self, op: &'static str, what: &'static str, ordinal: i64) -> Result<i64> {
-        let size = self.size() as i64;
-        if !(0..size).contains(&ordinal) {
-            return Err(Error::OutOfDomain {
-                op,
-                what,
-                value: ordinal,
-                place: format!("the layout of size {size}"),
-                bound: size,
-            });
+        // A negative ordinal is above i64::MAX as u64, so outside every domain.
+        match self.eval_in_domain(ordinal as u64) {
+            Some(k) => Ok(k),
+            None => Err(self.outside(op, what, ordinal)),
         }
-        Ok(self.eval(ordinal))
+    }
+
+    /// The error of an ordinal outside `[0, size)`: kept out of line, so that the checked
+    /// index math inlines without it.
+    #[cold]
+    #[inline(never)]
+    fn outside(&self, op: &'static str, what: &'static str, ordinal: i64) -> Error {
+        let size = self.size() as i64;
+        Error::OutOfDomain {
+            op,
+            what,
+            value: ordinal,
+            place: format!("the layout of size {size}"),
+            bound: size,
+        }
     }
 
     /// `L(i)` for an ordinal already known to lie in the domain.
     #[inline]
-    pub(crate) fn eval(&self, mut i: i64) -> i64 {
-        let mut acc = 0;
-        for (&s, &d) in self.leaves() {
-            acc += (i % s) * d;
-            i /= s;
+    pub(crate) fn eval(&self, i: i64) -> i64 {
+        debug_assert!((0..self.size() as i64).contains(&i));
+        self.eval_in_domain(i as u64).unwrap_or(0)
+    }
+
+    /// `L(n)` when `n < size`, else `None`, without computing the size: by the layout's
+    /// shift plan when it has one (`layout/shift_plan.rs`: made on the first call and kept),
+    /// else [leaf by leaf](Self::eval_leaves).
+    #[inline(always)]
+    pub(crate) fn eval_in_domain(&self, n: u64) -> Option<i64> {
+        match self.plan.eval(n) {
+            Some(k) => {
+                debug_assert_eq!(Some(k), self.eval_leaves(n), "the plan of {self}");
+                Some(k)
+            }
+            // No plan, or outside the domain.
+            None if self.plan.made() => self.eval_leaves(n),
+            // No plan yet.
+            None => self.eval_unplanned(n),
         }
-        acc
+    }
+
+    /// [`eval_in_domain`](Self::eval_in_domain) on the first call: makes the plan.
+    #[cold]
+    #[inline(never)]
+    fn eval_unplanned(&self, n: u64) -> Option<i64> {
+        self.plan.make(self);
+        self.plan.eval(n).or_else(|| self.eval_leaves(n))
+    }
+
+    /// [`eval_in_domain`](Self::eval_in_domain) leaf by leaf, without the plan: the
+    /// coordinate of every leaf but the last is `n mod extent` (a mask for a power-of-two
+    /// extent, else a division), `n` becoming `n / extent` (a shift, else the same division);
+    /// what is left for the last leaf is `⌊n / (size / extent_last)⌋`, which is below
+    /// `extent_last` exactly when `n < size`. No operation can panic: in the domain every
+    /// partial sum is a partial index within the reach, and outside it the wrapping result is
+    /// discarded.
+    #[inline]
+    fn eval_leaves(&self, n: u64) -> Option<i64> {
+        let (shape, stride) = (&self.shape.0.vals, &self.stride.0.vals);
+        if let (Some((e, len)), Some((d, _))) = (shape.inline(), stride.inline()) {
+            // Up to 4 leaves, inline: the leaf loop unrolled.
+            match len {
+                1 => return leaves_unrolled::<1>(e, d, n),
+                2 => return leaves_unrolled::<2>(e, d, n),
+                3 => return leaves_unrolled::<3>(e, d, n),
+                4 => return leaves_unrolled::<4>(e, d, n),
+                _ => {}
+            }
+        }
+        eval_slices(shape, stride, n)
     }
 
     /// `L(i)` with CuTe's extension of the last leaf for `i ≥ size` (the meaning composition
@@ -531,6 +609,49 @@ pub(crate) fn reach_from(
         *side = side.checked_add(span)?;
     }
     Some((lo, hi))
+}
+
+/// One leaf but the last of [`Layout::eval_leaves`]: `n`'s coordinate in extent `e`
+/// times stride `d` added to `acc`, `n` divided by `e`.
+#[inline(always)]
+fn leaf_step(acc: &mut i64, n: &mut u64, e: i64, d: i64) {
+    let e = e as u64;
+    let c;
+    if e & e.wrapping_sub(1) == 0 {
+        // A power of two (extents are ≥ 1).
+        c = *n & e.wrapping_sub(1);
+        *n = n.wrapping_shr(e.trailing_zeros());
+    } else {
+        // `e` ≥ 3 here, so the division cannot fail.
+        c = *n % e;
+        *n /= e;
+    }
+    *acc = acc.wrapping_add((c as i64).wrapping_mul(d));
+}
+
+/// [`Layout::eval_leaves`] for `K ≥ 1` leaves held in inline arrays.
+#[inline(always)]
+fn leaves_unrolled<const K: usize>(e: &[i64; 8], d: &[i64; 8], mut n: u64) -> Option<i64> {
+    let mut acc = 0i64;
+    for k in 0..K - 1 {
+        leaf_step(&mut acc, &mut n, e[k], d[k]);
+    }
+    (n < e[K - 1] as u64).then(|| acc.wrapping_add((n as i64).wrapping_mul(d[K - 1])))
+}
+
+/// [`Layout::eval_leaves`] for any number of leaves.
+#[inline(never)]
+fn eval_slices(extents: &[i64], strides: &[i64], mut n: u64) -> Option<i64> {
+    let Some((&last, extents)) = extents.split_last() else {
+        // No leaves: one element, at 0.
+        return (n == 0).then_some(0);
+    };
+    let mut acc = 0i64;
+    for (&e, &d) in extents.iter().zip(strides) {
+        leaf_step(&mut acc, &mut n, e, d);
+    }
+    let d = strides.get(extents.len()).copied().unwrap_or(0);
+    (n < last as u64).then(|| acc.wrapping_add((n as i64).wrapping_mul(d)))
 }
 
 fn node_index(

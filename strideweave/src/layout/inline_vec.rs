@@ -180,6 +180,15 @@ impl<T: Copy + Default, const N: usize> InlineVec<T, N> {
         self.len = len as u32;
     }
 
+    /// The inline array and the number of items in it, unless the items are on the heap.
+    #[inline(always)]
+    pub(crate) fn inline(&self) -> Option<(&[T; N], usize)> {
+        match self.heap {
+            None => Some((&self.inline, self.len as usize)),
+            Some(_) => None,
+        }
+    }
+
     #[inline]
     pub(crate) fn as_slice(&self) -> &[T] {
         match &self.heap {

@@ -5,6 +5,8 @@
 //! | `int_tuple` | [`IntTuple`], the flat inline encoding and its node views |
 //! | `shape` | [`Shape`], [`Stride`] |
 //! | `core` | [`Layout`]: construction, size, reach, indexing |
+//! | `indexer` | [`Indexer`]: ordinal → index with precomputed division (CuTe's `FastDivmod`) |
+//! | `shift_plan` | the shift plan a layout keeps for `index_of` (power-of-two extents) |
 //! | `injective` | injectivity decided from the strides, within a work budget |
 //! | `notation` | `Display`/`Debug`/`FromStr` of layouts |
 //! | `structure` | sub-layouts, concat, append, permute, broadcast, flatten |
@@ -32,6 +34,7 @@ mod dim;
 mod divide;
 mod fixed;
 mod hier;
+mod indexer;
 mod injective;
 mod inline_vec;
 pub(crate) mod int_tuple;
@@ -44,6 +47,7 @@ mod product;
 #[cfg(feature = "serde")]
 mod serialize;
 mod shape;
+mod shift_plan;
 mod structure;
 mod thread;
 mod tiler;
@@ -60,6 +64,7 @@ pub use fixed::{
     LocalTile, LogicalDivide, LogicalProduct, MAX_LEAVES, MAX_TOKENS, Mode, RakedProduct,
     StaticLayout, StaticTiler, TiledDivide, TiledProduct, TilerCode, ZippedDivide, ZippedProduct,
 };
+pub use indexer::Indexer;
 pub use int_tuple::{IntTuple, ProfileToken};
 pub use key::Key;
 pub use shape::{Shape, Stride};

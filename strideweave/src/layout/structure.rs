@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::layout::core::Layout;
 use crate::layout::int_tuple::{Builder, IntTuple, Node, ProfileToken, Toks, Vals, leaf_path};
 use crate::layout::shape::{Shape, Stride};
+use crate::layout::shift_plan::PlanCache;
 
 /// Builds a layout node by node, shape and stride in lockstep.
 #[derive(Default, Clone, Debug)]
@@ -237,6 +238,7 @@ impl Layout {
         *out = Layout {
             shape: Shape(IntTuple::from_parts(toks.clone(), shape, false)),
             stride: Stride(IntTuple::from_parts(toks, stride, false)),
+            plan: PlanCache::new(),
         };
         Ok(())
     }
@@ -384,6 +386,7 @@ impl Layout {
                 self.stride.0.vals.clone(),
                 int_root,
             )),
+            plan: PlanCache::new(),
         }
     }
 
@@ -398,6 +401,7 @@ impl Layout {
             .map(|(s, d)| Layout {
                 shape: Shape(s.to_int_tuple()),
                 stride: Stride(d.to_int_tuple()),
+                plan: PlanCache::new(),
             })
             .collect()
     }

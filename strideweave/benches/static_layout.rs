@@ -6,7 +6,9 @@
 //!   check) — with the ordinals read from a slice (`from_memory`: their range is unknown, so
 //!   `index_of` checks each one; `hand_written_checked` adds that check to the hand-written
 //!   code) and from a loop over the domain whose end is only known at run time
-//!   (`domain_loop`: the loop bounds the ordinals, so the check folds away);
+//!   (`domain_loop`: the loop bounds the ordinals, so the check folds away); `*_each` write
+//!   every index to a buffer, the static side through `index_of_each` (one range check for
+//!   the slice);
 //! - `element_access`: 4096 reads of a 64×64 `u32` matrix stored row-major, through
 //!   `StaticLayoutView` with `[[i, j]]` and through ndarray's `Array2` with `[[i, j]]`: a
 //!   sweep of every element row by row (`sweep`), and coordinates read from a shuffled list
@@ -63,6 +65,32 @@ mod index_math {
                     acc = acc.wrapping_add(by_hand(i));
                 }
                 acc
+            });
+        }
+
+        /// Every index written to a buffer by [`index_of_each`](strideweave::LayoutT::index_of_each)
+        /// (the range checked once for the whole slice).
+        #[divan::bench(sample_count = 200, sample_size = 100)]
+        fn static_layout_each(b: Bencher) {
+            let ords = ordinals();
+            let mut out = vec![0i64; SIZE];
+            b.bench_local(|| {
+                Tv::index_of_each(black_box(&ords[..]), black_box(&mut out[..])).unwrap();
+                black_box(&out);
+            });
+        }
+
+        /// The same buffer written with the hand-written arithmetic.
+        #[divan::bench(sample_count = 200, sample_size = 100)]
+        fn hand_written_each(b: Bencher) {
+            let ords = ordinals();
+            let mut out = vec![0i64; SIZE];
+            b.bench_local(|| {
+                let out = black_box(&mut out[..]);
+                for (o, &i) in out.iter_mut().zip(black_box(&ords[..])) {
+                    *o = by_hand(i);
+                }
+                black_box(&out);
             });
         }
 

@@ -69,6 +69,35 @@ fn static_index_of_is_a_const_fn_usable_in_const_items() {
 }
 
 #[test]
+fn index_of_each_checks_the_range_once_and_writes_every_index() {
+    let ordinals: Vec<usize> = (0..Issue::size()).rev().collect();
+    let mut indices = vec![-1i64; ordinals.len()];
+    Issue::index_of_each(&ordinals, &mut indices).unwrap();
+    let run = Issue::to_layout();
+    for (&o, &i) in ordinals.iter().zip(&indices) {
+        assert_eq!(i, run.index_of(o).unwrap(), "ordinal {o}");
+    }
+    // A bad ordinal anywhere, or a buffer of another length: an error, the buffer untouched.
+    let before = indices.clone();
+    let mut bad = ordinals.clone();
+    bad[517] = 5000;
+    assert_eq!(
+        Issue::index_of_each(&bad, &mut indices)
+            .unwrap_err()
+            .to_string(),
+        "index_of_each: ordinal 5000 is outside the layout of size 1024 (valid: 0..1024)"
+    );
+    assert_eq!(
+        Issue::index_of_each(&ordinals[1..], &mut indices)
+            .unwrap_err()
+            .to_string(),
+        "index_of_each: expected 1023 indices (one per ordinal), found 1024"
+    );
+    assert_eq!(indices, before);
+    Issue::index_of_each(&[], &mut []).unwrap();
+}
+
+#[test]
 fn static_layout_run_time_errors_name_the_operation_the_value_and_the_bound() {
     assert_eq!(
         Issue::try_index_of(1024).unwrap_err().to_string(),
@@ -276,4 +305,42 @@ fn static_layout_view_indexes_as_the_run_time_view() {
             "StaticLayoutView: coordinate 6 is outside mode 1 of extent 6 (valid: 0..6) of the layout (4,(3,2)):(2,(8,24))"
         )
     );
+}
+
+proptest::proptest! {
+    #![proptest_config(crate::hostile::config(512))]
+
+    /// The static layout's fallible functions on random input: the run-time layout's answer,
+    /// or an error starting with the operation (never a panic), the buffer untouched.
+    #[test]
+    fn static_layout_fallible_functions_on_random_input_answer_or_refuse(
+        ordinals in proptest::collection::vec(
+            proptest::prop_oneof![0usize..1100, proptest::num::usize::ANY], 0..6),
+        coord in proptest::collection::vec(proptest::prop_oneof![-3i64..40, proptest::num::i64::ANY], 0..4),
+        room in 0usize..7,
+    ) {
+        let run = Issue::to_layout();
+        for &o in &ordinals {
+            match Issue::try_index_of(o) {
+                Ok(i) => proptest::prop_assert_eq!(i, run.index_of(o).unwrap()),
+                Err(e) => proptest::prop_assert!(o >= 1024 && e.to_string().starts_with("try_index_of: ")),
+            }
+        }
+        match Issue::try_index(&coord) {
+            Ok(i) => proptest::prop_assert_eq!(i, run.index(&coord[..].into()).unwrap()),
+            Err(e) => proptest::prop_assert!(e.to_string().starts_with("try_index: "), "{e}"),
+        }
+        let mut indices = vec![-7i64; room];
+        match Issue::index_of_each(&ordinals, &mut indices) {
+            Ok(()) => {
+                for (&o, &i) in ordinals.iter().zip(&indices) {
+                    proptest::prop_assert_eq!(i, run.index_of(o).unwrap());
+                }
+            }
+            Err(e) => {
+                proptest::prop_assert!(e.to_string().starts_with("index_of_each: "), "{e}");
+                proptest::prop_assert!(indices.iter().all(|&i| i == -7));
+            }
+        }
+    }
 }

@@ -139,6 +139,53 @@ impl<L: StaticLayout> LayoutT<L> {
         Self::FOLD.code.try_index_of(ordinal)
     }
 
+    /// The index of every ordinal of `ordinals`, written to `indices`: the range of all the
+    /// ordinals is checked first, in one pass, and then the index math runs without a check
+    /// per ordinal, so the loop vectorises where [`index_of`](LayoutT::index_of) on each
+    /// ordinal cannot (its check may stop the loop at any element). An ordinal outside
+    /// `[0, size)`, or `indices` of another length, is an error, and `indices` is left as it
+    /// was.
+    ///
+    /// ```
+    /// use strideweave::layout_t;
+    /// type A = layout_t!((2, 4) : (4, 1));
+    /// let mut indices = [0i64; 3];
+    /// A::index_of_each(&[0, 3, 7], &mut indices)?;
+    /// assert_eq!(indices, [0, 5, 7]);
+    /// assert_eq!(A::index_of_each(&[1, 8, 2], &mut indices).unwrap_err().to_string(),
+    ///     "index_of_each: ordinal 8 is outside the layout of size 8 (valid: 0..8)");
+    /// assert_eq!(indices, [0, 5, 7]);
+    /// # Ok::<(), strideweave::Error>(())
+    /// ```
+    pub fn index_of_each(ordinals: &[usize], indices: &mut [i64]) -> Result<()> {
+        let layout = &Self::FOLD;
+        if ordinals.len() != indices.len() {
+            return Err(crate::Error::RankMismatch {
+                op: "index_of_each",
+                what: "indices (one per ordinal)",
+                expected: ordinals.len(),
+                found: indices.len(),
+            });
+        }
+        // Every ordinal is at most the bitwise or of all of them: one or per ordinal (it
+        // vectorises, where a maximum of unsigned 64-bit integers does not on baseline
+        // x86-64) proves the range whenever the or is below the size; only otherwise are the
+        // ordinals compared one by one, to find the first outside.
+        let bound = ordinals.iter().fold(0, |bits, &o| bits | o);
+        if bound >= layout.size
+            && let Some(&outside) = ordinals.iter().find(|&&o| o >= layout.size)
+        {
+            return Err(layout
+                .code
+                .ordinal_error("index_of_each", outside)
+                .to_error());
+        }
+        for (index, &ordinal) in indices.iter_mut().zip(ordinals) {
+            *index = layout.code.eval(ordinal);
+        }
+        Ok(())
+    }
+
     /// The index of a coordinate, one integer per top-level mode, each counted
     /// first-mode-fastest inside its mode ([`LayoutCode::index`]); a coordinate of the wrong
     /// length or outside a mode panics (a compile error in a `const` item).

@@ -2,7 +2,7 @@
 //! contracted `k`) becomes one gemm dimension on every side that reads it, and a side
 //! whose lines do not step regularly in any order is staged — copied per batch index
 //! through the copy engine into a compact buffer (`a` as `m k`, `b` as `k n`; the output
-//! computed as `m n` and copied out) — so `matrixmultiply` runs once per batch index either
+//! computed as `m n` and copied out) — so the gemm kernel runs once per batch index either
 //! way. The line order of each class is chosen among the orders of its sides' strides to
 //! stage the fewest elements; a class that folds everywhere stages nothing.
 
@@ -119,7 +119,7 @@ const ORDERS: [(Side, Side, Side); 8] = {
     ]
 };
 
-/// `c[dc + …] = Σ a·b` by `matrixmultiply` once per batch index, staging the sides whose
+/// `c[dc + …] = Σ a·b` by the gemm kernel once per batch index, staging the sides whose
 /// classes do not fold; `Ok(false)` (nothing written) when `T` has no gemm kernel.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn gemm<T: Ring>(

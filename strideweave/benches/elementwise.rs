@@ -15,7 +15,7 @@ use strideweave::Tensor;
 
 mod common;
 
-use common::{B, N, shape, sq};
+use common::{B, N, sq};
 
 fn main() {
     common::run();

@@ -234,13 +234,9 @@ mod tests {
     fn gemm_on_two_threads_is_bit_identical_to_one_thread() {
         // Values that round: only the same sums in the same order agree in every bit.
         let val = |i: usize| ((i as f64 * 0.618_034).fract() - 0.5) * 3.1;
-        // Above the crate's own threshold (m·n·k-block ≥ 48·48·256), one with several
-        // k blocks, one row-major, one strided and reversed.
-        for &(m, k, n, ha, hb) in &[
-            (160, 400, 120, 0, 0),
-            (97, 1030, 65, 1, 0),
-            (130, 257, 150, 2, 3),
-        ] {
+        // Above the crate's own threshold (m·n·k-block ≥ 48·48·256): one row-major with
+        // several k blocks, one strided and reversed.
+        for &(m, k, n, ha, hb) in &[(97, 1030, 65, 1, 0), (130, 257, 150, 2, 3)] {
             let (la, oa, rsa, csa) = placement(m, k, ha);
             let (lb, ob, rsb, csb) = placement(k, n, hb);
             let a: Vec<f64> = (0..la).map(val).collect();

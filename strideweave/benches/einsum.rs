@@ -1,5 +1,5 @@
-//! `Tensor::einsum("b i k, b k j -> b i j")` against `matrixmultiply::sgemm` called once per
-//! batch index with the same strides, writing the same compact output (issue 13's target:
+//! `Tensor::einsum("b i k, b k j -> b i j")` against the gemm kernel StrideWeave uses (the
+//! `gemm` crate, [`sgemm`] below) called once per batch index with the same strides, writing the same compact output (issue 13's target:
 //! within 1.1×). b = 16, 128 × 128 × 128, f32.
 //!
 //! Run with `cargo bench -p strideweave --bench einsum`; not part of the test command.
@@ -19,6 +19,55 @@ fn main() {
         .sample_count(100)
         .sample_size(1)
         .main();
+}
+
+/// `matrixmultiply::sgemm`'s signature on the `gemm` crate (on rayon's pool, as StrideWeave
+/// above its threshold, which 128³ reaches: `RAYON_NUM_THREADS=1` for one thread).
+///
+/// # Safety
+/// Every index `i·rs + j·cs` of each matrix lies inside its allocation; `c`'s are distinct.
+#[allow(clippy::too_many_arguments)]
+unsafe fn sgemm(
+    m: usize,
+    k: usize,
+    n: usize,
+    alpha: f32,
+    a: *const f32,
+    rsa: isize,
+    csa: isize,
+    b: *const f32,
+    rsb: isize,
+    csb: isize,
+    beta: f32,
+    c: *mut f32,
+    rsc: isize,
+    csc: isize,
+) {
+    assert!(alpha == 1.0 && beta == 0.0);
+    // SAFETY: the caller's contract; `read_dst = false` (`beta = 0`).
+    unsafe {
+        gemm::gemm(
+            m,
+            n,
+            k,
+            c,
+            csc,
+            rsc,
+            false,
+            a,
+            csa,
+            rsa,
+            b,
+            csb,
+            rsb,
+            0.0,
+            1.0,
+            false,
+            false,
+            false,
+            gemm::Parallelism::Rayon(0),
+        )
+    }
 }
 
 const B: usize = 16;
@@ -56,7 +105,7 @@ fn sgemm_per_batch_batch_first(bencher: Bencher) {
             // SAFETY: every index p + i·16 + j·2048 (i, j < 128) is below 16·128·128, the
             // length of each buffer; `c` is written at distinct indices only.
             unsafe {
-                matrixmultiply::sgemm(
+                sgemm(
                     N,
                     N,
                     N,
@@ -100,7 +149,7 @@ fn sgemm_per_batch_batch_last(bencher: Bencher) {
             // SAFETY: every index o + i + j·128 (i, j < 128) lies in batch p's block of each
             // buffer; `c` is written at distinct indices only.
             unsafe {
-                matrixmultiply::sgemm(
+                sgemm(
                     N,
                     N,
                     N,

@@ -1,6 +1,5 @@
-//! Elementwise arithmetic and matmul (divan), side by side in one run: StrideWeave, ndarray
-//! and a hand-written loop (elementwise), or `matrixmultiply` called directly with the same
-//! strides (matmul).
+//! Elementwise arithmetic (divan), side by side in one run: StrideWeave, ndarray and a
+//! hand-written loop. Matrix products are in `benches/matmul.rs`.
 //!
 //! Run with `cargo bench -p strideweave --bench elementwise`; not part of the test command.
 //!
@@ -12,11 +11,11 @@
 
 use divan::{Bencher, black_box};
 use ndarray::{Array2, Zip};
-use strideweave::{Key, Tensor};
+use strideweave::Tensor;
 
 mod common;
 
-use common::{B, N, shape, sq};
+use common::{B, N, sq};
 
 fn main() {
     common::run();
@@ -171,151 +170,4 @@ mod add_transposed {
         let mut out = vec![0f32; N * N];
         b.bench_local(|| hand_add_transposed(black_box(&x), black_box(&y), &mut out, N));
     }
-}
-
-/// Matrix products of f32 and f64 operands, compact, transposed (a permuted view) or a
-/// step-2 slice of a twice larger matrix, against `matrixmultiply` with the same strides
-/// writing the same compact (column-major) output.
-mod matmul {
-    use super::*;
-    use std::any::TypeId;
-    use std::sync::Mutex;
-
-    /// (m, k, n): a square product and a non-square one.
-    const DIMS: [(usize, usize, usize); 2] = [(512, 512, 512), (384, 640, 256)];
-    const LAYOUTS: [&str; 3] = ["compact", "transposed", "sliced"];
-
-    /// A `rows × cols` f32/f64 tensor placed by `how`, and its (offset-free) row and column
-    /// strides and carrier values.
-    fn operand<T: strideweave::Element + Copy>(
-        rows: usize,
-        cols: usize,
-        how: &str,
-        value: impl Fn(usize) -> T,
-    ) -> (Tensor, isize, isize, Vec<T>) {
-        match how {
-            "compact" => {
-                let v: Vec<T> = (0..rows * cols).map(&value).collect();
-                let t = Tensor::from_vec(v.clone(), &shape(&format!("({rows},{cols})")));
-                (t.unwrap(), 1, rows as isize, v)
-            }
-            "transposed" => {
-                let v: Vec<T> = (0..rows * cols).map(&value).collect();
-                let t = Tensor::from_vec(v.clone(), &shape(&format!("({cols},{rows})")));
-                (t.unwrap().permute(&[1, 0]).unwrap(), cols as isize, 1, v)
-            }
-            _ => {
-                let (r2, c2) = (2 * rows, 2 * cols);
-                let v: Vec<T> = (0..r2 * c2).map(&value).collect();
-                let t = Tensor::from_vec(v.clone(), &shape(&format!("({r2},{c2})"))).unwrap();
-                let two = Key::slice(None, None, Some(2));
-                (t.slice(&[two, two]).unwrap(), 2, 2 * r2 as isize, v)
-            }
-        }
-    }
-
-    /// One product's operands (with their row and column strides) and result tensor.
-    type Case = ((Tensor, isize, isize), (Tensor, isize, isize), Tensor);
-
-    /// The operands and result of the product `(dims, how)` of `T`s, built on first use and
-    /// then shared by both sides of the comparison, so that both run on the same buffers:
-    /// the alignment of a buffer to cache lines varies between allocations and moved one
-    /// side's time by up to 7% when each side had buffers of its own.
-    fn case<T: strideweave::Element + Copy + 'static>(
-        (dims, how): (usize, usize),
-        value: fn(usize, bool) -> T,
-    ) -> Case {
-        /// The cases built so far, by element type, size and layout.
-        type Cases = Vec<((TypeId, usize, usize), Case)>;
-        static CASES: Mutex<Cases> = Mutex::new(Vec::new());
-        let key = (TypeId::of::<T>(), dims, how);
-        let mut cases = CASES.lock().unwrap();
-        if let Some((_, c)) = cases.iter().find(|(k, _)| *k == key) {
-            return c.clone();
-        }
-        let (m, k, n) = DIMS[dims];
-        let (x, rsa, csa, _) = operand::<T>(m, k, LAYOUTS[how], |i| value(i, true));
-        let (y, rsb, csb, _) = operand::<T>(k, n, LAYOUTS[how], |i| value(i, false));
-        let out = Tensor::zeros::<T>(&shape(&format!("({m},{n})")));
-        let c = ((x, rsa, csa), (y, rsb, csb), out);
-        cases.push((key, c.clone()));
-        c
-    }
-
-    macro_rules! gemm_benches {
-        ($t:ty, $gemm:path, $sw:ident, $mm:ident) => {
-            #[divan::bench(args = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)])]
-            fn $sw(b: Bencher, arg: (usize, usize)) {
-                let ((x, ..), (y, ..), out) =
-                    case::<$t>(arg, |i, a| (i % if a { 7 } else { 5 }) as $t);
-                b.bench_local(|| black_box(&x).matmul_into(black_box(&y), &out).unwrap());
-            }
-
-            /// The same product by one direct `matrixmultiply` call on the same buffers
-            /// ([`case`]): the two sides differ only in the code between the call and the
-            /// kernel.
-            #[divan::bench(args = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)])]
-            #[allow(unsafe_code)]
-            fn $mm(b: Bencher, arg: (usize, usize)) {
-                let (m, k, n) = DIMS[arg.0];
-                let ((x, rsa, csa), (y, rsb, csb), out) =
-                    case::<$t>(arg, |i, a| (i % if a { 7 } else { 5 }) as $t);
-                let (ox, oy) = (x.offset(), y.offset());
-                b.bench_local(|| {
-                    x.carrier()
-                        .read::<$t, _>(|xs| {
-                            y.carrier().read::<$t, _>(|ys| {
-                                out.carrier().write::<$t, _>(|cs| {
-                                    let (ra, ca) = (rsa as usize, csa as usize);
-                                    assert!(
-                                        cs.len() == m * n
-                                            && ox + (m - 1) * ra + (k - 1) * ca < xs.len()
-                                    );
-                                    let (rb, cb) = (rsb as usize, csb as usize);
-                                    assert!(oy + (k - 1) * rb + (n - 1) * cb < ys.len());
-                                    // SAFETY: the asserts above place every index
-                                    // `o + i·rs + j·cs` the kernel reads inside `xs`/`ys`
-                                    // (positive strides), and `cs` holds exactly m·n
-                                    // elements with strides (1, m).
-                                    unsafe {
-                                        $gemm(
-                                            m,
-                                            k,
-                                            n,
-                                            1.0,
-                                            black_box(xs.as_ptr().add(ox)),
-                                            rsa,
-                                            csa,
-                                            black_box(ys.as_ptr().add(oy)),
-                                            rsb,
-                                            csb,
-                                            0.0,
-                                            cs.as_mut_ptr(),
-                                            1,
-                                            m as isize,
-                                        )
-                                    }
-                                })
-                            })
-                        })
-                        .unwrap()
-                        .unwrap()
-                        .unwrap()
-                });
-            }
-        };
-    }
-
-    gemm_benches!(
-        f32,
-        matrixmultiply::sgemm,
-        strideweave_f32,
-        matrixmultiply_f32
-    );
-    gemm_benches!(
-        f64,
-        matrixmultiply::dgemm,
-        strideweave_f64,
-        matrixmultiply_f64
-    );
 }

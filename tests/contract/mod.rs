@@ -3,8 +3,9 @@
 //! reference cases of einsum, values and gradients (`reference`,
 //! `tests/data/einsum_numpy.json`); finite differences of every form (`gradients`);
 //! random inputs (`random`: no panic, errors with messages, carriers unchanged, results
-//! equal a naive sum).
+//! equal a naive sum); the gemm kernel's operand placements and threads (`gemm`).
 
+mod gemm;
 mod gradients;
 mod random;
 mod reference;

@@ -5,11 +5,11 @@
 //! The lines fall into four classes by their strides: batch (output and both operands),
 //! left-free (output and `a`), right-free (output and `b`) and contracted (not in the
 //! output). Each class is folded into as few lines as the strides allow (extent-1 lines
-//! dropped, lines that step regularly on every side merged). For f32/f64 `matrixmultiply`
-//! runs once per batch index ([`stage`]): with the operands' own strides where each class
+//! dropped, lines that step regularly on every side merged). For f32, f64, c32 and c64 the
+//! gemm kernel (`kernels/gemm.rs`) runs once per batch index ([`stage`]): with the operands' own strides where each class
 //! folds into one line on every side (nothing is copied), else with the sides that do not
-//! fold staged in compact buffers through the copy engine. For integer, complex and half
-//! types a plain loop over offset tables does the same sum (integers wrap).
+//! fold staged in compact buffers through the copy engine. For integer and half types a
+//! plain loop over offset tables does the same sum (integers wrap).
 
 use crate::error::Result;
 use crate::kernels::int::Int;

@@ -13,7 +13,7 @@
 //! | `zip` | the elementwise engine on the plan in destination-stride order: `f` of one or two strided sources straight into a strided destination |
 //! | `strided` | iteration over strided (and stride-zero) layouts in ordinal order without copying, on the plan in ordinal order |
 //! | `contract` | the batched-contraction kernel: lines classed batch / left / right / contracted, folded, gemm once per batch index or a plain offset-table loop (integers wrap) |
-//! | `gemm` | `matrixmultiply`'s f32/f64 kernels: the crate's one `unsafe` block |
+//! | `gemm` | the `gemm` crate's f32/f64/c32/c64 kernels at any strides, on rayon's pool above a size threshold: one `unsafe` block |
 //!
 //! Nothing here knows a `Tensor`: kernels see slices, offsets and layouts.
 

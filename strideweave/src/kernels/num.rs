@@ -129,7 +129,7 @@ macro_rules! num_real {
                 b: (&[Self], i64, i64, i64),
                 c: (&mut [Self], i64, i64, i64),
             ) -> bool {
-                crate::kernels::gemm::gemm_real(dims, a, b, c);
+                crate::kernels::gemm::gemm(dims, a, b, c);
                 true
             }
         }
@@ -143,6 +143,7 @@ macro_rules! num_complex {
     ($t:ty, $re:ty, $variant:ident) => {
         impl Num for $t {
             const COMPLEX: bool = true;
+            const GEMM: bool = true;
             fn from_f64(v: f64) -> Self {
                 <$t>::new(v as $re, 0.0)
             }
@@ -150,6 +151,15 @@ macro_rules! num_complex {
                 <$t>::conj(&self)
             }
             dense_conversions!($variant);
+            fn gemm(
+                dims: (usize, usize, usize),
+                a: (&[Self], i64, i64, i64),
+                b: (&[Self], i64, i64, i64),
+                c: (&mut [Self], i64, i64, i64),
+            ) -> bool {
+                crate::kernels::gemm::gemm(dims, a, b, c);
+                true
+            }
         }
     };
 }

@@ -5,7 +5,7 @@
 //! naming the operand mode(s) it comes from, and the summed indices. Each index's sublayout
 //! is flattened into [`Line`]s of the kernel (`kernels/contract.rs`) with each operand's own
 //! strides, so the operands are read where they lie (transposed, sliced, reversed,
-//! broadcast) and `matrixmultiply` runs once per batch index when each class folds into one
+//! broadcast) and the gemm kernel (`kernels/gemm.rs`) runs once per batch index when each class folds into one
 //! line; nothing is copied before the product. The result is compact first-mode-fastest.
 //!
 //! The backward rule is the same core: `dA = Σ dC · conj(B)` over the indices `A` does not

@@ -2,7 +2,8 @@
 //!
 //! A rank-2 tensor is a matrix whose row and column coordinates are its two top-level modes
 //! (each may be nested). When each mode coalesces to one stride — any sign, zero included —
-//! f32 and f64 products run in `matrixmultiply`'s packed kernels straight from the operands'
+//! f32, f64, c32 and c64 products run in the `gemm` crate's packed kernels (on rayon's pool
+//! above a size threshold, bit-identical to one thread) straight from the operands'
 //! carriers, writing straight into the result (a fresh compact vector, or the `_into`
 //! destination at its own strides when its two modes coalesce too and it shares no carrier
 //! with an operand); otherwise, and for the other dtypes, a plain loop over precomputed row

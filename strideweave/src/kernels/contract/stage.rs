@@ -2,7 +2,7 @@
 //! contracted `k`) becomes one gemm dimension on every side that reads it, and a side
 //! whose lines do not step regularly in any order is staged — copied per batch index
 //! through the copy engine into a compact buffer (`a` as `m k`, `b` as `k n`; the output
-//! computed as `m n` and copied out) — so `matrixmultiply` runs once per batch index either
+//! computed as `m n` and copied out) — so the gemm kernel runs once per batch index either
 //! way. The line order of each class is chosen among the orders of its sides' strides to
 //! stage the fewest elements; a class that folds everywhere stages nothing.
 
@@ -119,7 +119,7 @@ const ORDERS: [(Side, Side, Side); 8] = {
     ]
 };
 
-/// `c[dc + …] = Σ a·b` by `matrixmultiply` once per batch index, staging the sides whose
+/// `c[dc + …] = Σ a·b` by the gemm kernel once per batch index, staging the sides whose
 /// classes do not fold; `Ok(false)` (nothing written) when `T` has no gemm kernel.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn gemm<T: Ring>(
@@ -153,6 +153,10 @@ pub(super) fn gemm<T: Ring>(
     let mut sa = Operand::<T>::new(op, &m, &k, Side::A)?;
     let mut sb = Operand::<T>::new(op, &k, &n, Side::B)?;
     let mut so = Operand::<T>::new(op, &m, &n, Side::Out)?;
+    #[cfg(feature = "parallel")]
+    if batches(op, (&m, &n, &k), batch, (a, b), c, &so)? {
+        return Ok(true);
+    }
     let dims = (sm, sk, sn);
     let mut ran = true;
     odometer(batch, |da, db, dc| {
@@ -174,6 +178,88 @@ pub(super) fn gemm<T: Ring>(
         }
     });
     Ok(ran)
+}
+
+/// Many small products split by batch index across rayon's pool: when the batch holds at
+/// least [`MIN_PARALLEL_WORK`] multiply-adds but one product fewer (so each product runs on
+/// one thread either way), each task computes its batch indices' products (staging its own
+/// operands) into a buffer of its own, then the buffers are copied into `c` in turn. Each
+/// product is the same kernel call as on one thread, with the output at strides of the same
+/// orientation, so the sums are the same bits. `Ok(false)`: not taken (the serial loop runs).
+/// Only products the kernel runs by its general packed path are split (`m, n ≥ 2`, `k ≥ 3`,
+/// `m·n > 256`): its small-size paths choose by the output's strides.
+#[cfg(feature = "parallel")]
+fn batches<T: Ring>(
+    op: &'static str,
+    (m, n, k): (&[Line], &[Line], &[Line]),
+    batch: &[Line],
+    (a, b): (Src<'_, T>, Src<'_, T>),
+    c: &mut [T],
+    so: &Operand<T>,
+) -> Result<bool> {
+    use crate::kernels::gemm::MIN_PARALLEL_WORK;
+    use rayon::prelude::*;
+    let (sm, sn, sk, count) = (size(m), size(n), size(k), size(batch));
+    let one = sm.saturating_mul(sn).saturating_mul(sk);
+    let threads = rayon::current_num_threads();
+    if threads < 2
+        || count < 2
+        || one >= MIN_PARALLEL_WORK
+        || one.saturating_mul(count) < MIN_PARALLEL_WORK
+        || sm < 2
+        || sn < 2
+        || sk < 3
+        || sm * sn <= 256
+    {
+        return Ok(false);
+    }
+    let mut offsets = crate::budget::reserved_vec(op, count)?;
+    odometer(batch, |da, db, dc| offsets.push((da, db, dc)));
+    // The buffer's strides: as the serial call's output (staged: compact; in place: the
+    // same orientation, which decides how the kernel lays the product out).
+    let (rs, cs) = match so.stage {
+        None if so.cs.unsigned_abs() < so.rs.unsigned_abs() => (sn as i64, 1),
+        _ => (1, sm as i64),
+    };
+    let mn = sm * sn;
+    let chunk = count.div_ceil(threads * 4);
+    let parts: Vec<Vec<T>> = (offsets.par_chunks(chunk))
+        .map(|part| -> Result<Vec<T>> {
+            let mut sa = Operand::<T>::new(op, m, k, Side::A)?;
+            let mut sb = Operand::<T>::new(op, k, n, Side::B)?;
+            let mut out = crate::budget::filled_vec(op, T::zero(), part.len() * mn)?;
+            for (q, &(da, db, _)) in part.iter().enumerate() {
+                let (oa, ob) = (sa.lend((a.0, a.1 + da)), sb.lend((b.0, b.1 + db)));
+                let pa = if sa.stage.is_some() { &sa.buf } else { a.0 };
+                let pb = if sb.stage.is_some() { &sb.buf } else { b.0 };
+                let at = (q * mn) as i64;
+                T::gemm(
+                    (sm, sk, sn),
+                    (pa, oa, sa.rs, sa.cs),
+                    (pb, ob, sb.rs, sb.cs),
+                    (&mut out, at, rs, cs),
+                );
+            }
+            Ok(out)
+        })
+        .collect::<Result<_>>()?;
+    // Each product's lines: extents, strides in the buffer and in `c`.
+    let (mut e, mut d, mut s) = (Vec::new(), Vec::new(), Vec::new());
+    for (class, unit) in [(m, rs), (n, cs)] {
+        let mut at = unit;
+        for l in class {
+            e.push(l.extent);
+            d.push(at);
+            s.push(l.so);
+            at *= l.extent;
+        }
+    }
+    for (part, buf) in offsets.chunks(chunk).zip(&parts) {
+        for (q, &(_, _, dc)) in part.iter().enumerate() {
+            copy(&e, (buf, (q * mn) as i64, &d), (c, dc, &s));
+        }
+    }
+    Ok(true)
 }
 
 #[cfg(test)]
@@ -218,5 +304,65 @@ mod tests {
             want[i1 + 2 * j + 4 * i2] += a[i1 + 2 * i2 + 4 * k] * b[j + 2 * k];
         }
         assert_eq!(c, want);
+    }
+
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn many_small_products_split_by_batch_give_the_bits_of_one_thread() {
+        // 180 products of 17×40×18 (12,240 multiply-adds each, 2.2M in all): batch first
+        // in the output, then between its rows and columns (both written in place).
+        let l = |extent, sa, sb, so| Line { extent, sa, sb, so };
+        let (bs, mm, kk, nn) = (180i64, 17i64, 40i64, 18i64);
+        let val = |i: i64, s: f64| ((i as f64 * s).fract() - 0.5) * 3.0;
+        let a: Vec<f64> = (0..bs * mm * kk).map(|i| val(i, 0.618)).collect();
+        let b: Vec<f64> = (0..bs * kk * nn).map(|i| val(i, 0.414)).collect();
+        let cases = [
+            (
+                [l(mm, bs, 0, bs)],
+                [l(nn, 0, bs * kk, bs * mm)],
+                [l(bs, 1, 1, 1)],
+                (bs * mm * nn) as usize,
+            ),
+            (
+                [l(mm, 1, 0, 1)],
+                [l(nn, 0, kk, mm * bs)],
+                [l(bs, mm * kk, kk * nn, mm)],
+                (bs * mm * nn) as usize,
+            ),
+        ];
+        for (m, n, batch, len) in cases {
+            let k = [l(
+                kk,
+                mm * if batch[0].sa == 1 { bs } else { 1 },
+                if batch[0].sa == 1 { bs } else { 1 },
+                0,
+            )];
+            let on = |threads: usize| {
+                let mut c = vec![0.0; len];
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let ran =
+                    pool.install(|| gemm("t", (&m, &n, &k), &batch, (&a, 0), (&b, 0), &mut c));
+                assert!(ran.unwrap());
+                c
+            };
+            let (one, two) = (on(1), on(2));
+            assert!(
+                one.iter()
+                    .zip(&two)
+                    .all(|(x, y)| x.to_bits() == y.to_bits())
+            );
+            // And right: one element against its sum.
+            let (q, i, j) = (7i64, 3i64, 5i64);
+            let mut want = 0.0;
+            for p in 0..kk {
+                want += a[(q * batch[0].sa + i * m[0].sa + p * k[0].sa) as usize]
+                    * b[(q * batch[0].sb + p * k[0].sb + j * n[0].sb) as usize];
+            }
+            let got = two[(q * batch[0].so + i * m[0].so + j * n[0].so) as usize];
+            assert!((got - want).abs() < 1e-9, "{got} {want}");
+        }
     }
 }

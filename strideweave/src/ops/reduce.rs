@@ -478,6 +478,9 @@ impl Space {
     /// This space with the reduced leaves that `l` (the operand's layout) reads with stride
     /// 0 set to extent 1, and how often each remaining term repeats; `None`: no such leaf.
     fn walked(&self, l: &Layout) -> Option<(Space, i64)> {
+        if !l.stride().leaves().contains(&0) {
+            return None; // the view only regroups leaves: no stride 0 (the common case)
+        }
         let view = self.view(l);
         let strides = view.stride().leaves();
         if !repeats(&self.extents, &self.gather, strides) {

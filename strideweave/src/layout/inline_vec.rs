@@ -119,16 +119,6 @@ impl<T: Copy + Default, const N: usize> InlineVec<T, N> {
         self.len = len as u32;
     }
 
-    /// The whole inline array (the items, then unspecified values up to `N`) when the items
-    /// are inline: fixed-size reads for loops over at most `N` items that mask the tail.
-    #[inline(always)]
-    pub(crate) fn inline_items(&self) -> Option<&[T; N]> {
-        match self.heap {
-            None => Some(&self.inline),
-            Some(_) => None,
-        }
-    }
-
     /// Overwrites the items with `len` copies of `T::default()`, in place (one fixed-size
     /// block store when they fit inline).
     #[inline(always)]

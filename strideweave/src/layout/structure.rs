@@ -277,31 +277,20 @@ impl Layout {
         let (sv, tv, dv): (&[i64], &[i64], &[i64]) =
             (&self.shape.0.vals, &target.0.vals, &self.stride.0.vals);
         let n = tv.len();
-        let inline = (
-            self.shape.0.vals.inline_items(),
-            target.0.vals.inline_items(),
-            self.stride.0.vals.inline_items(),
-        );
-        if let (Some(s), Some(t), Some(d)) = inline
-            && sv.len() == n
-            && self.shape.0.toks.len() == n
-            && target.0.toks.len() == n
-        {
+        if n <= 8 && sv.len() == n && self.shape.0.toks.len() == n && target.0.toks.len() == n {
             // Flat on both sides (one token per leaf: every token a leaf, so the profiles
-            // agree) and inline (n ≤ 8): all 8 lanes of the inline arrays in one branchless
-            // pass, the lanes from `n` on masked; the extents are the target's array, copied
-            // whole (no per-leaf loop, no `memcpy` call: ~60 instructions less per view).
-            let (mut stride, mut bad) = ([0i64; 8], false);
-            for k in 0..8 {
-                let live = k < n;
-                bad |= live & (s[k] != t[k]) & (s[k] != 1);
-                stride[k] = if live & (s[k] == t[k]) { d[k] } else { 0 };
+            // agree) and inline: the leaves in fixed arrays, one pass, no per-leaf call.
+            let (mut shape, mut stride, mut bad) = ([0i64; 8], [0i64; 8], false);
+            let leaves = sv.iter().zip(tv).zip(dv);
+            for ((e, d), ((&s, &t), &st)) in shape.iter_mut().zip(&mut stride).zip(leaves) {
+                bad |= s != t && s != 1;
+                (*e, *d) = (t, if s != t { 0 } else { st });
             }
             if bad {
                 return Err(self.broadcast_error(op, target));
             }
             // Widening with stride 0 keeps the reach.
-            out.set_flat_inline_root((*t, stride), n, target.0.int_root);
+            out.set_flat_inline_root((shape, stride), n, target.0.int_root);
             return Ok(());
         }
         self.broadcast_to_nested(op, target, out, (sv, tv, dv))

@@ -132,6 +132,10 @@ impl Tensor {
     /// let s = t.sum().unwrap();
     /// assert_eq!((s.rank(), s.shape().to_string()), (0, "()".to_string()));
     /// assert_eq!(s.item::<f64>().unwrap(), 15.0);
+    /// // A broadcast mode is read once and multiplies: 2^40 elements, at once.
+    /// let one = strideweave::Tensor::from_vec(vec![0.5f64], &"(1,1)".parse().unwrap()).unwrap();
+    /// let huge = one.broadcast_to(&"(1048576,1048576)".parse().unwrap()).unwrap();
+    /// assert_eq!(huge.sum().unwrap().item::<f64>().unwrap(), 0.5 * 1099511627776.0);
     /// ```
     pub fn sum(&self) -> Result<Tensor> {
         fresh(reduce_modes(self, None, Reduction::Sum, "sum", Dest::Fresh))
@@ -236,7 +240,10 @@ impl Tensor {
     ///
     /// The operand is read in place through the view the pattern describes (no copy), and
     /// each output receives its terms in first-mode-fastest order, so floating sums are
-    /// those of a naive loop. The result is a fresh compact tensor of the operand's dtype,
+    /// those of a naive loop — except over a broadcast (stride-0) mode, which is read once:
+    /// its repeated terms are taken by one rule per reduction (a sum is `partial · n`, a
+    /// product `partial^n`, max/min the element, logsumexp `+ ln n`), so no reduction's
+    /// time grows with a broadcast extent. The result is a fresh compact tensor of the operand's dtype,
     /// recorded for autograd when the operand takes part.
     ///
     /// Errors: a pattern mistake is `InvalidRearrange` starting `reduce:` and quoting the

@@ -360,3 +360,147 @@ mod drop_view {
             .bench_values(drop);
     }
 }
+
+/// Rank-2 views of the copy benchmarks' workloads (issue 27: `broadcast_to` measured 2.4×
+/// and `slice` 1.35× ndarray's `IxDyn` there), each on both libraries' native compact order:
+/// ndarray row-major (rows × columns), StrideWeave first-mode-fastest with the modes
+/// reversed, so both read the same memory. The sources are zeroed allocations (no pages
+/// touched).
+mod rank2 {
+    use super::*;
+
+    fn sw(text: &str) -> Tensor {
+        Tensor::zeros::<f32>(&shape(text))
+    }
+
+    fn nd(dims: &[usize]) -> ArrayD<f32> {
+        ArrayD::zeros(IxDyn(dims))
+    }
+
+    /// A row broadcast to 4096²: (1,4096) → (4096,4096), ndarray's `broadcast`.
+    mod broadcast {
+        use super::*;
+
+        #[divan::bench]
+        fn strideweave(b: Bencher) {
+            let t = sw("(4096,1)");
+            let target = shape("(4096,4096)");
+            b.bench_local(|| black_box(&t).broadcast_to(black_box(&target)).unwrap());
+        }
+
+        #[divan::bench]
+        fn ndarray_dyn(b: Bencher) {
+            let a = nd(&[1, 4096]);
+            b.bench_local(|| {
+                black_box(&a)
+                    .broadcast(black_box(&[4096usize, 4096][..]))
+                    .unwrap()
+            });
+        }
+    }
+
+    /// `[::2, ::2]` of 8192×4096.
+    mod slice {
+        use super::*;
+
+        #[divan::bench]
+        fn strideweave(b: Bencher) {
+            let t = sw("(4096,8192)");
+            let keys = [
+                Key::slice(None, None, Some(2)),
+                Key::slice(None, None, Some(2)),
+            ];
+            b.bench_local(|| black_box(&t).slice(black_box(&keys)).unwrap());
+        }
+
+        #[divan::bench]
+        fn ndarray_dyn(b: Bencher) {
+            let a = nd(&[8192, 4096]);
+            let step = SliceInfoElem::Slice {
+                start: 0,
+                end: None,
+                step: 2,
+            };
+            let info = [step, step];
+            b.bench_local(|| -> ArrayViewD<'_, f32> { black_box(&a).slice(black_box(&info[..])) });
+        }
+    }
+
+    /// The transpose of 4096².
+    mod permute {
+        use super::*;
+
+        #[divan::bench]
+        fn strideweave(b: Bencher) {
+            let t = sw("(4096,4096)");
+            b.bench_local(|| black_box(&t).permute(black_box(&[1, 0])).unwrap());
+        }
+
+        #[divan::bench]
+        fn ndarray_dyn(b: Bencher) {
+            let a = nd(&[4096, 4096]);
+            b.bench_local(|| {
+                black_box(&a)
+                    .view()
+                    .permuted_axes(black_box(&[1usize, 0][..]))
+            });
+        }
+    }
+
+    /// 4096² split into (64,64,4096) rows (ndarray) / (4096,64,64) (StrideWeave).
+    mod reshape {
+        use super::*;
+
+        #[divan::bench]
+        fn strideweave(b: Bencher) {
+            let t = sw("(4096,4096)");
+            let target = shape("(4096,64,64)");
+            b.bench_local(|| black_box(&t).reshape(black_box(&target)).unwrap());
+        }
+
+        #[divan::bench]
+        fn ndarray_dyn(b: Bencher) {
+            let a = nd(&[4096, 4096]);
+            let target = [64usize, 64, 4096];
+            b.bench_local(|| {
+                black_box(&a)
+                    .view()
+                    .into_shape_with_order(black_box(&target[..]))
+                    .unwrap()
+            });
+        }
+    }
+
+    /// `"a b -> b a"` of 4096²: the tree `(#1,#0)`, `rearrange!` on a `Tensor`, and
+    /// ndarray's `permuted_axes`.
+    mod rearrange {
+        use super::*;
+
+        #[divan::bench]
+        fn strideweave(b: Bencher) {
+            let t = sw("(4096,4096)");
+            let out = Tree::node([Tree::id(1), Tree::id(0)]);
+            b.bench_local(|| {
+                black_box(&t)
+                    .rearrange_tree(black_box(&out), black_box(None))
+                    .unwrap()
+            });
+        }
+
+        #[divan::bench]
+        fn strideweave_macro_dynamic(b: Bencher) {
+            let t = sw("(4096,4096)");
+            b.bench_local(|| rearrange!(black_box(&t), "a b -> b a").unwrap());
+        }
+
+        #[divan::bench]
+        fn ndarray_dyn(b: Bencher) {
+            let a = nd(&[4096, 4096]);
+            b.bench_local(|| {
+                black_box(&a)
+                    .view()
+                    .permuted_axes(black_box(&[1usize, 0][..]))
+            });
+        }
+    }
+}

@@ -1,8 +1,11 @@
 //! Performs N views of one kind on a rank-4 (8,16,32,64) f32 tensor; run under
 //! `valgrind --tool=callgrind` and divide the instruction count by N to get instructions
 //! per view. Usage: `view_instructions OP N` with OP one of permute, slice, broadcast,
-//! reshape, unsqueeze, tree, none; `nd_OP` runs ndarray's equivalent on an `ArrayD<f32>`
-//! (`ArrayViewD` ops, as benches/views.rs measures them) and `nd_none` its baseline.
+//! reshape, unsqueeze, tree, none, and the rank-2 views of `benches/views.rs` (`rank2`):
+//! broadcast2 (a row (1,4096) to (4096,4096)), slice2 (`[::2, ::2]` of 8192×4096),
+//! permute2, reshape2 ((4096,4096) as (64,64,4096)), rearrange2 (`"a b -> b a"`, tree form);
+//! `nd_OP` runs ndarray's equivalent on an `ArrayD<f32>` (`ArrayViewD` ops, as
+//! benches/views.rs measures them) and `nd_none` its baseline.
 use std::hint::black_box;
 use strideweave::{Key, Shape, Tensor, Tree};
 
@@ -21,6 +24,13 @@ fn ndarray_views(op: &str, n: usize) {
     let dims = [8usize, 16, 32, 64];
     let merged = [128usize, 32, 64];
     let order = [3usize, 1, 0, 2];
+    // Rank 2 (benches/views.rs `rank2`), row-major: a row, a square, a tall matrix.
+    let row = ArrayD::from_shape_fn(IxDyn(&[1, 4096]), |_| 0.0f32);
+    let sqa = ArrayD::from_shape_fn(IxDyn(&[4096, 4096]), |_| 0.0f32);
+    let big = ArrayD::from_shape_fn(IxDyn(&[8192, 4096]), |_| 0.0f32);
+    let sq = [4096usize, 4096];
+    let split = [64usize, 64, 4096];
+    let steps = [range(0, None, 2), range(0, None, 2)];
     for _ in 0..n {
         match op {
             "nd_permute" | "nd_tree" => {
@@ -35,6 +45,23 @@ fn ndarray_views(op: &str, n: usize) {
             "nd_reshape" => {
                 let v = black_box(&a).view();
                 black_box(v.into_shape_with_order(black_box(&merged[..])).unwrap());
+            }
+            "nd_broadcast2" => {
+                black_box(black_box(&row).broadcast(black_box(&sq[..])).unwrap());
+            }
+            "nd_slice2" => {
+                black_box(black_box(&big).slice(black_box(&steps[..])));
+            }
+            "nd_permute2" | "nd_rearrange2" => {
+                black_box(
+                    black_box(&sqa)
+                        .view()
+                        .permuted_axes(black_box(&[1usize, 0][..])),
+                );
+            }
+            "nd_reshape2" => {
+                let v = black_box(&sqa).view();
+                black_box(v.into_shape_with_order(black_box(&split[..])).unwrap());
             }
             "nd_unsqueeze" => {
                 black_box(black_box(&a).view().insert_axis(black_box(Axis(2))));
@@ -65,6 +92,17 @@ fn main() {
     let target = sh("(8,16,32,64)");
     let reshape = sh("(128,32,64)");
     let tree = Tree::node([Tree::id(3), Tree::id(1), Tree::id(0), Tree::id(2)]);
+    // Rank 2, first-mode-fastest: the transposes of ndarray's row-major sources.
+    let row = Tensor::zeros::<f32>(&sh("(4096,1)"));
+    let sqt = Tensor::zeros::<f32>(&sh("(4096,4096)"));
+    let big = Tensor::zeros::<f32>(&sh("(4096,8192)"));
+    let sq = sh("(4096,4096)");
+    let split = sh("(4096,64,64)");
+    let steps = [
+        Key::slice(None, None, Some(2)),
+        Key::slice(None, None, Some(2)),
+    ];
+    let swap = Tree::node([Tree::id(1), Tree::id(0)]);
     for _ in 0..n {
         let v = match op.as_str() {
             "permute" => black_box(&t).permute(black_box(&[3, 1, 0, 2])).unwrap(),
@@ -76,6 +114,13 @@ fn main() {
             "broadcast" => black_box(&b).broadcast_to(black_box(&target)).unwrap(),
             "reshape" => black_box(&t).reshape(black_box(&reshape)).unwrap(),
             "unsqueeze" => black_box(&t).unsqueeze(black_box(2)).unwrap(),
+            "broadcast2" => black_box(&row).broadcast_to(black_box(&sq)).unwrap(),
+            "slice2" => black_box(&big).slice(black_box(&steps)).unwrap(),
+            "permute2" => black_box(&sqt).permute(black_box(&[1, 0])).unwrap(),
+            "reshape2" => black_box(&sqt).reshape(black_box(&split)).unwrap(),
+            "rearrange2" => black_box(&sqt)
+                .rearrange_tree(black_box(&swap), None)
+                .unwrap(),
             "tree" => black_box(&t)
                 .rearrange_tree(black_box(&tree), None)
                 .unwrap(),

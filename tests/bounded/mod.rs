@@ -3,6 +3,7 @@
 //! allocating anything near the size of its domain.
 
 mod algebra;
+mod broadcast_reductions;
 mod extremes;
 mod injective_oracle;
 mod ops;

@@ -17,7 +17,7 @@ use crate::carrier::Carrier;
 use crate::dtype::zeroed_vec;
 use crate::error::Result;
 use crate::kernels::num::{Dense, Num, with_num};
-use crate::kernels::scatter::place;
+use crate::kernels::scatter::{place, place_splat};
 use crate::layout::Layout;
 use crate::tensor::Tensor;
 use crate::tensor::read::{gather, read};
@@ -244,11 +244,13 @@ impl Part {
             Values::Dense(d) => {
                 // unreachable from user input: cotangents are built by the engine in their tensor's dtype.
                 let (v, splat) = T::undense_strided(d).expect("a cotangent has its tensor's dtype");
-                let strides: SmallVec<[i64; 8]> = if splat {
-                    smallvec![0; layout.shape().leaves().len()]
-                } else {
-                    Layout::compact(layout.shape()).stride().leaves().into()
-                };
+                if splat {
+                    // Through a broadcast: `v · n` once per index, not `n` additions.
+                    place_splat(v[0], (buf, offset, layout), fresh);
+                    return Ok(());
+                }
+                let strides: SmallVec<[i64; 8]> =
+                    Layout::compact(layout.shape()).stride().leaves().into();
                 place((v, 0, &strides), (buf, offset, layout), fresh);
             }
             Values::Held(t) => add_held(op, t, (buf, offset, layout), fresh)?,

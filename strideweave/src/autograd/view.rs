@@ -16,7 +16,7 @@ use smallvec::SmallVec;
 use crate::dtype::zeroed_vec;
 use crate::error::Result;
 use crate::kernels::num::{Dense, Num, with_num};
-use crate::kernels::scatter::place;
+use crate::kernels::scatter::{place, place_splat};
 use crate::layout::Layout;
 use crate::tensor::Tensor;
 
@@ -66,12 +66,14 @@ impl OrdinalMap {
             let (c, splat) =
                 // unreachable from user input: the engine passes a view's cotangent in its source's dtype.
                 T::undense_strided(&cot).expect("a view's cotangent has its source's dtype");
-            let strides: SmallVec<[i64; 8]> = if splat {
-                smallvec::smallvec![0; m.map.shape().leaves().len()]
-            } else {
-                Layout::compact(m.map.shape()).stride().leaves().into()
-            };
             let mut g = zeroed_vec(op, m.size)?;
+            if splat {
+                // A broadcast's stride-0 leaves are not walked: `c · n` once.
+                place_splat(c[0], (&mut g, m.delta, &m.map), true);
+                return Ok(T::dense(g));
+            }
+            let strides: SmallVec<[i64; 8]> =
+                Layout::compact(m.map.shape()).stride().leaves().into();
             place((c, 0, &strides), (&mut g, m.delta, &m.map), true);
             Ok(T::dense(g))
         }

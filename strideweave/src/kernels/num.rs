@@ -44,6 +44,11 @@ pub(crate) trait Num:
     }
     /// The complex conjugate (the identity for real types).
     fn conj(self) -> Self;
+    /// `self · n` for a real count `n` (a complex value scales both parts; no `0 · ∞` of a
+    /// complex product with `n + 0i`).
+    fn times(self, n: f64) -> Self {
+        self * Self::from_f64(n)
+    }
     /// Wraps a vector.
     fn dense(v: Vec<Self>) -> Dense;
     /// The vector of a [`Dense`] of this type (`None`: another type), a splat expanded
@@ -149,6 +154,9 @@ macro_rules! num_complex {
             }
             fn conj(self) -> Self {
                 <$t>::conj(&self)
+            }
+            fn times(self, n: f64) -> Self {
+                <$t>::new(self.re * n as $re, self.im * n as $re)
             }
             dense_conversions!($variant);
             fn gemm(

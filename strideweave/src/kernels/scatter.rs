@@ -12,7 +12,10 @@
 
 use std::ops::AddAssign;
 
+use smallvec::SmallVec;
+
 use crate::kernels::copy::copy;
+use crate::kernels::num::Num;
 use crate::kernels::plan::{Mode, Order, outer, plan};
 use crate::kernels::strided::walk;
 use crate::layout::Layout;
@@ -34,6 +37,23 @@ pub(crate) fn place<T: Copy + Send + Sync + AddAssign>(
         let free = l.filter().is_injective();
         scatter_add(extents, (src, so, ss), (dst, d_o, ds), free);
     }
+}
+
+/// Writes (`fresh`, as [`place`]) or adds the one value `c` at every coordinate of the
+/// placement `l` (a splat cotangent through a view). The stride-0 leaves of `l` send `c` to
+/// one index as often as their extents multiply, `n`: that index receives `c · n` once
+/// ([`Num::times`], one rounding, not `n` additions), so the time is that of `l` without
+/// its broadcast leaves.
+pub(crate) fn place_splat<T: Num + Send + Sync>(
+    c: T,
+    (dst, d_o, l): (&mut [T], i64, &Layout),
+    fresh: bool,
+) {
+    let f = l.filter();
+    let n = l.size() / f.size();
+    let v = if n > 1 { c.times(n as f64) } else { c };
+    let zeros: SmallVec<[i64; 8]> = smallvec::smallvec![0; f.shape().leaves().len()];
+    place((&[v], 0, &zeros), (dst, d_o, &f), fresh);
 }
 
 /// Adds `src[so + S(i)]` into `dst[do + D(i)]` for every `i` of the leaves `extents`,

@@ -429,9 +429,21 @@ fn arg_values<T: Element + PartialOrd>(
     let leaves = t.shape().as_int_tuple().top_spans()[at].vals.clone();
     read(t, op, |x: &[T], xo, xl: &Layout| {
         let fibers = Fibers::new(xl, compact.stride().leaves(), leaves);
+        // A stride-0 leaf of the mode repeats each element: walking the others (with their
+        // own weights in the mode's ordinal) meets the first of every repeat, in order.
+        let (mut ext, mut xs_, mut weight, mut p) = (vec![], vec![], vec![], 1i64);
+        for (&e, &st) in fibers.extents.iter().zip(&fibers.x) {
+            if st != 0 {
+                ext.push(e);
+                xs_.push(st);
+                weight.push(p);
+            }
+            p *= e;
+        }
         fibers.each(xo, |xs, d| {
-            let (mut best, mut best_k, mut k) = (None::<T>, 0i64, 0i64);
-            walk(&fibers.extents, (xs, &fibers.x), [], |i, []| {
+            let (mut best, mut best_k) = (None::<T>, 0i64);
+            walk(&ext, (xs, &xs_), [(0, &weight)], |i, [k]| {
+                let k = k as i64;
                 let v = x[i];
                 #[allow(clippy::eq_op)]
                 let nan = v != v;
@@ -448,7 +460,6 @@ fn arg_values<T: Element + PartialOrd>(
                 if better {
                     (best, best_k) = (Some(v), k);
                 }
-                k += 1;
             });
             out[d as usize] = best_k;
         });
@@ -458,14 +469,20 @@ fn arg_values<T: Element + PartialOrd>(
 
 /// `log Σ exp` of each output's terms, `xs` in iteration order (`j + nout·r`), max-shifted
 /// and computed in the wide type: NaN if a term is NaN, `+inf` if one is, `-inf` if all are.
-pub(crate) fn logsumexp_columns<T: Real>(xs: &[T], nout: usize) -> Vec<T> {
+/// Each term stands for `repeat` equal ones (a broadcast mode read once): `ln(repeat)` is
+/// added in the wide type.
+pub(crate) fn logsumexp_columns<T: Real>(xs: &[T], nout: usize, repeat: i64) -> Vec<T> {
     let nred = xs.len().checked_div(nout).unwrap_or(0);
     let mut col = Vec::with_capacity(nred);
+    let ln = <T::Wide as Num>::from_f64((repeat as f64).ln());
     (0..nout)
         .map(|j| {
             col.clear();
             col.extend((0..nred).map(|r| xs[j + nout * r].widen()));
-            T::narrow(logsumexp_of(&col))
+            match repeat {
+                1 => T::narrow(logsumexp_of(&col)),
+                _ => T::narrow(logsumexp_of(&col) + ln),
+            }
         })
         .collect()
 }

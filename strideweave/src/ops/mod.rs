@@ -43,6 +43,7 @@ mod matmul;
 mod operators;
 mod promote;
 mod reduce;
+mod repeat;
 mod vector;
 mod zip_map;
 

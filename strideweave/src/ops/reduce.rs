@@ -11,7 +11,7 @@
 use std::borrow::Cow;
 
 use crate::autograd::node::{Cotangents, rule};
-use crate::dtype::{DType, Element, Scalar, zeroed_vec};
+use crate::dtype::{DType, Element, zeroed_vec};
 use crate::error::{Error, Result};
 use crate::kernels::copy::copy;
 use crate::kernels::fold::fold;
@@ -19,6 +19,7 @@ use crate::kernels::int::{Int, with_int};
 use crate::kernels::num::{Dense, Num, with_num, with_real};
 use crate::layout::{Layout, Shape};
 use crate::ops::along::{logsumexp_columns, logsumexp_grads};
+use crate::ops::repeat::{collapse, int_times, num_times, power, repeats};
 use crate::ops::{Accepts, Dest, check_dest, deliver, finish, fresh};
 use crate::pattern::Op;
 use crate::pattern::run::Plan;
@@ -131,6 +132,10 @@ impl Tensor {
     /// let s = t.sum().unwrap();
     /// assert_eq!((s.rank(), s.shape().to_string()), (0, "()".to_string()));
     /// assert_eq!(s.item::<f64>().unwrap(), 15.0);
+    /// // A broadcast mode is read once and multiplies: 2^40 elements, at once.
+    /// let one = strideweave::Tensor::from_vec(vec![0.5f64], &"(1,1)".parse().unwrap()).unwrap();
+    /// let huge = one.broadcast_to(&"(1048576,1048576)".parse().unwrap()).unwrap();
+    /// assert_eq!(huge.sum().unwrap().item::<f64>().unwrap(), 0.5 * 1099511627776.0);
     /// ```
     pub fn sum(&self) -> Result<Tensor> {
         fresh(reduce_modes(self, None, Reduction::Sum, "sum", Dest::Fresh))
@@ -156,36 +161,6 @@ impl Tensor {
             "mean",
             Dest::Fresh,
         ))
-    }
-
-    /// The number of elements that are not zero, as a rank-0 `i64` tensor: the count of a
-    /// bool mask's `true`s (a bool has no [`sum`](Self::sum): a count is not a bool), of an
-    /// integer or floating tensor's non-zero values (`-0.0` is zero, NaN is not: numpy's
-    /// `count_nonzero`), of a complex tensor's values with a non-zero part. Any layout,
-    /// broadcast views included (each logical element counts once per coordinate); every
-    /// dtype but the block-scaled one (dequantize it first). Not differentiable (a count
-    /// has no gradient); the result does not record.
-    ///
-    /// ```
-    /// use strideweave::Tensor;
-    /// let mask = Tensor::from_vec(vec![true, false, true, true], &"(2,2)".parse().unwrap()).unwrap();
-    /// assert_eq!(mask.count_nonzero().unwrap().item::<i64>().unwrap(), 3);
-    /// let x = Tensor::from_vec(vec![0.0f64, -0.0, 2.5, f64::NAN], &"4".parse().unwrap()).unwrap();
-    /// assert_eq!(x.count_nonzero().unwrap().item::<i64>().unwrap(), 2);
-    /// let row = Tensor::arange::<i32>(&"(3,1)".parse().unwrap()); // 0, 1, 2
-    /// let b = row.broadcast_to(&"(3,4)".parse().unwrap()).unwrap();
-    /// assert_eq!(b.count_nonzero().unwrap().item::<i64>().unwrap(), 8);
-    /// ```
-    pub fn count_nonzero(&self) -> Result<Tensor> {
-        const OP: &str = "count_nonzero";
-        let s = self.require_single(OP)?;
-        let (o, l) = (s.offset as i64, &s.layout);
-        let count = s.carrier.with_host(OP, |b| {
-            Ok((0..l.size() as i64)
-                .filter(|&i| nonzero(b.get((o + l.eval(i)) as usize)))
-                .count())
-        })?;
-        Ok(Tensor::scalar(count as i64))
     }
 
     /// [`sum`](Self::sum) into `out`, a rank-0 tensor, allocating nothing (see
@@ -265,7 +240,10 @@ impl Tensor {
     ///
     /// The operand is read in place through the view the pattern describes (no copy), and
     /// each output receives its terms in first-mode-fastest order, so floating sums are
-    /// those of a naive loop. The result is a fresh compact tensor of the operand's dtype,
+    /// those of a naive loop — except over a broadcast (stride-0) mode, which is read once:
+    /// its repeated terms are taken by one rule per reduction (a sum is `partial · n`, a
+    /// product `partial^n`, max/min the element, logsumexp `+ ln n`), so no reduction's
+    /// time grows with a broadcast extent. The result is a fresh compact tensor of the operand's dtype,
     /// recorded for autograd when the operand takes part.
     ///
     /// Errors: a pattern mistake is `InvalidRearrange` starting `reduce:` and quoting the
@@ -484,7 +462,7 @@ impl Space {
 
     /// The operand `x` in iteration order (`j + nout·r`: output `j`'s term `r`).
     fn terms<T: Element>(&self, op: &'static str, x: &Tensor) -> Result<Vec<T>> {
-        let mut out = zeroed_vec(op, x.size())?;
+        let mut out = zeroed_vec(op, self.nout * self.nred)?;
         read(x, op, |v: &[T], o, l| {
             let view = self.view(l);
             copy(
@@ -504,6 +482,24 @@ impl Space {
         }
     }
 
+    /// This space with the reduced leaves that `l` (the operand's layout) reads with stride
+    /// 0 set to extent 1, and how often each remaining term repeats; `None`: no such leaf.
+    fn walked(&self, l: &Layout) -> Option<(Space, i64)> {
+        if !l.stride().leaves().contains(&0) {
+            return None; // the view only regroups leaves: no stride 0 (the common case)
+        }
+        let view = self.view(l);
+        let strides = view.stride().leaves();
+        if !repeats(&self.extents, &self.gather, strides) {
+            return None;
+        }
+        let mut extents = self.extents.clone();
+        let n = collapse(&mut extents, &self.gather, strides);
+        let (plan, gather, out) = (self.plan.clone(), self.gather.clone(), self.out.clone());
+        let size = self.nout * (self.nred / n as usize);
+        Some((Space::new(plan, extents, gather, out, size), n))
+    }
+
     /// The strides that place term `r` of output `j` at `j + nout·r`: a kept leaf's gather
     /// stride, and `nout` times the compact strides of the reduced leaves on the others.
     fn compact(&self) -> Vec<i64> {
@@ -521,6 +517,7 @@ impl Space {
 }
 
 /// Folds `t` (checked) over `space` by `r`, into a fresh tensor or the checked destination.
+/// Reduced leaves that read `t` with stride 0 are walked once (`ops/repeat.rs`).
 fn reduce_with(
     t: &Tensor,
     space: Space,
@@ -530,42 +527,54 @@ fn reduce_with(
 ) -> Result<Option<Tensor>> {
     let d = t.dtype();
     check_dest(op, dest, &[t], d, &space.out)?;
+    let walked = space.walked(t.layout());
+    let (w, n) = walked.as_ref().map_or((&space, 1), |(w, n)| (w, *n));
     if d == DType::Bool {
-        // Checked: bool takes max (any), min (all) and prod (all).
+        // Checked: bool takes max (any), min (all) and prod (all), all blind to repeats.
         let values = match r {
-            Reduction::Max => fold_all(op, t, &space, false, |a, p: bool| a | p)?,
-            _ => fold_all(op, t, &space, true, |a, p: bool| a & p)?,
+            Reduction::Max => fold_all(op, t, w, false, |a, p: bool| a | p)?,
+            _ => fold_all(op, t, w, true, |a, p: bool| a & p)?,
         };
         return deliver(op, dest, values, &space.out);
     }
     if d.is_integer() {
         return with_int!(d, T => {
-            let values = match r {
-                Reduction::Sum => fold_all(op, t, &space, T::zero(), |a, p: T| a.wadd(p))?,
-                Reduction::Prod => fold_all(op, t, &space, T::ONE, |a, p: T| a.wmul(p))?,
-                Reduction::Max => fold_all(op, t, &space, T::LOW, max::<T>)?,
-                Reduction::Min => fold_all(op, t, &space, T::HIGH, min::<T>)?,
+            let mut values = match r {
+                Reduction::Sum => fold_all(op, t, w, T::zero(), |a, p: T| a.wadd(p))?,
+                Reduction::Prod => fold_all(op, t, w, T::ONE, |a, p: T| a.wmul(p))?,
+                Reduction::Max => fold_all(op, t, w, T::LOW, max::<T>)?,
+                Reduction::Min => fold_all(op, t, w, T::HIGH, min::<T>)?,
                 Reduction::Mean | Reduction::LogSumExp => unreachable!("checked: integers have neither"),
             };
+            match r {
+                Reduction::Sum if n > 1 => int_times(&mut values, n),
+                Reduction::Prod if n > 1 => values.iter_mut().for_each(|v| *v = power(*v, n, T::wmul)),
+                _ => {}
+            }
             deliver(op, dest, values, &space.out)
         }, _ => unreachable!("an integer dtype"));
     }
     let values = match r {
         Reduction::LogSumExp => with_real!(d, T => {
-            T::dense(logsumexp_columns(&space.terms::<T>(op, t)?, space.nout))
+            T::dense(logsumexp_columns(&w.terms::<T>(op, t)?, w.nout, n))
         }, _ => unreachable!("checked: a real floating dtype")),
         Reduction::Max | Reduction::Min => with_real!(d, T => {
             let v = match r {
-                Reduction::Max => fold_all(op, t, &space, T::LOW, max::<T>)?,
-                _ => fold_all(op, t, &space, T::HIGH, min::<T>)?,
+                Reduction::Max => fold_all(op, t, w, T::LOW, max::<T>)?,
+                _ => fold_all(op, t, w, T::HIGH, min::<T>)?,
             };
             T::dense(v)
         }, _ => unreachable!("checked: a real floating dtype")),
         _ => with_num!(d, T => {
             let mut v = match r {
-                Reduction::Prod => fold_all(op, t, &space, T::one(), |a, p: T| a * p)?,
-                _ => fold_all(op, t, &space, T::zero(), |a, p: T| a + p)?,
+                Reduction::Prod => fold_all(op, t, w, T::one(), |a, p: T| a * p)?,
+                _ => fold_all(op, t, w, T::zero(), |a, p: T| a + p)?,
             };
+            match r {
+                Reduction::Prod if n > 1 => v.iter_mut().for_each(|x| *x = power(*x, n, |a, b| a * b)),
+                _ if n > 1 => num_times(&mut v, n),
+                _ => {}
+            }
             if r == Reduction::Mean {
                 let n = T::from_f64(space.nred as f64);
                 v.iter_mut().for_each(|x| *x /= n);
@@ -783,17 +792,5 @@ impl ReduceRule {
             }, _ => unreachable!("real: checked")),
         };
         Ok(smallvec::smallvec![Some(g)])
-    }
-}
-
-/// Whether `v` counts for [`Tensor::count_nonzero`]: `true`, a non-zero number (NaN
-/// included), a complex value with a non-zero part.
-fn nonzero(v: Scalar) -> bool {
-    match v {
-        Scalar::Bool(b) => b,
-        Scalar::ComplexF32(z) => z.re != 0.0 || z.im != 0.0,
-        Scalar::ComplexF64(z) => z.re != 0.0 || z.im != 0.0,
-        // A non-zero integer is a non-zero `f64`; NaN compares unequal to 0.
-        other => other.to_f64() != 0.0,
     }
 }

@@ -21,8 +21,9 @@
 use std::iter::{RepeatN, Rev, StepBy};
 use std::slice::Iter;
 
-use super::plan::{Mode, Order, outer, plan, transposed_partner, without};
+use super::plan::{Mode, Modes, Order, outer, plan, transposed_partner, without};
 
+mod parallel;
 mod simd;
 
 pub(crate) use simd::Isa;
@@ -39,42 +40,92 @@ pub(crate) type Dst<'a, 'b, T> = (&'a mut [T], i64, &'b [i64]);
 
 /// `dst[D(i)] = f(a[A(i)], b[B(i)])` for every index `i` of the leaves `extents`. Callers
 /// guarantee that every index lies inside its slice (validated placements) and that `D` is
-/// injective; the sources may alias themselves (stride 0) and each other.
-pub(crate) fn zip<A: Copy + 'static, B: Copy + 'static, T: Copy>(
+/// injective; the sources may alias themselves (stride 0) and each other. Above 1 MiB
+/// written, the call splits across threads (feature `parallel`; bit-identical).
+pub(crate) fn zip<A, B, T>(
     extents: &[i64],
-    (a, ao, a_s): Src<'_, A>,
-    (b, bo, b_s): Src<'_, B>,
-    (dst, d_o, ds): Dst<'_, '_, T>,
+    a: Src<'_, A>,
+    b: Src<'_, B>,
+    dst: Dst<'_, '_, T>,
+    f: impl Fn(A, B) -> T + Sync,
+) where
+    A: Copy + Sync + 'static,
+    B: Copy + Sync + 'static,
+    T: Copy + Send,
+{
+    if let Some((modes, isa, a, b, dst)) = prepare(extents, a, b, dst, &f) {
+        parallel::zip(&modes, isa, a, b, dst, &f);
+    }
+}
+
+/// [`zip`] on the calling thread only, for a function that cannot be shared with other
+/// threads.
+pub(crate) fn zip_serial<A: Copy + 'static, B: Copy + 'static, T: Copy>(
+    extents: &[i64],
+    a: Src<'_, A>,
+    b: Src<'_, B>,
+    dst: Dst<'_, '_, T>,
     f: impl Fn(A, B) -> T,
 ) {
+    if let Some((modes, isa, a, b, dst)) = prepare(extents, a, b, dst, &f) {
+        planned(&modes, isa, a, b, dst, &f);
+    }
+}
+
+/// A planned call: the leaves, the unit to run on and the sides at their planned offsets;
+/// `None` when nothing is left to do (an empty shape, or the one element written here).
+#[allow(clippy::type_complexity)]
+fn prepare<'a, 's, A: Copy, B: Copy, T: Copy>(
+    extents: &[i64],
+    (a, ao, a_s): Src<'s, A>,
+    (b, bo, b_s): Src<'s, B>,
+    (dst, d_o, ds): Dst<'a, '_, T>,
+    f: &impl Fn(A, B) -> T,
+) -> Option<(
+    Modes<2>,
+    Isa,
+    (&'s [A], i64),
+    (&'s [B], i64),
+    (&'a mut [T], i64),
+)> {
     let sides = [(ao, a_s), (bo, b_s)];
-    let Some((modes, d_o, [ao, bo])) = plan(extents, (d_o, ds), sides, Order::Strides) else {
-        return;
-    };
-    let Some(&inner) = modes.first() else {
+    let (modes, d_o, [ao, bo]) = plan(extents, (d_o, ds), sides, Order::Strides)?;
+    if modes.is_empty() {
         dst[d_o as usize] = f(a[ao as usize], b[bo as usize]);
-        return;
-    };
-    let isa = simd::isa();
-    if let Some(k) = transposed_partner::<T, 2>(&modes) {
+        return None;
+    }
+    Some((modes, simd::isa(), (a, ao), (b, bo), (dst, d_o)))
+}
+
+/// The kernels on the planned leaves `modes` (non-empty), on the unit `isa`.
+fn planned<A: Copy + 'static, B: Copy + 'static, T: Copy>(
+    modes: &[Mode<2>],
+    isa: Isa,
+    (a, ao): (&[A], i64),
+    (b, bo): (&[B], i64),
+    (dst, d_o): (&mut [T], i64),
+    f: &impl Fn(A, B) -> T,
+) {
+    let inner = modes[0];
+    if let Some(k) = transposed_partner::<T, 2>(modes) {
         let pair = modes[k];
         let mut tiles = Tiles::new(a[ao as usize], b[bo as usize]);
-        outer(&without(&modes, k), d_o, [ao, bo], |d, [x, y]| {
-            simd::blocked(isa, &mut tiles, (a, x), (b, y), (dst, d), inner, pair, &f);
+        outer(&without(modes, k), d_o, [ao, bo], |d, [x, y]| {
+            simd::blocked(isa, &mut tiles, (a, x), (b, y), (dst, d), inner, pair, f);
         });
         return;
     }
     outer(&modes[1..], d_o, [ao, bo], |d, [x, y]| {
-        simd::run(isa, (a, x), (b, y), (dst, d), inner, &f);
+        simd::run(isa, (a, x), (b, y), (dst, d), inner, f);
     });
 }
 
 /// `dst[D(i)] = f(a[A(i)])` for every index `i` (see [`zip`]).
-pub(crate) fn map<A: Copy + 'static, T: Copy>(
+pub(crate) fn map<A: Copy + Sync + 'static, T: Copy + Send>(
     extents: &[i64],
     a: Src<'_, A>,
     dst: Dst<'_, '_, T>,
-    f: impl Fn(A) -> T,
+    f: impl Fn(A) -> T + Sync,
 ) {
     // The second operand is the first one's element 0 through stride 0: it never stops a
     // merge, never asks for a tile or a buffer, and the kernels' reads of it are dropped
@@ -82,6 +133,18 @@ pub(crate) fn map<A: Copy + 'static, T: Copy>(
     let zeros: smallvec::SmallVec<[i64; 8]> = smallvec::smallvec![0; extents.len()];
     let (x, xo, _) = a;
     zip(extents, a, (x, xo, &zeros), dst, |x, _| f(x));
+}
+
+/// [`map`] on the calling thread only (see [`zip_serial`]).
+pub(crate) fn map_serial<A: Copy + 'static, T: Copy>(
+    extents: &[i64],
+    a: Src<'_, A>,
+    dst: Dst<'_, '_, T>,
+    f: impl Fn(A) -> T,
+) {
+    let zeros: smallvec::SmallVec<[i64; 8]> = smallvec::smallvec![0; extents.len()];
+    let (x, xo, _) = a;
+    zip_serial(extents, a, (x, xo, &zeros), dst, |x, _| f(x));
 }
 
 /// One run of the innermost leaf `m` from the source offsets to destination offset `d`.

@@ -9,6 +9,8 @@ use proptest::test_runner::TestCaseError;
 use strideweave::{Carrier, Layout, Tensor};
 
 use crate::layouts;
+
+mod wide;
 use layouts::{Shape, Strides, extent, placed, shape, strides};
 
 /// A value with non-trivial bits and no zero (so quotients stay finite).

@@ -13,15 +13,17 @@
 use super::plan::{Mode, Order, outer, plan};
 use super::zip::lane;
 
+mod parallel;
+
 /// Folds the elements of `x` (offset `xo`, leaf strides `xs`) into `acc` (offset `ao`)
 /// through the leaf strides `gs` (0 on the reduced leaves), in ordinal order per output.
 /// Callers guarantee that every index lies inside its slice. With injective `gs` this is
 /// an in-place update, `acc[G(i)] = f(acc[G(i)], x[X(i)])` once per element.
-pub(crate) fn fold<T: Copy, A: Copy>(
+pub(crate) fn fold<T: Copy + Send, A: Copy + Sync>(
     extents: &[i64],
     (x, xo, xs): (&[A], i64, &[i64]),
     (acc, ao, gs): (&mut [T], i64, &[i64]),
-    f: impl Fn(T, A) -> T,
+    f: impl Fn(T, A) -> T + Sync,
 ) {
     // Kept leaves walked backwards reach other outputs, so no sum changes order.
     let Some((mut modes, ao, [xo])) = plan(extents, (ao, gs), [(xo, xs)], Order::Turned) else {
@@ -31,6 +33,17 @@ pub(crate) fn fold<T: Copy, A: Copy>(
         let unit = modes.remove(k);
         modes.insert(0, unit);
     }
+    parallel::fold(&modes, (x, xo), (acc, ao), &f);
+}
+
+/// The fold of the planned leaves `modes` (ordinal order per output, a kept unit-stride
+/// leaf first) from source offset `xo` into the outputs from `ao`.
+fn folded<T: Copy, A: Copy>(
+    modes: &[Mode<1>],
+    (x, xo): (&[A], i64),
+    (acc, ao): (&mut [T], i64),
+    f: &impl Fn(T, A) -> T,
+) {
     let Some(&inner) = modes.first() else {
         acc[ao as usize] = f(acc[ao as usize], x[xo as usize]);
         return;
@@ -53,7 +66,7 @@ pub(crate) fn fold<T: Copy, A: Copy>(
         });
         return;
     }
-    outer(&modes[1..], ao, [xo], |d, [s]| run(x, s, acc, d, inner, &f));
+    outer(&modes[1..], ao, [xo], |d, [s]| run(x, s, acc, d, inner, f));
 }
 
 /// One run of the innermost leaf `m` from source offset `s` into the outputs from `d`.

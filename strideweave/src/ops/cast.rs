@@ -5,7 +5,7 @@ use crate::autograd::node::{attach, rule, wants};
 use crate::dtype::{Complex32, Complex64, DType, Element, Scalar, with_plain};
 use crate::error::{Error, Result};
 use crate::kernels::num::{Num, with_num};
-use crate::ops::zip_map::map_fresh;
+use crate::ops::zip_map::{map_fresh, map_fresh_serial};
 use crate::tensor::Tensor;
 
 impl Tensor {
@@ -113,7 +113,7 @@ impl Tensor {
                 found: format!("a closure taking {}", T::DTYPE),
             });
         }
-        Tensor::from_vec(map_fresh(OP, self, f)?, self.shape())
+        Tensor::from_vec(map_fresh_serial(OP, self, f)?, self.shape())
     }
 }
 

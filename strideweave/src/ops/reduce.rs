@@ -595,7 +595,7 @@ fn fold_all<T: Element>(
     t: &Tensor,
     space: &Space,
     init: T,
-    f: impl Fn(T, T) -> T,
+    f: impl Fn(T, T) -> T + Sync,
 ) -> Result<Vec<T>> {
     let mut acc = zeroed_vec(op, space.nout)?;
     if init != T::zero() {

@@ -16,7 +16,7 @@ use crate::dtype::Element;
 use crate::error::Result;
 use crate::kernels::copy::copy;
 use crate::kernels::fold::fold;
-use crate::kernels::zip::{map, zip};
+use crate::kernels::zip::{map, map_serial, zip};
 use crate::layout::Layout;
 use crate::ops::Dest;
 use crate::tensor::Tensor;
@@ -30,7 +30,7 @@ pub(crate) fn zip2<T: Element>(
     a: &Tensor,
     b: &Tensor,
     dest: Dest<'_>,
-    f: impl Fn(T, T) -> T,
+    f: impl Fn(T, T) -> T + Sync,
 ) -> Result<Option<Vec<T>>> {
     let extents = a.shape().leaves();
     match dest {
@@ -64,7 +64,7 @@ pub(crate) fn map1<T: Element>(
     op: &'static str,
     t: &Tensor,
     dest: Dest<'_>,
-    f: impl Fn(T) -> T,
+    f: impl Fn(T) -> T + Sync,
 ) -> Result<Option<Vec<T>>> {
     let extents = t.shape().leaves();
     match dest {
@@ -86,7 +86,7 @@ pub(crate) fn zip_fresh<T: Element, U: Element>(
     op: &'static str,
     a: &Tensor,
     b: &Tensor,
-    f: impl Fn(T, T) -> U,
+    f: impl Fn(T, T) -> U + Sync,
 ) -> Result<Vec<U>> {
     let extents = a.shape().leaves();
     // Reserved before any lock is taken: an impossible size is an error.
@@ -112,7 +112,7 @@ pub(crate) fn zip_fresh<T: Element, U: Element>(
 pub(crate) fn map_fresh<T: Element, U: Element>(
     op: &'static str,
     t: &Tensor,
-    f: impl Fn(T) -> U,
+    f: impl Fn(T) -> U + Sync,
 ) -> Result<Vec<U>> {
     let extents = t.shape().leaves();
     // SAFETY (`written_vec`'s contract): as in `zip_fresh`, `map` writes every element of
@@ -129,6 +129,28 @@ pub(crate) fn map_fresh<T: Element, U: Element>(
     }
 }
 
+/// [`map_fresh`] on the calling thread only, for a function that cannot be shared with
+/// other threads (a user's closure).
+pub(crate) fn map_fresh_serial<T: Element, U: Element>(
+    op: &'static str,
+    t: &Tensor,
+    f: impl Fn(T) -> U,
+) -> Result<Vec<U>> {
+    let extents = t.shape().leaves();
+    // SAFETY (`written_vec`'s contract): as in `map_fresh`, `map_serial` writes every
+    // element of the compact layout of `t`'s shape once `read` has run the closure.
+    #[allow(unsafe_code)]
+    unsafe {
+        written_vec(op, t.size(), |out| {
+            read(t, op, |x: &[T], xo, xl| {
+                let order = Layout::compact(xl.shape());
+                let to = (out, 0, order.stride().leaves());
+                map_serial(extents, side(x, xo, xl), to, |p| MaybeUninit::new(f(p)));
+            })
+        })
+    }
+}
+
 /// `out[i] = f(out[i], t[i])` in place, where `out` is one of the operands (same carrier,
 /// offset and layout) and `t` the other, on another carrier: each element of `out` is read
 /// once, just before it is written, so no staging is needed.
@@ -136,7 +158,7 @@ fn update<T: Element, R>(
     op: &'static str,
     out: &Tensor,
     t: &Tensor,
-    f: impl Fn(T, T) -> T,
+    f: impl Fn(T, T) -> T + Sync,
 ) -> Result<Option<R>> {
     let (o, l) = (out.offset() as i64, out.layout());
     read_write(t, out, op, |(x, xo, xl): (&[T], _, _), z| {

@@ -13,6 +13,7 @@
 //! `parallel`, on by default); every element is still written once from the same source
 //! element, so the result is bit-identical to the serial path.
 
+mod lines;
 mod parallel;
 pub(crate) mod path;
 mod run;
@@ -126,6 +127,10 @@ fn planned<T: Copy>(
         return;
     };
     if let Some(k) = transposed_partner::<T, 1>(modes) {
+        if lines::try_copy(modes, k, (src, so), (dst, d_o), path) {
+            x86::fence();
+            return;
+        }
         let pair = modes[k];
         let mut buf = tile::Buffer::new(src[so as usize], inner, pair, path);
         outer(&without(modes, k), d_o, [so], |d, [s]| {
@@ -213,8 +218,13 @@ mod tests {
     fn every_path_writes_what_the_portable_path_writes() {
         // (extents, source offset and strides, destination offset and strides): odd
         // transposes at unaligned offsets, step-2 rows with odd tails, broadcast rows, the
-        // reversed permutation of a small rank-4 shape, a long contiguous run.
-        let cases: [(&[i64], i64, &[i64], i64, &[i64]); 8] = [
+        // reversed permutation of a small rank-4 shape, a long contiguous run; transposes
+        // into padded rows (16-element multiples: the whole-line path when streaming) with
+        // odd column counts, more than 64 columns and several groups of positions.
+        let cases: [(&[i64], i64, &[i64], i64, &[i64]); 11] = [
+            (&[150, 21], 0, &[21, 1], 3, &[1, 160]),
+            (&[256, 40], 1, &[40, 1], 0, &[1, 272]),
+            (&[70, 130], 2, &[130, 1], 5, &[1, 80]),
             (&[67, 45], 3, &[1, 67], 1, &[45, 1]),
             (&[64, 64], 1, &[64, 1], 5, &[1, 64]),
             (&[130, 72], 0, &[72, 1], 2, &[1, 130]),

@@ -22,5 +22,22 @@ pub(super) fn try_square<T: Copy, const W: usize>(
     false
 }
 
+/// The source positions of one group of [`ROWS`] destination positions.
+pub(super) type Offsets = [usize; ROWS];
+
+/// The destination positions of a group.
+pub(super) const ROWS: usize = 64;
+
+#[inline]
+pub(super) fn try_rows<T: Copy>(
+    _: (&[T], &Offsets),
+    _: usize,
+    _: (&mut [T], usize, usize),
+    _: &mut [T],
+    _: Path<T>,
+) -> bool {
+    false
+}
+
 /// Nothing streamed, nothing to order.
 pub(super) fn fence() {}

@@ -120,6 +120,94 @@ pub(super) fn try_square<T: Copy, const W: usize>(
     true
 }
 
+/// The source positions of one group of [`ROWS`] destination positions.
+pub(super) type Offsets = [usize; ROWS];
+
+/// The destination positions of a line-aligned group: 64 4-byte elements, four lines.
+pub(super) const ROWS: usize = 64;
+
+/// One group of a streamed transpose of 4-byte `T`s: `dst[d + c·ds + r] = src[offs[r] + c]`
+/// for r < [`ROWS`] and c < `cols` (a multiple of 8, at most 64), through `buf` (8×8
+/// register transposes into it), each of its rows streamed out as four whole lines. The
+/// destination rows must start on 64-byte boundaries.
+#[inline]
+pub(super) fn try_rows<T: Copy>(
+    (src, offs): (&[T], &Offsets),
+    cols: usize,
+    (dst, d, ds): (&mut [T], usize, usize),
+    buf: &mut [T],
+    path: Path<T>,
+) -> bool {
+    let last = (cols.max(1) - 1)
+        .checked_mul(ds)
+        .and_then(|x| x.checked_add(d))
+        .and_then(|x| x.checked_add(ROWS));
+    if path.isa() != Isa::Avx2
+        || !path.stream()
+        || size_of::<T>() != 4
+        || cols == 0
+        || cols % 8 != 0
+        || cols > 64
+        || buf.len() < ROWS * cols
+        || !last.is_some_and(|end| end <= dst.len())
+        || offs.iter().any(|&o| o.checked_add(cols).is_none_or(|end| end > src.len()))
+        || dst[d..].as_ptr().addr() % 64 != 0
+        || (ds * 4) % 64 != 0
+    {
+        return false;
+    }
+    // SAFETY: an AVX2 path proves AVX2 present and `T` plain; `T` is 4 bytes wide, so the
+    // lanes of `f32` carry its bits; `rows4` reads `src[offs[r] + c]` (each row's end
+    // checked) and writes `dst[d + c·ds + r]` for c < cols, r < ROWS (the last row's end
+    // checked), with `buf[..ROWS·cols]` (checked) between; every destination row starts
+    // 64-byte aligned (its first checked, `ds` a multiple of 16 elements); three separate
+    // slices.
+    #[allow(unsafe_code)]
+    unsafe {
+        rows4(
+            offs,
+            src.as_ptr().cast(),
+            cols,
+            dst.as_mut_ptr().add(d).cast(),
+            ds,
+            buf.as_mut_ptr().cast(),
+        );
+    }
+    true
+}
+
+/// `d[c·ds + r] = s[offs[r] + c]` for r < [`ROWS`], c < `cols` (a multiple of 8): 8×8
+/// blocks transposed in registers into `b` (`cols` rows of [`ROWS`]), then each row of `b`
+/// streamed to the destination.
+///
+/// Safety: AVX2 present; `s[offs[r] .. offs[r] + cols]` readable and initialised,
+/// `d[c·ds .. c·ds + ROWS]` writable and 32-byte aligned for c < cols, `b[..ROWS·cols]`
+/// writable; all disjoint.
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+unsafe fn rows4(offs: &Offsets, s: *const f32, cols: usize, d: *mut f32, ds: usize, b: *mut f32) {
+    // SAFETY (every block below): reads s[offs[r8 + k] + c8 + 0..8] with c8 + 8 ≤ cols;
+    // writes b[(c8 + k)·ROWS + r8 + 0..8] < ROWS·cols; then reads b[c·ROWS + 0..ROWS] and
+    // streams to d[c·ds + 8j .. + 8], 32-byte aligned: all inside the contract's ranges.
+    unsafe {
+        for c8 in (0..cols).step_by(8) {
+            for r8 in (0..ROWS).step_by(8) {
+                let rows: [__m256; 8] =
+                    std::array::from_fn(|k| _mm256_loadu_ps(s.add(offs[r8 + k] + c8)));
+                for (k, v) in transpose8(rows).into_iter().enumerate() {
+                    _mm256_storeu_ps(b.add((c8 + k) * ROWS + r8), v);
+                }
+            }
+        }
+        for c in 0..cols {
+            let (to, from) = (d.add(c * ds), b.add(c * ROWS));
+            for j in (0..ROWS).step_by(8) {
+                _mm256_stream_ps(to.add(j), _mm256_loadu_ps(from.add(j)));
+            }
+        }
+    }
+}
+
 /// Orders this thread's streaming stores before whatever it does next (they are weakly
 /// ordered): called once at the end of every copy that streamed.
 pub(super) fn fence() {

@@ -526,3 +526,29 @@ mod zeros {
         });
     }
 }
+
+/// Copies around the parallel split threshold (`kernels/copy/parallel.rs`, 1 MiB): an
+/// `n × n` f32 compact copy and transpose for n = 256 … 2048 (256 KiB … 16 MiB). Run once
+/// with `RAYON_NUM_THREADS=1` and once with 2: the ratio is the speed-up of the split.
+mod threshold {
+    use super::*;
+
+    const SIDES: [usize; 5] = [256, 362, 512, 1024, 2048];
+
+    fn sq_of(n: usize) -> strideweave::Shape {
+        shape(&format!("({n},{n})"))
+    }
+
+    #[divan::bench(args = SIDES)]
+    fn compact(b: Bencher, n: usize) {
+        let (src, dst) = (Tensor::arange::<f32>(&sq_of(n)), Tensor::zeros::<f32>(&sq_of(n)));
+        b.bench_local(|| dst.copy_from(black_box(&src)).unwrap());
+    }
+
+    #[divan::bench(args = SIDES)]
+    fn transpose(b: Bencher, n: usize) {
+        let src = Tensor::arange::<f32>(&sq_of(n)).permute(&[1, 0]).unwrap();
+        let dst = Tensor::zeros::<f32>(&sq_of(n));
+        b.bench_local(|| dst.copy_from(black_box(&src)).unwrap());
+    }
+}

@@ -167,7 +167,9 @@ mod compact_copy {
         let mut dst = Aligned::zeros(N * N);
         copy_avx::stream_copy(dst.as_mut_slice(), src.as_slice(), true);
         assert_eq!(dst.as_slice()[N * N - 1], (N * N - 1) as f32);
-        b.bench_local(|| copy_avx::stream_copy(dst.as_mut_slice(), black_box(src.as_slice()), true));
+        b.bench_local(|| {
+            copy_avx::stream_copy(dst.as_mut_slice(), black_box(src.as_slice()), true)
+        });
     }
 }
 
@@ -253,7 +255,9 @@ mod transpose {
         let mut dst = Aligned::zeros(N * N);
         copy_avx::transpose::<R, C>(src.as_slice(), dst.as_mut_slice(), N);
         assert_eq!(dst.as_slice()[3 + 5 * N], (5 + 3 * N) as f32);
-        b.bench_local(|| copy_avx::transpose::<R, C>(black_box(src.as_slice()), dst.as_mut_slice(), N));
+        b.bench_local(|| {
+            copy_avx::transpose::<R, C>(black_box(src.as_slice()), dst.as_mut_slice(), N)
+        });
     }
 }
 
@@ -541,7 +545,10 @@ mod threshold {
 
     #[divan::bench(args = SIDES)]
     fn compact(b: Bencher, n: usize) {
-        let (src, dst) = (Tensor::arange::<f32>(&sq_of(n)), Tensor::zeros::<f32>(&sq_of(n)));
+        let (src, dst) = (
+            Tensor::arange::<f32>(&sq_of(n)),
+            Tensor::zeros::<f32>(&sq_of(n)),
+        );
         b.bench_local(|| dst.copy_from(black_box(&src)).unwrap());
     }
 

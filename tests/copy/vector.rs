@@ -14,7 +14,14 @@ fn sh(s: &str) -> Shape {
 /// f32 bit patterns a float operation could alter, where a move must not: NaN payloads,
 /// signalling NaNs, negative zero, subnormals, mixed with the ordinal.
 fn bits(k: usize) -> u32 {
-    [0x7fc0_1234u32, 0x7f80_0001, 0x8000_0000, 0x0000_0001, 0xffff_ffff][k % 5] ^ ((k as u32) << 9)
+    [
+        0x7fc0_1234u32,
+        0x7f80_0001,
+        0x8000_0000,
+        0x0000_0001,
+        0xffff_ffff,
+    ][k % 5]
+        ^ ((k as u32) << 9)
 }
 
 /// An `n × m` f32 tensor (first mode fastest) holding `bits(k)` at ordinal `k`.
@@ -24,12 +31,24 @@ fn source(n: usize, m: usize) -> Tensor {
 }
 
 fn to_bits(t: &Tensor) -> Vec<u32> {
-    t.to_vec::<f32>().unwrap().iter().map(|x| x.to_bits()).collect()
+    t.to_vec::<f32>()
+        .unwrap()
+        .iter()
+        .map(|x| x.to_bits())
+        .collect()
 }
 
 #[test]
 fn vector_copies_keep_every_bit_at_odd_sizes_offsets_and_tails() {
-    for (n, m) in [(7, 9), (8, 8), (9, 70), (63, 65), (64, 64), (65, 130), (130, 67)] {
+    for (n, m) in [
+        (7, 9),
+        (8, 8),
+        (9, 70),
+        (63, 65),
+        (64, 64),
+        (65, 130),
+        (130, 67),
+    ] {
         let x = source(n, m);
         // Transpose: element (j, i) of the view is source element i + j·n.
         let t = x.permute(&[1, 0]).unwrap();
@@ -38,7 +57,10 @@ fn vector_copies_keep_every_bit_at_odd_sizes_offsets_and_tails() {
         // Into an offset, unaligned window of a larger destination (a slice starting at 1).
         let big = Tensor::zeros::<f32>(&sh(&format!("({},{})", m + 3, n + 1)));
         let win = big
-            .slice(&[Key::slice(Some(1), Some(m as i64 + 1), None), Key::slice(Some(1), None, None)])
+            .slice(&[
+                Key::slice(Some(1), Some(m as i64 + 1), None),
+                Key::slice(Some(1), None, None),
+            ])
             .unwrap();
         win.copy_from(&t).unwrap();
         assert_eq!(to_bits(&win), want, "transpose of ({n},{m}) into a window");
@@ -46,20 +68,32 @@ fn vector_copies_keep_every_bit_at_odd_sizes_offsets_and_tails() {
         // tails.
         let (a, b) = ((n - 1) / 2, m / 2);
         let step2 = |start: usize, count: usize| {
-            Key::slice(Some(start as i64), Some((start + 2 * count) as i64), Some(2))
+            Key::slice(
+                Some(start as i64),
+                Some((start + 2 * count) as i64),
+                Some(2),
+            )
         };
         let s = x.slice(&[step2(1, a), step2(0, b)]).unwrap();
-        let want: Vec<u32> = (0..a * b).map(|k| bits(1 + 2 * (k % a) + 2 * (k / a) * n)).collect();
+        let want: Vec<u32> = (0..a * b)
+            .map(|k| bits(1 + 2 * (k % a) + 2 * (k / a) * n))
+            .collect();
         assert_eq!(to_bits(&s), want, "[1::2, ::2] of ({n},{m})");
         // Mode 0 at step 2 (the fastest source mode strided) over a transposed destination.
         let a = n / 2;
-        let rows = x.slice(&[step2(0, a), Key::slice(None, None, None)]).unwrap();
-        let want: Vec<u32> = (0..a * m).map(|k| bits(2 * (k % a) + (k / a) * n)).collect();
+        let rows = x
+            .slice(&[step2(0, a), Key::slice(None, None, None)])
+            .unwrap();
+        let want: Vec<u32> = (0..a * m)
+            .map(|k| bits(2 * (k % a) + (k / a) * n))
+            .collect();
         assert_eq!(to_bits(&rows), want, "[::2] of ({n},{m})");
         // A column broadcast to every row.
         let c: Vec<f32> = (0..n).map(|k| f32::from_bits(bits(k))).collect();
         let c = Tensor::from_vec(c, &sh(&format!("{n}"))).unwrap();
-        let col = c.broadcast_in_dim(&sh(&format!("({n},{m})")), &[0]).unwrap();
+        let col = c
+            .broadcast_in_dim(&sh(&format!("({n},{m})")), &[0])
+            .unwrap();
         let want: Vec<u32> = (0..n * m).map(|k| bits(k % n)).collect();
         assert_eq!(to_bits(&col), want, "broadcast of a column to ({n},{m})");
     }
@@ -74,5 +108,9 @@ fn copies_at_the_streaming_threshold_write_every_element() {
     let n = 2048;
     let x = Tensor::arange::<f32>(&sh(&format!("({n},{n})")));
     let t = x.permute(&[1, 0]).unwrap().to_vec::<f32>().unwrap();
-    assert!(t.iter().enumerate().all(|(k, &v)| v == (k / n + (k % n) * n) as f32));
+    assert!(
+        t.iter()
+            .enumerate()
+            .all(|(k, &v)| v == (k / n + (k % n) * n) as f32)
+    );
 }

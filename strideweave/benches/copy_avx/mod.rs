@@ -232,7 +232,11 @@ pub fn slice_step2(src: &[f32], row: usize, dst: &mut [f32]) {
     // below src.len()) and writes dst[r·m .. r·m + m], 32-byte aligned (m multiple of 8).
     unsafe {
         for r in 0..dst.len() / m {
-            step2_row(src.as_ptr().add(2 * r * row), dst.as_mut_ptr().add(r * m), m);
+            step2_row(
+                src.as_ptr().add(2 * r * row),
+                dst.as_mut_ptr().add(r * m),
+                m,
+            );
         }
         _mm_sfence();
     }
@@ -242,7 +246,10 @@ pub fn slice_step2(src: &[f32], row: usize, dst: &mut [f32]) {
 #[target_feature(enable = "avx2")]
 unsafe fn step2_row(s: *const f32, d: *mut f32, m: usize) {
     for k in (0..m).step_by(8) {
-        let (a, b) = (_mm256_loadu_ps(s.add(2 * k)), _mm256_loadu_ps(s.add(2 * k + 8)));
+        let (a, b) = (
+            _mm256_loadu_ps(s.add(2 * k)),
+            _mm256_loadu_ps(s.add(2 * k + 8)),
+        );
         // [a0 a2 b0 b2 | a4 a6 b4 b6] → [a0 a2 a4 a6 b0 b2 b4 b6]
         let even = _mm256_shuffle_ps(a, b, 0x88);
         let even = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(even), 0xD8));

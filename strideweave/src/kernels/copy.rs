@@ -86,11 +86,7 @@ impl Planned {
     /// [`copy`] from `src` at `so` to `dst` at `d_o` along the planned strides. Callers
     /// guarantee that every index is inside its slice.
     #[inline]
-    pub(crate) fn run<T: Copy>(
-        &self,
-        (src, so): (&[T], i64),
-        (dst, d_o): (&mut [T], i64),
-    ) {
+    pub(crate) fn run<T: Copy>(&self, (src, so): (&[T], i64), (dst, d_o): (&mut [T], i64)) {
         if let [m] = self.modes[..]
             && m.d == 1
             && m.s[0] == 1
@@ -230,11 +226,19 @@ mod tests {
             (&[130, 72], 0, &[72, 1], 2, &[1, 130]),
             (&[37, 9], 1, &[2, 160], 3, &[1, 37]),
             (&[41, 11], 0, &[1, 0], 7, &[1, 41]),
-            (&[8, 16, 16, 8], 0, &[2048, 128, 8, 1], 1, &[1, 8, 128, 2048]),
+            (
+                &[8, 16, 16, 8],
+                0,
+                &[2048, 128, 8, 1],
+                1,
+                &[1, 8, 128, 2048],
+            ),
             (&[1001], 3, &[1], 1, &[1]),
             (&[96, 80], 0, &[160, 2], 0, &[1, 96]),
         ];
-        let src: Vec<u32> = (0..20_000u32).map(|k| k.wrapping_mul(2_654_435_761)).collect();
+        let src: Vec<u32> = (0..20_000u32)
+            .map(|k| k.wrapping_mul(2_654_435_761))
+            .collect();
         for case in cases {
             let want = run_on(case, &src, 17_000, Path::portable());
             for bytes in [0, usize::MAX] {

@@ -182,7 +182,10 @@ mod tests {
         let padded = Path::<Padded>::new(Isa::Avx2, 1 << 30);
         assert_eq!((padded.isa(), padded.stream()), (Isa::Portable, false));
         let big = Path::<f32>::new(Isa::Avx2, STREAM_MIN_BYTES);
-        assert_eq!((big.isa(), big.stream()), (Isa::detected(), Isa::detected() == Isa::Avx2));
+        assert_eq!(
+            (big.isa(), big.stream()),
+            (Isa::detected(), Isa::detected() == Isa::Avx2)
+        );
         assert!(!Path::<f32>::new(Isa::Avx2, STREAM_MIN_BYTES - 1).stream());
         let portable = Path::<f32>::new(Isa::Portable, 1 << 30);
         assert_eq!((portable.isa(), portable.stream()), (Isa::Portable, false));

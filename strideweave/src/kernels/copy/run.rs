@@ -106,7 +106,14 @@ mod tests {
         for step in 1..=6i64 {
             for e in 1..=7i64 {
                 let mut dst = vec![0u16; 9];
-                run(&src, 3, &mut dst, 1, Mode { e, d: 1, s: [step] }, Path::portable());
+                run(
+                    &src,
+                    3,
+                    &mut dst,
+                    1,
+                    Mode { e, d: 1, s: [step] },
+                    Path::portable(),
+                );
                 let want: Vec<u16> = (0..e).map(|k| (3 + k * step) as u16).collect();
                 assert_eq!(
                     &dst[1..1 + e as usize],

@@ -150,7 +150,9 @@ pub(super) fn try_rows<T: Copy>(
         || cols > 64
         || buf.len() < ROWS * cols
         || !last.is_some_and(|end| end <= dst.len())
-        || offs.iter().any(|&o| o.checked_add(cols).is_none_or(|end| end > src.len()))
+        || offs
+            .iter()
+            .any(|&o| o.checked_add(cols).is_none_or(|end| end > src.len()))
         || dst[d..].as_ptr().addr() % 64 != 0
         || (ds * 4) % 64 != 0
     {
@@ -285,7 +287,10 @@ unsafe fn gather2(d: *mut f32, s: *const f32, e: usize, len: usize, stream: bool
             }
         }
         while k + 8 <= e && 2 * k + 16 <= len {
-            let (a, b) = (_mm256_loadu_ps(s.add(2 * k)), _mm256_loadu_ps(s.add(2 * k + 8)));
+            let (a, b) = (
+                _mm256_loadu_ps(s.add(2 * k)),
+                _mm256_loadu_ps(s.add(2 * k + 8)),
+            );
             // [a0 a2 b0 b2 | a4 a6 b4 b6] → [a0 a2 a4 a6 b0 b2 b4 b6]
             let even = _mm256_shuffle_ps::<0x88>(a, b);
             let even = _mm256_castpd_ps(_mm256_permute4x64_pd::<0xD8>(_mm256_castps_pd(even)));
@@ -399,7 +404,13 @@ mod tests {
     /// f32 bit patterns that a float move could alter if it were not a plain move: NaN
     /// payloads, signalling NaNs, negative zero, subnormals.
     fn bits(k: usize) -> f32 {
-        let special = [0x7fc0_1234u32, 0x7f80_0001, 0x8000_0000, 0x0000_0001, 0xffff_ffff];
+        let special = [
+            0x7fc0_1234u32,
+            0x7f80_0001,
+            0x8000_0000,
+            0x0000_0001,
+            0xffff_ffff,
+        ];
         f32::from_bits(special[k % 5] ^ ((k as u32) << 9))
     }
 
@@ -491,7 +502,11 @@ mod tests {
             // A block that would reach past either slice is declined, not copied.
             let mut short = vec![0f32; (W - 1) * ds + W - 1];
             let mut buf = vec![0f32; W * W];
-            assert!(!try_square::<f32, W>((&src, 0, rs, &mut short, 0, ds), &mut buf, path));
+            assert!(!try_square::<f32, W>(
+                (&src, 0, rs, &mut short, 0, ds),
+                &mut buf,
+                path
+            ));
         }
     }
 
@@ -509,7 +524,11 @@ mod tests {
         let mut dst = vec![0u64; 64 * 64];
         let mut buf = vec![0u64; 64 * 64];
         let path = Path::<u64>::new(Isa::Avx2, 0);
-        assert!(!try_square::<u64, 8>((&src, 0, 64, &mut dst, 0, 64), &mut buf, path));
+        assert!(!try_square::<u64, 8>(
+            (&src, 0, 64, &mut dst, 0, 64),
+            &mut buf,
+            path
+        ));
         assert!(!try_step2(&mut dst[..8], &src[..15], path));
         let portable = Path::<u64>::portable();
         assert!(!try_contiguous(&mut dst[..8], &src[..8], portable));

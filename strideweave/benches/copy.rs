@@ -16,8 +16,10 @@ use ndarray::{Array2, Array4, s};
 use strideweave::{Key, Tensor};
 
 mod common;
+mod copy_avx;
 
 use common::{B, N, shape, sq};
+use copy_avx::{Aligned, avx2};
 
 fn main() {
     common::run();
@@ -154,6 +156,21 @@ mod compact_copy {
         let mut dst = vec![0f32; N * N];
         b.bench_local(|| copy_loop(&mut dst, black_box(&src)));
     }
+
+    /// AVX loads and streaming stores into an aligned destination (the yardstick).
+    #[divan::bench]
+    fn hand_avx_stream(b: Bencher) {
+        if !avx2() {
+            return;
+        }
+        let src = Aligned::from_fn(N * N, |i| i as f32);
+        let mut dst = Aligned::zeros(N * N);
+        copy_avx::stream_copy(dst.as_mut_slice(), src.as_slice(), true);
+        assert_eq!(dst.as_slice()[N * N - 1], (N * N - 1) as f32);
+        b.bench_local(|| {
+            copy_avx::stream_copy(dst.as_mut_slice(), black_box(src.as_slice()), true)
+        });
+    }
 }
 
 /// `dst.copy_from_slice(src)` as a forward loop of 16-element chunks.
@@ -216,6 +233,32 @@ mod transpose {
         let mut dst = vec![0f32; N * N];
         b.bench_local(|| hand_transpose_8x8(black_box(&src), &mut dst, N));
     }
+
+    /// 8×8 AVX register transposes inside 32×128 tiles (32 source rows, 128 columns) staged
+    /// in an L1 buffer, written out with streaming stores (the yardstick).
+    #[divan::bench]
+    fn hand_avx_stream(b: Bencher) {
+        hand_avx::<32, 128>(b);
+    }
+
+    /// The same with 128×32 tiles: 512-byte destination rows per tile.
+    #[divan::bench]
+    fn hand_avx_stream_128x32(b: Bencher) {
+        hand_avx::<128, 32>(b);
+    }
+
+    fn hand_avx<const R: usize, const C: usize>(b: Bencher) {
+        if !avx2() {
+            return;
+        }
+        let src = Aligned::from_fn(N * N, |i| i as f32);
+        let mut dst = Aligned::zeros(N * N);
+        copy_avx::transpose::<R, C>(src.as_slice(), dst.as_mut_slice(), N);
+        assert_eq!(dst.as_slice()[3 + 5 * N], (5 + 3 * N) as f32);
+        b.bench_local(|| {
+            copy_avx::transpose::<R, C>(black_box(src.as_slice()), dst.as_mut_slice(), N)
+        });
+    }
 }
 
 /// Full reversal of the modes of a [32,64,64,32] tensor: the fastest mode changes.
@@ -272,6 +315,23 @@ mod permute4 {
     #[divan::bench]
     fn hand_transposing_in(b: Bencher) {
         hand_tiles(b, tile_buffered::<B, true>);
+    }
+
+    /// Each plane one 32×32 tile of 8×8 AVX register transposes staged in an L1 buffer,
+    /// written out with streaming stores (the yardstick).
+    #[divan::bench]
+    fn hand_avx_stream(b: Bencher) {
+        if !avx2() {
+            return;
+        }
+        let src = Aligned::from_fn(32 * 64 * 64 * 32, |i| i as f32);
+        let mut dst = Aligned::zeros(32 * 64 * 64 * 32);
+        copy_avx::permute4(src.as_slice(), dst.as_mut_slice());
+        // dst[a + 32(i2 + 64(i1 + 64 c))] = src[c + 32(i1 + 64(i2 + 64 a))]
+        let (a, i2, i1, c) = (3, 5, 7, 11);
+        let want = (c + 32 * (i1 + 64 * (i2 + 64 * a))) as f32;
+        assert_eq!(dst.as_slice()[a + 32 * (i2 + 64 * (i1 + 64 * c))], want);
+        b.bench_local(|| copy_avx::permute4(black_box(src.as_slice()), dst.as_mut_slice()));
     }
 
     fn hand_tiles(b: Bencher, tile: impl Fn(&[f32], usize, &mut [f32], usize, &mut [f32])) {
@@ -331,6 +391,26 @@ mod broadcast_row {
             }
         });
     }
+
+    /// Each row an AVX streaming copy of the source row, one fence at the end (the
+    /// yardstick).
+    #[divan::bench]
+    fn hand_avx_stream(b: Bencher) {
+        if !avx2() {
+            return;
+        }
+        let row = Aligned::from_fn(N, |i| i as f32);
+        let mut dst = Aligned::zeros(N * N);
+        let go = |dst: &mut Aligned| {
+            for r in dst.as_mut_slice().chunks_exact_mut(N) {
+                copy_avx::stream_copy(r, black_box(row.as_slice()), false);
+            }
+            copy_avx::fence();
+        };
+        go(&mut dst);
+        assert_eq!(dst.as_slice()[7 * N + 5], 5.0);
+        b.bench_local(|| go(&mut dst));
+    }
 }
 
 /// `t[::2, ::2]` of an 8192 × 4096 tensor (4096 × 2048 elements copied).
@@ -367,6 +447,20 @@ mod slice_step2 {
             }
         });
     }
+
+    /// Every other row: the even lanes of two 8-lane loads by an AVX2 shuffle, written with
+    /// streaming stores (the yardstick).
+    #[divan::bench]
+    fn hand_avx_stream(b: Bencher) {
+        if !avx2() {
+            return;
+        }
+        let t = Aligned::from_fn(8192 * 4096, |i| i as f32);
+        let mut dst = Aligned::zeros(4096 * 2048);
+        copy_avx::slice_step2(t.as_slice(), 4096, dst.as_mut_slice());
+        assert_eq!(dst.as_slice()[3 * 2048 + 5], (6 * 4096 + 10) as f32);
+        b.bench_local(|| copy_avx::slice_step2(black_box(t.as_slice()), 4096, dst.as_mut_slice()));
+    }
 }
 
 /// The elements of a transposed 4096² view, in the library's canonical order, in a new Vec.
@@ -394,6 +488,22 @@ mod to_vec_transposed {
             dst
         });
     }
+
+    /// A new aligned buffer (a zeroed allocation: the kernel's stores first-touch its pages)
+    /// written by the AVX streaming transpose of `transpose::hand_avx_stream` (the
+    /// yardstick).
+    #[divan::bench]
+    fn hand_avx_stream(b: Bencher) {
+        if !avx2() {
+            return;
+        }
+        let src = Aligned::from_fn(N * N, |i| i as f32);
+        b.bench_local(|| {
+            let mut dst = Aligned::fresh(N * N);
+            copy_avx::transpose::<32, 128>(black_box(src.as_slice()), dst.as_mut_slice(), N);
+            dst
+        });
+    }
 }
 
 /// A new 4096² buffer of zeros, dropped outside the timed call: a zeroed allocation (fresh
@@ -418,5 +528,34 @@ mod zeros {
             v.resize(N * N, black_box(0.0));
             v
         });
+    }
+}
+
+/// Copies around the parallel split threshold (`kernels/copy/parallel.rs`, 1 MiB): an
+/// `n × n` f32 compact copy and transpose for n = 256 … 2048 (256 KiB … 16 MiB). Run once
+/// with `RAYON_NUM_THREADS=1` and once with 2: the ratio is the speed-up of the split.
+mod threshold {
+    use super::*;
+
+    const SIDES: [usize; 5] = [256, 362, 512, 1024, 2048];
+
+    fn sq_of(n: usize) -> strideweave::Shape {
+        shape(&format!("({n},{n})"))
+    }
+
+    #[divan::bench(args = SIDES)]
+    fn compact(b: Bencher, n: usize) {
+        let (src, dst) = (
+            Tensor::arange::<f32>(&sq_of(n)),
+            Tensor::zeros::<f32>(&sq_of(n)),
+        );
+        b.bench_local(|| dst.copy_from(black_box(&src)).unwrap());
+    }
+
+    #[divan::bench(args = SIDES)]
+    fn transpose(b: Bencher, n: usize) {
+        let src = Tensor::arange::<f32>(&sq_of(n)).permute(&[1, 0]).unwrap();
+        let dst = Tensor::zeros::<f32>(&sq_of(n));
+        b.bench_local(|| dst.copy_from(black_box(&src)).unwrap());
     }
 }

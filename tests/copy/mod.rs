@@ -9,6 +9,7 @@ use strideweave::{Carrier, Complex64, DType, ErrorKind, Layout, Tensor};
 
 mod dtypes;
 mod owners;
+mod vector;
 
 use crate::layouts;
 use layouts::{Shape, Strides, placed, shape, strides};

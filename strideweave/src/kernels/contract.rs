@@ -29,7 +29,7 @@ pub(crate) struct Line {
 
 /// The element arithmetic a contraction needs: zero, one, `acc + x·y`, and a gemm kernel
 /// where the type has one.
-pub(crate) trait Ring: Copy + Send + Sync {
+pub(crate) trait Ring: Copy + Send + Sync + 'static {
     fn zero() -> Self;
     fn one() -> Self;
     /// `acc + x·y` (wrapping for integers).

@@ -13,18 +13,37 @@
 //! `parallel`, on by default); every element is still written once from the same source
 //! element, so the result is bit-identical to the serial path.
 
+mod lines;
 mod parallel;
+pub(crate) mod path;
 mod run;
 mod tile;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+#[cfg(not(target_arch = "x86_64"))]
+#[path = "copy/none.rs"]
+mod x86;
 
 use super::plan::{Mode, Modes, Order, outer, plan, transposed_partner, without};
+use path::{Isa, Path};
 
 /// Copies `src[so + S(i)]` to `dst[do + D(i)]` for every `i` of the leaves `extents`, where
 /// `S` and `D` have the strides `ss` and `ds` (depth-first leaves of one shape). Callers
 /// guarantee that every index is inside its slice (validated placements); the source may
 /// alias itself through stride 0. A non-injective `D` (which only `fill` passes) gets some
 /// element of the source at each index it reaches.
-pub(crate) fn copy<T: Copy + Send + Sync>(
+pub(crate) fn copy<T: Copy + Send + Sync + 'static>(
+    extents: &[i64],
+    src: (&[T], i64, &[i64]),
+    dst: (&mut [T], i64, &[i64]),
+) {
+    copy_on(Isa::detected(), extents, src, dst);
+}
+
+/// [`copy`] on the instruction set `isa` at most (the tests' way to run the portable path
+/// on any machine).
+pub(crate) fn copy_on<T: Copy + Send + Sync + 'static>(
+    isa: Isa,
     extents: &[i64],
     (src, so, ss): (&[T], i64, &[i64]),
     (dst, d_o, ds): (&mut [T], i64, &[i64]),
@@ -32,17 +51,20 @@ pub(crate) fn copy<T: Copy + Send + Sync>(
     let Some((modes, d_o, [so])) = plan(extents, (d_o, ds), [(so, ss)], Order::Strides) else {
         return;
     };
+    let bytes = modes.iter().map(|m| m.e as usize).product::<usize>() * size_of::<T>();
+    let path = Path::new(isa, bytes);
     if let Some(k) = parallel::split_mode::<T>(&modes) {
-        parallel::copy(&modes, k, (src, so), (dst, d_o));
+        parallel::copy(&modes, k, (src, so), (dst, d_o), path);
         return;
     }
-    planned(&modes, (src, so), (dst, d_o));
+    planned(&modes, (src, so), (dst, d_o), path);
 }
 
 /// A copy of one shape between fixed strides, planned once and run at many pairs of
 /// offsets: the slices a gather picks, each at its own place in both slices. Turning a leaf
 /// moves both offsets by a constant, so the plan made at offsets `(0, 0)` holds for every
-/// pair once those constants are added. Serial (no split across threads).
+/// pair once those constants are added. Serial (no split across threads), portable loops
+/// (its runs are the short pieces a gather picks).
 pub(crate) struct Planned {
     modes: Modes<1>,
     d_shift: i64,
@@ -83,27 +105,41 @@ impl Planned {
             &self.modes,
             (src, so + self.s_shift),
             (dst, d_o + self.d_shift),
+            Path::portable(),
         );
     }
 }
 
-/// The serial engine on planned leaves (innermost first).
-fn planned<T: Copy>(modes: &[Mode<1>], (src, so): (&[T], i64), (dst, d_o): (&mut [T], i64)) {
+/// The serial engine on planned leaves (innermost first), on the kernels of `path`; a
+/// streaming path ends with a store fence.
+fn planned<T: Copy>(
+    modes: &[Mode<1>],
+    (src, so): (&[T], i64),
+    (dst, d_o): (&mut [T], i64),
+    path: Path<T>,
+) {
     let Some(&inner) = modes.first() else {
         dst[d_o as usize] = src[so as usize];
         return;
     };
     if let Some(k) = transposed_partner::<T, 1>(modes) {
+        if lines::try_copy(modes, k, (src, so), (dst, d_o), path) {
+            x86::fence();
+            return;
+        }
         let pair = modes[k];
-        let mut buf = tile::Buffer::new(src[so as usize], inner, pair);
+        let mut buf = tile::Buffer::new(src[so as usize], inner, pair, path);
         outer(&without(modes, k), d_o, [so], |d, [s]| {
             buf.copy(src, s, dst, d, inner, pair);
         });
-        return;
+    } else {
+        outer(&modes[1..], d_o, [so], |d, [s]| {
+            run::run(src, s, dst, d, inner, path)
+        });
     }
-    outer(&modes[1..], d_o, [so], |d, [s]| {
-        run::run(src, s, dst, d, inner)
-    });
+    if path.stream() {
+        x86::fence();
+    }
 }
 
 #[cfg(test)]
@@ -126,7 +162,10 @@ mod tests {
 
     /// A transpose of `n × n` elements of `T` (made from their index by `of`), checked
     /// element by element.
-    fn transposes<T: Copy + Send + Sync + PartialEq + std::fmt::Debug>(n: i64, of: fn(i64) -> T) {
+    fn transposes<T: Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static>(
+        n: i64,
+        of: fn(i64) -> T,
+    ) {
         let src: Vec<T> = (0..n * n).map(of).collect();
         let mut dst = vec![of(-1); (n * n) as usize];
         copy(&[n, n], (&src, 0, &[n, 1]), (&mut dst, 0, &[1, n]));
@@ -152,6 +191,61 @@ mod tests {
             transposes(n, |k| k as u64);
             transposes(n, |k| k as u128);
             transposes(n, |k| [k as u64; 4]);
+        }
+    }
+
+    /// `planned` on `path` from `src` into a destination of `len` elements filled with
+    /// `u32::MAX`.
+    fn run_on(
+        case: (&[i64], i64, &[i64], i64, &[i64]),
+        src: &[u32],
+        len: usize,
+        path: Path<u32>,
+    ) -> Vec<u32> {
+        let (e, so, ss, d_o, ds) = case;
+        let mut dst = vec![u32::MAX; len];
+        if let Some((modes, d_o, [so])) = plan(e, (d_o, ds), [(so, ss)], Order::Strides) {
+            planned(&modes, (src, so), (&mut dst, d_o), path);
+        }
+        dst
+    }
+
+    #[test]
+    fn every_path_writes_what_the_portable_path_writes() {
+        // (extents, source offset and strides, destination offset and strides): odd
+        // transposes at unaligned offsets, step-2 rows with odd tails, broadcast rows, the
+        // reversed permutation of a small rank-4 shape, a long contiguous run; transposes
+        // into padded rows (16-element multiples: the whole-line path when streaming) with
+        // odd column counts, more than 64 columns and several groups of positions.
+        let cases: [(&[i64], i64, &[i64], i64, &[i64]); 11] = [
+            (&[150, 21], 0, &[21, 1], 3, &[1, 160]),
+            (&[256, 40], 1, &[40, 1], 0, &[1, 272]),
+            (&[70, 130], 2, &[130, 1], 5, &[1, 80]),
+            (&[67, 45], 3, &[1, 67], 1, &[45, 1]),
+            (&[64, 64], 1, &[64, 1], 5, &[1, 64]),
+            (&[130, 72], 0, &[72, 1], 2, &[1, 130]),
+            (&[37, 9], 1, &[2, 160], 3, &[1, 37]),
+            (&[41, 11], 0, &[1, 0], 7, &[1, 41]),
+            (
+                &[8, 16, 16, 8],
+                0,
+                &[2048, 128, 8, 1],
+                1,
+                &[1, 8, 128, 2048],
+            ),
+            (&[1001], 3, &[1], 1, &[1]),
+            (&[96, 80], 0, &[160, 2], 0, &[1, 96]),
+        ];
+        let src: Vec<u32> = (0..20_000u32)
+            .map(|k| k.wrapping_mul(2_654_435_761))
+            .collect();
+        for case in cases {
+            let want = run_on(case, &src, 17_000, Path::portable());
+            for bytes in [0, usize::MAX] {
+                let path = Path::new(Isa::Avx2, bytes);
+                let got = run_on(case, &src, 17_000, path);
+                assert!(got == want, "{case:?} on {path:?}");
+            }
         }
     }
 }

@@ -25,7 +25,7 @@ use crate::layout::Layout;
 /// destination holds zeros wherever the placement reaches) an injective placement is a
 /// copy (the copy engine); otherwise the values are added, each destination index summing
 /// its contributions in ordinal order after what it held.
-pub(crate) fn place<T: Copy + Send + Sync + AddAssign>(
+pub(crate) fn place<T: Copy + Send + Sync + AddAssign + 'static>(
     (src, so, ss): (&[T], i64, &[i64]),
     (dst, d_o, l): (&mut [T], i64, &Layout),
     fresh: bool,

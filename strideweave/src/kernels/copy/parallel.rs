@@ -9,6 +9,7 @@
 //! destinations) stay serial. Each element is copied once, from the same source element as
 //! in the serial path, so the result is bit-identical.
 
+use super::path::Path;
 use crate::kernels::plan::Mode;
 
 /// The smallest copy (bytes written) split across threads: 1 MiB. A fork/join costs some
@@ -53,11 +54,12 @@ pub(super) fn copy<T: Copy + Send + Sync>(
     k: usize,
     (src, so): (&[T], i64),
     (dst, d_o): (&mut [T], i64),
+    path: Path<T>,
 ) {
     let bytes = modes.iter().map(|m| m.e as usize).product::<usize>() * size_of::<T>();
     let m = modes[k];
     if bytes < MIN_BYTES || m.e < 2 * MIN_EXTENT {
-        super::planned(modes, (src, so), (dst, d_o));
+        super::planned(modes, (src, so), (dst, d_o), path);
         return;
     }
     let mut h = m.e / 2;
@@ -69,14 +71,20 @@ pub(super) fn copy<T: Copy + Send + Sync>(
     let mut high = low.clone();
     (low[k].e, high[k].e) = (h, m.e - h);
     rayon::join(
-        || copy(&low, k, (src, so), (lo, d_o)),
-        || copy(&high, k, (src, so + h * m.s[0]), (hi, 0)),
+        || copy(&low, k, (src, so), (lo, d_o), path),
+        || copy(&high, k, (src, so + h * m.s[0]), (hi, 0), path),
     );
 }
 
 #[cfg(not(feature = "parallel"))]
-pub(super) fn copy<T: Copy>(modes: &[Mode<1>], _: usize, src: (&[T], i64), dst: (&mut [T], i64)) {
-    super::planned(modes, src, dst);
+pub(super) fn copy<T: Copy>(
+    modes: &[Mode<1>],
+    _: usize,
+    src: (&[T], i64),
+    dst: (&mut [T], i64),
+    path: Path<T>,
+) {
+    super::planned(modes, src, dst, path);
 }
 
 #[cfg(test)]
@@ -154,7 +162,7 @@ mod tests {
         let want = cfg!(feature = "parallel") && threads() > 1;
         assert_eq!(split_mode::<u32>(&modes), want.then_some(1));
         engine(&e, (&src, 0, &ss), (&mut par, 0, &ds));
-        planned(&modes, (&src, 0), (&mut ser, 0));
+        planned(&modes, (&src, 0), (&mut ser, 0), Path::portable());
         assert!(par == ser);
         assert_eq!(par[(3 + 5 * n) as usize], (5 + 3 * n) as u32);
     }
@@ -186,7 +194,7 @@ mod tests {
             let mut ser = par.clone();
             engine(&extents, (&src, so + pad, &ss), (&mut par, d_o + pad, &ds));
             let (modes, d_o, [so]) = plan(&extents, (d_o + pad, &ds), [(so + pad, &ss)], Order::Strides).unwrap();
-            planned(&modes, (&src, so), (&mut ser, d_o));
+            planned(&modes, (&src, so), (&mut ser, d_o), Path::portable());
             prop_assert!(par == ser);
             prop_assert!(par[..pad as usize].iter().all(|&x| x == u32::MAX));
         }

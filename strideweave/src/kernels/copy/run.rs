@@ -1,16 +1,25 @@
 //! One run of the innermost leaf: memcpy, fill, or a strided loop over slices.
 
+use super::path::Path;
+use super::x86;
 use crate::kernels::plan::Mode;
 
-/// One run of the innermost leaf `m` from source offset `s` to destination offset `d`.
+/// One run of the innermost leaf `m` from source offset `s` to destination offset `d`, on
+/// the vector kernels of `path` where it has them.
 #[inline]
-pub(super) fn run<T: Copy>(src: &[T], s: i64, dst: &mut [T], d: i64, m: Mode<1>) {
+pub(super) fn run<T: Copy>(src: &[T], s: i64, dst: &mut [T], d: i64, m: Mode<1>, path: Path<T>) {
     let (e, s0, d0) = (m.e as usize, s as usize, d as usize);
     if m.d == 1 {
         let out = &mut dst[d0..d0 + e];
         match m.s[0] {
-            1 => forward(out, &src[s0..s0 + e]),
+            1 => {
+                let from = &src[s0..s0 + e];
+                if !x86::try_contiguous(out, from, path) {
+                    forward(out, from);
+                }
+            }
             0 => out.fill(src[s0]),
+            2 if x86::try_step2(out, &src[s0..=s0 + (e - 1) * 2], path) => {}
             st if st > 0 => gather(out, &src[s0..=s0 + (e - 1) * st as usize], st as usize),
             st => {
                 let first = s0 - (e - 1) * st.unsigned_abs() as usize;
@@ -97,7 +106,14 @@ mod tests {
         for step in 1..=6i64 {
             for e in 1..=7i64 {
                 let mut dst = vec![0u16; 9];
-                run(&src, 3, &mut dst, 1, Mode { e, d: 1, s: [step] });
+                run(
+                    &src,
+                    3,
+                    &mut dst,
+                    1,
+                    Mode { e, d: 1, s: [step] },
+                    Path::portable(),
+                );
                 let want: Vec<u16> = (0..e).map(|k| (3 + k * step) as u16).collect();
                 assert_eq!(
                     &dst[1..1 + e as usize],

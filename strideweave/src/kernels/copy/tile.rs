@@ -9,7 +9,9 @@
 //! (64 `f32`s): wider rows use each page (TLB entry) of a transposed side for more elements
 //! per visit, which measured faster than 32 on 4096² `f32`.
 
+use super::path::Path;
 use super::run::{forward, run};
+use super::x86;
 use crate::kernels::plan::Mode;
 
 /// A multiple of every block side, for callers that split a tiled leaf.
@@ -24,14 +26,20 @@ fn side<T>() -> i64 {
 pub(super) struct Buffer<T> {
     buf: Vec<T>,
     t: i64,
+    path: Path<T>,
 }
 
 impl<T: Copy> Buffer<T> {
-    /// A buffer for blocks of the leaves `a` and `b`, filled with `x` (any element).
-    pub(super) fn new(x: T, a: Mode<1>, b: Mode<1>) -> Self {
+    /// A buffer for blocks of the leaves `a` and `b`, filled with `x` (any element), for a
+    /// copy on `path`.
+    pub(super) fn new(x: T, a: Mode<1>, b: Mode<1>, path: Path<T>) -> Self {
         let t = side::<T>();
         let n = (t.min(a.e) * t.min(b.e)) as usize;
-        Self { buf: vec![x; n], t }
+        Self {
+            buf: vec![x; n],
+            t,
+            path,
+        }
     }
 
     /// Copies the leaves `a` × `b` from source offset `s` to destination offset `d`.
@@ -69,6 +77,7 @@ impl<T: Copy> Buffer<T> {
                     square(
                         (src, s0 as usize, rs, &mut *dst, d0 as usize, ds),
                         &mut self.buf,
+                        self.path,
                     );
                 }
             }
@@ -92,10 +101,10 @@ impl<T: Copy> Buffer<T> {
                     let (rs, ds) = (a.s[0] as usize, b.d as usize);
                     let full = (src, s0 as usize, rs, &mut *dst, d0 as usize, ds);
                     match na {
-                        64 => square::<T, 64>(full, &mut self.buf),
-                        32 => square::<T, 32>(full, &mut self.buf),
-                        16 => square::<T, 16>(full, &mut self.buf),
-                        8 => square::<T, 8>(full, &mut self.buf),
+                        64 => square::<T, 64>(full, &mut self.buf, self.path),
+                        32 => square::<T, 32>(full, &mut self.buf, self.path),
+                        16 => square::<T, 16>(full, &mut self.buf, self.path),
+                        8 => square::<T, 8>(full, &mut self.buf, self.path),
                         _ => {}
                     }
                     if matches!(na, 8 | 16 | 32 | 64) {
@@ -110,7 +119,7 @@ impl<T: Copy> Buffer<T> {
                 };
                 for i in 0..na {
                     let at = s + (ib + i as i64) * a.s[0] + jb * b.s[0];
-                    run(src, at, &mut self.buf[i * w..], 0, row);
+                    run(src, at, &mut self.buf[i * w..], 0, row, self.path.cached());
                 }
                 // Column j of the buffer into the destination row along a.
                 for j in 0..nb {
@@ -126,7 +135,7 @@ impl<T: Copy> Buffer<T> {
 }
 
 /// A source and a destination block: slice, offset of the first row, distance of rows.
-type Square<'a, T> = (&'a [T], usize, usize, &'a mut [T], usize, usize);
+pub(super) type Square<'a, T> = (&'a [T], usize, usize, &'a mut [T], usize, usize);
 
 /// One full `W × W` block whose source rows are contiguous, with the sizes known to the
 /// compiler. Elements of 4 bytes or more are transposed on the way into the buffer: each
@@ -141,8 +150,17 @@ type Square<'a, T> = (&'a [T], usize, usize, &'a mut [T], usize, usize);
 /// Not inlined: a call per block costs a few instructions, and alone the loops keep their
 /// pointers in registers. Each row is sliced as `[at..at + W]` (one bounds check;
 /// `[at..][..W]` makes two).
+/// On an AVX2 path, 4-byte elements go through [`x86::try_square`] (8×8 register
+/// transposes, rows written out whole or streamed).
 #[inline(never)]
-fn square<T: Copy, const W: usize>((src, s, rs, dst, d, ds): Square<'_, T>, buf: &mut [T]) {
+fn square<T: Copy, const W: usize>(
+    (src, s, rs, dst, d, ds): Square<'_, T>,
+    buf: &mut [T],
+    path: Path<T>,
+) {
+    if x86::try_square::<T, W>((src, s, rs, &mut *dst, d, ds), buf, path) {
+        return;
+    }
     let buf = &mut buf[..W * W];
     if size_of::<T>() < 4 {
         for (r, row) in buf.chunks_exact_mut(W).enumerate() {

@@ -119,6 +119,16 @@ impl<T: Copy + Default, const N: usize> InlineVec<T, N> {
         self.len = len as u32;
     }
 
+    /// The whole inline array (the items, then unspecified values up to `N`) when the items
+    /// are inline: one fixed-size block to copy.
+    #[inline(always)]
+    pub(crate) fn inline_items(&self) -> Option<&[T; N]> {
+        match self.heap {
+            None => Some(&self.inline),
+            Some(_) => None,
+        }
+    }
+
     /// Overwrites the items with `len` copies of `T::default()`, in place (one fixed-size
     /// block store when they fit inline).
     #[inline(always)]

@@ -277,20 +277,25 @@ impl Layout {
         let (sv, tv, dv): (&[i64], &[i64], &[i64]) =
             (&self.shape.0.vals, &target.0.vals, &self.stride.0.vals);
         let n = tv.len();
-        if n <= 8 && sv.len() == n && self.shape.0.toks.len() == n && target.0.toks.len() == n {
+        if let Some(extents) = target.0.vals.inline_items()
+            && sv.len() == n
+            && self.shape.0.toks.len() == n
+            && target.0.toks.len() == n
+        {
             // Flat on both sides (one token per leaf: every token a leaf, so the profiles
-            // agree) and inline: the leaves in fixed arrays, one pass, no per-leaf call.
-            let (mut shape, mut stride, mut bad) = ([0i64; 8], [0i64; 8], false);
-            let leaves = sv.iter().zip(tv).zip(dv);
-            for ((e, d), ((&s, &t), &st)) in shape.iter_mut().zip(&mut stride).zip(leaves) {
+            // agree) and inline (n ≤ 8): one pass over the leaves for the strides; the
+            // extents are the target's, copied as its whole inline array (a fixed-size
+            // block, where a per-leaf copy became a `memcpy` call).
+            let (mut stride, mut bad) = ([0i64; 8], false);
+            for (d, ((&s, &t), &st)) in stride.iter_mut().zip(sv.iter().zip(tv).zip(dv)) {
                 bad |= s != t && s != 1;
-                (*e, *d) = (t, if s != t { 0 } else { st });
+                *d = if s != t { 0 } else { st };
             }
             if bad {
                 return Err(self.broadcast_error(op, target));
             }
             // Widening with stride 0 keeps the reach.
-            out.set_flat_inline_root((shape, stride), n, target.0.int_root);
+            out.set_flat_inline_root((*extents, stride), n, target.0.int_root);
             return Ok(());
         }
         self.broadcast_to_nested(op, target, out, (sv, tv, dv))

@@ -66,7 +66,7 @@ mod avx {
         // SAFETY: every index below is < n, inside `a`, `b` and `out` (the contract).
         unsafe {
             let mut i = 0;
-            while i < n && out.add(i) as usize % 32 != 0 {
+            while i < n && !(out.add(i) as usize).is_multiple_of(32) {
                 *out.add(i) = *a.add(i) + *b.add(i);
                 i += 1;
             }
@@ -136,8 +136,8 @@ mod avx {
         out: *mut f32,
         n: usize,
     ) {
-        assert!(n % 128 == 0 && a.len() >= n * n && b.len() >= n * n);
-        assert!(out as usize % 32 == 0);
+        assert!(n.is_multiple_of(128) && a.len() >= n * n && b.len() >= n * n);
+        assert!((out as usize).is_multiple_of(32));
         let (a, b) = (a.as_ptr(), b.as_ptr());
         // SAFETY: every index is `i + j·n` with `i, j < n`: inside `a`, `b`, `out`; the
         // streamed addresses are 32-byte aligned (`out` aligned, `i` and `n` multiples of 8).

@@ -134,7 +134,13 @@ unsafe fn tile_stream<const R: usize, const C: usize>(
 /// The square `n × n` transpose `dst[i + j·n] = src[j + i·n]` in `R × C` tiles of
 /// [`tile_stream`], then a store fence.
 pub fn transpose<const R: usize, const C: usize>(src: &[f32], dst: &mut [f32], n: usize) {
-    assert!(avx2() && src.len() >= n * n && dst.len() >= n * n && n % R == 0 && n % C == 0);
+    assert!(
+        avx2()
+            && src.len() >= n * n
+            && dst.len() >= n * n
+            && n.is_multiple_of(R)
+            && n.is_multiple_of(C)
+    );
     assert_eq!(dst.as_ptr().align_offset(32), 0);
     let mut buf = Aligned::zeros(R * C);
     #[cfg(target_arch = "x86_64")]
@@ -188,7 +194,7 @@ pub fn permute4(src: &[f32], dst: &mut [f32]) {
 /// `dst.copy_from_slice(src)` with 32-byte loads and streaming stores (`dst` 32-byte
 /// aligned, the length a multiple of 32 elements), then a store fence when `fence`.
 pub fn stream_copy(dst: &mut [f32], src: &[f32], fence: bool) {
-    assert!(avx2() && dst.len() == src.len() && dst.len() % 32 == 0);
+    assert!(avx2() && dst.len() == src.len() && dst.len().is_multiple_of(32));
     assert_eq!(dst.as_ptr().align_offset(32), 0);
     #[cfg(target_arch = "x86_64")]
     // SAFETY: AVX2 detected; k + 32 ≤ len on both slices; dst + k is 32-byte aligned.
@@ -225,7 +231,12 @@ unsafe fn stream_copy_avx(d: *mut f32, s: *const f32, n: usize) {
 /// shuffle and a lane permute, one streaming store.
 pub fn slice_step2(src: &[f32], row: usize, dst: &mut [f32]) {
     let m = row / 2;
-    assert!(avx2() && row % 32 == 0 && dst.len() % m == 0 && src.len() >= 2 * dst.len());
+    assert!(
+        avx2()
+            && row.is_multiple_of(32)
+            && dst.len().is_multiple_of(m)
+            && src.len() >= 2 * dst.len()
+    );
     assert_eq!(dst.as_ptr().align_offset(32), 0);
     #[cfg(target_arch = "x86_64")]
     // SAFETY: AVX2 detected; row r reads src[2r·row .. 2r·row + row] (r < dst.len()/m, so

@@ -196,12 +196,7 @@ mod tests {
 
     /// `planned` on `path` from `src` into a destination of `len` elements filled with
     /// `u32::MAX`.
-    fn run_on(
-        case: (&[i64], i64, &[i64], i64, &[i64]),
-        src: &[u32],
-        len: usize,
-        path: Path<u32>,
-    ) -> Vec<u32> {
+    fn run_on(case: Case<'_>, src: &[u32], len: usize, path: Path<u32>) -> Vec<u32> {
         let (e, so, ss, d_o, ds) = case;
         let mut dst = vec![u32::MAX; len];
         if let Some((modes, d_o, [so])) = plan(e, (d_o, ds), [(so, ss)], Order::Strides) {
@@ -210,6 +205,9 @@ mod tests {
         dst
     }
 
+    /// Extents, source offset and strides, destination offset and strides.
+    type Case<'a> = (&'a [i64], i64, &'a [i64], i64, &'a [i64]);
+
     #[test]
     fn every_path_writes_what_the_portable_path_writes() {
         // (extents, source offset and strides, destination offset and strides): odd
@@ -217,7 +215,7 @@ mod tests {
         // reversed permutation of a small rank-4 shape, a long contiguous run; transposes
         // into padded rows (16-element multiples: the whole-line path when streaming) with
         // odd column counts, more than 64 columns and several groups of positions.
-        let cases: [(&[i64], i64, &[i64], i64, &[i64]); 11] = [
+        let cases: [Case<'_>; 11] = [
             (&[150, 21], 0, &[21, 1], 3, &[1, 160]),
             (&[256, 40], 1, &[40, 1], 0, &[1, 272]),
             (&[70, 130], 2, &[130, 1], 5, &[1, 80]),

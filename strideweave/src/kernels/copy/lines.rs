@@ -38,7 +38,7 @@ pub(super) fn try_copy<T: Copy>(
         || b.d <= 0
         || (b.d * 4) % 64 != 0
         || b.e < 8
-        || dst.as_ptr().addr() % 4 != 0
+        || !dst.as_ptr().addr().is_multiple_of(4)
     {
         return false;
     }

@@ -60,7 +60,7 @@ pub(super) fn try_step2<T: Copy>(out: &mut [T], from: &[T], path: Path<T>) -> bo
         return false;
     }
     // Streaming needs the destination at a multiple of 4 bytes to reach 32-byte alignment.
-    let stream = path.stream() && out.as_ptr().addr() % 4 == 0;
+    let stream = path.stream() && out.as_ptr().addr().is_multiple_of(4);
     // SAFETY: an AVX2 path proves AVX2 present and `T` plain; `T` is 4 bytes wide, so the
     // lanes of `f32` carry its bits; `gather2` writes `out[..e]` and reads `from[2k]` for
     // k < e (inside `from`, checked above) and pairs `from[2k..2k + 16]` only while they
@@ -95,7 +95,7 @@ pub(super) fn try_square<T: Copy, const W: usize>(
     };
     if path.isa() != Isa::Avx2
         || size_of::<T>() != 4
-        || W % 8 != 0
+        || !W.is_multiple_of(8)
         || buf.len() < W * W
         || !fits(s, rs, src.len())
         || !fits(d, ds, dst.len())
@@ -146,15 +146,15 @@ pub(super) fn try_rows<T: Copy>(
         || !path.stream()
         || size_of::<T>() != 4
         || cols == 0
-        || cols % 8 != 0
+        || !cols.is_multiple_of(8)
         || cols > 64
         || buf.len() < ROWS * cols
-        || !last.is_some_and(|end| end <= dst.len())
+        || last.is_none_or(|end| end > dst.len())
         || offs
             .iter()
             .any(|&o| o.checked_add(cols).is_none_or(|end| end > src.len()))
-        || dst[d..].as_ptr().addr() % 64 != 0
-        || (ds * 4) % 64 != 0
+        || !dst[d..].as_ptr().addr().is_multiple_of(64)
+        || !(ds * 4).is_multiple_of(64)
     {
         return false;
     }
@@ -301,8 +301,14 @@ unsafe fn gather2(d: *mut f32, s: *const f32, e: usize, len: usize, stream: bool
             }
             k += 8;
         }
+        // The tail: streaming too, so that no line is written both ways (a line the
+        // next row's head completes would otherwise be read into the cache first).
         while k < e {
-            ptr::copy_nonoverlapping(s.add(2 * k), d.add(k), 1);
+            if stream {
+                _mm_stream_si32(d.add(k).cast(), s.add(2 * k).cast::<i32>().read());
+            } else {
+                ptr::copy_nonoverlapping(s.add(2 * k), d.add(k), 1);
+            }
             k += 1;
         }
     }

@@ -40,6 +40,9 @@ fn ui() {
         );
         return;
     }
+    if std::env::var_os(RUSTFLAGS).is_none() {
+        return run_again_with_one_set_of_flags();
+    }
     let (built, checked): (Vec<PathBuf>, Vec<PathBuf>) = fail_cases()
         .into_iter()
         .partition(|case| needs_a_build(case));
@@ -58,6 +61,35 @@ fn ui() {
         t.compile_fail(case);
     }
     t.pass("pass/*.rs");
+}
+
+/// The variable through which Cargo takes rustc's flags before any `--config` option.
+const RUSTFLAGS: &str = "CARGO_ENCODED_RUSTFLAGS";
+
+/// The flags trybuild gives rustc for each case (its own, then `--diagnostic-width=140`),
+/// separated by 0x1f as `CARGO_ENCODED_RUSTFLAGS` wants them.
+const CASE_FLAGS: &str =
+    "--cfg\x1ftrybuild\x1f--verbose\x1f-A\x1fdead_code\x1f--diagnostic-width=140";
+
+/// Runs this test again in a child process whose environment holds [`CASE_FLAGS`].
+///
+/// trybuild builds a project's dependencies with one set of flags and then each case with
+/// another (it adds `--diagnostic-width=140`); rustc's flags are part of every crate's
+/// fingerprint, so a fresh run built strideweave, gemm and the rest twice per group, about
+/// a minute each. Cargo takes `CARGO_ENCODED_RUSTFLAGS` over the flags trybuild passes
+/// with `--config`, so with it both steps ask for the same build and the second finds it
+/// done. (A child process, because changing one's own environment is `unsafe`.)
+fn run_again_with_one_set_of_flags() {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let status = Command::new(exe)
+        .args(["ui", "--exact", "--test-threads=1"])
+        .env(RUSTFLAGS, CASE_FLAGS)
+        .status()
+        .expect("the ui tests run again in a child process");
+    assert!(
+        status.success(),
+        "the ui tests failed (their report is above)"
+    );
 }
 
 /// The compile-fail cases, `fail/*.rs`, in name order.

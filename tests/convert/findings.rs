@@ -86,7 +86,8 @@ fn fill_through_a_broadcast_view_is_refused_at_once() {
     let start = Instant::now();
     let err = huge.fill(1.0f32).unwrap_err();
     assert!(
-        start.elapsed() < Duration::from_secs(1),
+        // "at once" against walking 2^54 elements (years), with room for a loaded machine.
+        start.elapsed() < Duration::from_secs(10),
         "{:?}",
         start.elapsed()
     );

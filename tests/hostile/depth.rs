@@ -85,7 +85,8 @@ fn assert_refused_quickly(n: usize) {
     let t = Instant::now();
     let results = every_parser(n);
     let took = t.elapsed();
-    assert!(took < Duration::from_secs(2), "{n} levels took {took:?}");
+    // Linear from quadratic, with room for a loaded machine (the quadratic parsers took minutes).
+    assert!(took < Duration::from_secs(10), "{n} levels took {took:?}");
     for (op, result) in results {
         let err = result.expect_err(op);
         assert!(err.starts_with(op), "{}", &err[..err.len().min(300)]);
@@ -211,7 +212,7 @@ fn a_rearrangement_with_a_nested_left_side_at_depth_7000_and_100000_errors_clean
             "{}",
             &err[..200]
         );
-        assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+        assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
     }
 }
 

@@ -10,6 +10,7 @@
 //! blocks between threads, so every output element sums the same products in the same
 //! order: the result is bit-identical to one thread (tested below).
 
+#[cfg(feature = "gemm")]
 use crate::kernels::num::Num;
 
 /// The smallest product (`m·k·n` multiply-adds) run on more than one thread: about 128³.
@@ -19,10 +20,12 @@ pub(crate) const MIN_PARALLEL_WORK: usize = 1 << 21;
 
 /// One operand or the output: its slice, the offset of element (0, 0), row and column
 /// strides.
+#[cfg(feature = "gemm")]
 pub(crate) type Mat<S> = (S, i64, i64, i64);
 
 /// `C ← A·B` for f32, f64, c32 and c64 through the `gemm` crate (see [`Num::gemm`]), on
 /// rayon's pool when the product is large enough.
+#[cfg(feature = "gemm")]
 pub(crate) fn gemm<T: Num>(
     dims: (usize, usize, usize),
     a: Mat<&[T]>,
@@ -35,6 +38,7 @@ pub(crate) fn gemm<T: Num>(
 }
 
 /// Whether rayon's pool has more than one thread (always `false` without `parallel`).
+#[cfg(feature = "gemm")]
 fn parallel() -> bool {
     #[cfg(feature = "parallel")]
     return rayon::current_num_threads() > 1;
@@ -44,6 +48,7 @@ fn parallel() -> bool {
 
 /// [`gemm`] on one thread (`threads == false`) or on rayon's pool.
 #[allow(unsafe_code)]
+#[cfg(feature = "gemm")]
 pub(crate) fn gemm_on<T: Num>(
     threads: bool,
     (m, k, n): (usize, usize, usize),
@@ -118,7 +123,7 @@ pub(crate) fn gemm_on<T: Num>(
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "gemm"))]
 mod tests {
     use super::*;
     use crate::dtype::{Complex32, Complex64};

@@ -120,6 +120,7 @@ macro_rules! dense_conversions {
 macro_rules! num_real {
     ($t:ty, $variant:ident) => {
         impl Num for $t {
+            #[cfg(feature = "gemm")]
             const GEMM: bool = true;
             fn from_f64(v: f64) -> Self {
                 v as $t
@@ -128,6 +129,7 @@ macro_rules! num_real {
                 self
             }
             dense_conversions!($variant);
+            #[cfg(feature = "gemm")]
             fn gemm(
                 dims: (usize, usize, usize),
                 a: (&[Self], i64, i64, i64),
@@ -148,6 +150,7 @@ macro_rules! num_complex {
     ($t:ty, $re:ty, $variant:ident) => {
         impl Num for $t {
             const COMPLEX: bool = true;
+            #[cfg(feature = "gemm")]
             const GEMM: bool = true;
             fn from_f64(v: f64) -> Self {
                 <$t>::new(v as $re, 0.0)
@@ -159,6 +162,7 @@ macro_rules! num_complex {
                 <$t>::new(self.re * n as $re, self.im * n as $re)
             }
             dense_conversions!($variant);
+            #[cfg(feature = "gemm")]
             fn gemm(
                 dims: (usize, usize, usize),
                 a: (&[Self], i64, i64, i64),

@@ -287,6 +287,10 @@ mod tests {
 
     /// Patterns read at run time have no length limit: one longer than 65,535 characters (the
     /// old `u16` encoding's limit) rearranges, or is refused for what it says, quickly.
+    /// What "quickly" means: a bound that tells linear work from quadratic (which takes
+    /// minutes at these sizes), with room for an unoptimised build on a loaded machine.
+    const QUICKLY: Duration = Duration::from_secs(10);
+
     fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
         let t = Instant::now();
         let out = f();
@@ -300,7 +304,7 @@ mod tests {
         let l: Layout = "(2,3):(1,2)".parse().unwrap();
         let (v, took) = timed(|| l.rearrange(&pattern, &[]));
         assert_eq!(v.unwrap().to_string(), "(3,2):(2,1)");
-        assert!(took < Duration::from_millis(500), "{took:?}");
+        assert!(took < QUICKLY, "{took:?}");
     }
 
     #[test]
@@ -320,13 +324,13 @@ mod tests {
             &err[..err.len().min(200)]
         );
         assert!(!err.contains("macros"));
-        assert!(took < Duration::from_millis(500), "{took:?}");
+        assert!(took < QUICKLY, "{took:?}");
         // Rearranged on a layout of matching rank: the `1`s drop their extent-one modes.
         let l: Layout = format!("(5{}):(1{})", ",1".repeat(n), ",0".repeat(n))
             .parse()
             .unwrap();
         let (v, took) = timed(|| l.rearrange(&pattern, &[]));
         assert_eq!(v.unwrap().to_string(), "(5):(1)");
-        assert!(took < Duration::from_millis(500), "{took:?}");
+        assert!(took < QUICKLY, "{took:?}");
     }
 }

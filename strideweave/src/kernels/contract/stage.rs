@@ -262,7 +262,7 @@ fn batches<T: Ring>(
     Ok(true)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "gemm"))]
 mod tests {
     use super::*;
 

@@ -18,8 +18,9 @@
 //!
 //! A numpy array is row-major: [`Tensor::from_vec_row_major`](crate::Tensor::from_vec_row_major)
 //! (or [`Tensor::read_npy`](crate::Tensor::read_npy) of a C-order file) gives a tensor with
-//! numpy's shape and numpy's values at the same coordinates. [`einops::rearrange`] then
-//! gives einops' numbers at einops' coordinates, as a view:
+//! numpy's shape and numpy's values at the same coordinates.
+//! [`einops::rearrange`](fn@crate::einops::rearrange) then gives einops' numbers at einops'
+//! coordinates, as a view:
 //!
 //! ```
 //! use strideweave::{Tensor, einops, shape};
@@ -84,9 +85,9 @@
 //! # Ok::<(), strideweave::Error>(())
 //! ```
 //!
-//! The macros [`einops::rearrange!`](crate::einops::rearrange),
-//! [`einops::repeat!`](crate::einops::repeat), [`einops::reduce!`](crate::einops::reduce)
-//! and [`einops::einsum!`](crate::einops::einsum) check the pattern while the program is
+//! The macros [`einops::rearrange!`](macro@crate::einops::rearrange),
+//! [`einops::repeat!`](macro@crate::einops::repeat), [`einops::reduce!`](macro@crate::einops::reduce)
+//! and [`einops::einsum!`](macro@crate::einops::einsum) check the pattern while the program is
 //! built; on a [`StaticTensor`](crate::StaticTensor), whose shape is in its type, they check
 //! it against the shape too. A `_` in the static shape is an extent known at run time: what
 //! depends on it is checked then, and the macro returns a `Result`.

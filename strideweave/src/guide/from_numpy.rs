@@ -99,7 +99,7 @@
 //!
 //! A `reshape` reads coordinates first mode fastest (numpy's `order="F"`) and never copies:
 //! a reshape that would need a copy is an error that says so. numpy's C-order reshape is a
-//! pattern in einops' reading ([`einops::rearrange`](crate::einops::rearrange), see
+//! pattern in einops' reading ([`einops::rearrange`](fn@crate::einops::rearrange), see
 //! [`from_einops`](super::from_einops)):
 //!
 //! ```

@@ -465,9 +465,13 @@ mod sealed {
     pub trait Sealed {}
 }
 
+// `$gate`: a `#[cfg(feature = …)]` carried onto the impls themselves (not the invocation), so
+// rustdoc's doc_cfg badges the implementation on docs.rs.
 macro_rules! element {
-    ($t:ty, $variant:ident, $zero:expr, $ord:expr) => {
+    ($(#[$gate:meta])* $t:ty, $variant:ident, $zero:expr, $ord:expr) => {
+        $(#[$gate])*
         impl sealed::Sealed for $t {}
+        $(#[$gate])*
         impl Element for $t {
             const DTYPE: DType = DType::$variant;
             fn zero() -> Self {
@@ -523,12 +527,15 @@ element!(Complex32, ComplexF32, Complex32::new(0.0, 0.0), |i| {
 element!(Complex64, ComplexF64, Complex64::new(0.0, 0.0), |i| {
     Complex64::new(i as f64, 0.0)
 });
-#[cfg(feature = "half")]
-element!(half::f16, F16, half::f16::ZERO, |i| half::f16::from_f64(
-    i as f64
-));
-#[cfg(feature = "half")]
 element!(
+    #[cfg(feature = "half")]
+    half::f16,
+    F16,
+    half::f16::ZERO,
+    |i| half::f16::from_f64(i as f64)
+);
+element!(
+    #[cfg(feature = "half")]
     half::bf16,
     BF16,
     half::bf16::ZERO,

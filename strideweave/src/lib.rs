@@ -25,7 +25,21 @@
 //! let tiles = l.logical_divide(&"12:2".parse().unwrap()).unwrap();
 //! assert_eq!(tiles.to_string(), "(12,2):(1,12)");
 //! ```
+//!
+//! # Cargo features
+//!
+//! | Feature | Default | What it adds |
+//! |---|---|---|
+//! | `parallel` | on | Copies, elementwise operations and reductions over 1 MiB or more, and large matrix products, split across rayon's thread pool; results are bit-identical to a serial run. |
+//! | `half` | off | The `f16` and `bf16` element types (`DType::F16`, `DType::BF16`), their arithmetic, and their `.npy` and safetensors files. |
+//! | `ndarray` | off | Zero-copy conversions between typed views and ndarray's views (`From`, `TryFrom`), and `ArrayD` conversions of tensors. |
+//! | `serde` | off | [`Layout`], [`Shape`], [`Stride`] and [`IntTuple`] serialize as their notation string and deserialize from it. |
+//! | `rand` | off | `Tensor::random_using` with rand's distributions; re-exports the `rand` and `rand_distr` crates. |
+//!
+//! On docs.rs every feature is on, and items that need one say which.
 #![deny(missing_docs)]
+// docs.rs (nightly, `--cfg docsrs`): badges "Available on crate feature …" on gated items.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_code)] // exceptions: docs/unsafe.md lists each with its safety argument and test. Total: 53 unsafe blocks and functions.
 
 pub mod autograd;

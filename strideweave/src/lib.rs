@@ -31,6 +31,7 @@
 //! | Feature | Default | What it adds |
 //! |---|---|---|
 //! | `parallel` | on | Copies, elementwise operations and reductions over 1 MiB or more, and large matrix products, split across rayon's thread pool; results are bit-identical to a serial run. |
+//! | `gemm` | on | Matrix products of `f32`, `f64`, `Complex32` and `Complex64` in the `gemm` crate's packed SIMD kernels; without it they run in StrideWeave's own contraction loop (slower, a lighter build). |
 //! | `half` | off | The `f16` and `bf16` element types (`DType::F16`, `DType::BF16`), their arithmetic, and their `.npy` and safetensors files. |
 //! | `ndarray` | off | Zero-copy conversions between typed views and ndarray's views (`From`, `TryFrom`), and `ArrayD` conversions of tensors. |
 //! | `serde` | off | [`Layout`], [`Shape`], [`Stride`] and [`IntTuple`] serialize as their notation string and deserialize from it. |

@@ -10,6 +10,10 @@
 //! the next position (`span < stride`); other plans, and full reductions (one output), stay
 //! on one thread. The result is bit-identical to one thread.
 
+// Without `parallel` every call stays on one thread: the split rules still compile (and
+// their tests run), but nothing calls them.
+#![cfg_attr(not(feature = "parallel"), allow(dead_code))]
+
 use super::super::plan::Mode;
 
 /// The smallest reduction (bytes read) split across threads: 1 MiB, as for copies.

@@ -126,7 +126,7 @@ pub fn main() -> Result<()> {
     for (name, t) in &model {
         let size = t.dtype().size_of();
         println!(
-            "  {name:<7} {:<10} carrier: {} of {} {} (the file's {model_bytes} bytes), bytes {}..{}",
+            "  {name:<7} {:<11} carrier: {} of {} {} (the file's {model_bytes} bytes), bytes {}..{}",
             t.layout().to_string(),
             t.carrier_class(),
             t.carrier().len(),
@@ -142,13 +142,20 @@ pub fn main() -> Result<()> {
     assert_eq!(w.carrier().len(), model_bytes / 4);
     let raw = Carrier::map_file(&model_path)?;
     let at = w.offset() * 4;
-    let first = raw.read(|bytes: &[u8]| {
-        f32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+    let (header, first) = raw.read(|bytes: &[u8]| {
+        let mut len = [0u8; 8];
+        len.copy_from_slice(&bytes[..8]);
+        let value = f32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+        (u64::from_le_bytes(len), value)
     })?;
     assert_eq!(first, w_rows[0][0]);
     println!(
         "  weight and bias share one carrier: {}",
         Carrier::same(w.carrier(), b.carrier())
+    );
+    println!(
+        "  the file: bytes 0..8 the header's length, 8..{} the header, then the tensors' bytes",
+        8 + header
     );
     println!(
         "  the file's bytes {at}..{} read as f32: {first} = weight[0, 0]",

@@ -28,7 +28,7 @@ const BK: i64 = 8;
 const TM: usize = 8;
 const TN: usize = 8;
 
-/// An unoptimised build (`cargo run` without `--release`) is some 100 times slower: it
+/// An unoptimised build (`cargo run` without `--release`) is over 100 times slower: it
 /// multiplies 256×256 matrices by default and times each kernel once, so that it still
 /// finishes in seconds.
 const DEV: bool = cfg!(debug_assertions);

@@ -27,7 +27,7 @@ fn parameter(rows: usize, cols: usize, seed: usize) -> Result<Tensor> {
     Ok(p)
 }
 
-fn main() -> Result<()> {
+pub fn main() -> Result<()> {
     const N: usize = 300;
     const CLASSES: usize = 3;
     const HIDDEN: usize = 16;

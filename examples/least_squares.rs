@@ -10,7 +10,7 @@ fn shape(text: &str) -> Shape {
     text.parse().expect("a valid shape")
 }
 
-fn main() -> Result<()> {
+pub fn main() -> Result<()> {
     const SAMPLES: usize = 32;
     // Data: X is 3×32 (first-mode-fastest: X[k, j] at k + 3j), Y = W*·X + b* + noise.
     let w_true = [[1.5, -2.0, 0.5], [0.25, 1.0, -1.0]];

@@ -14,8 +14,13 @@ use std::path::PathBuf;
 use strideweave::{Layout, Tiler, shape};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let dir = std::env::args()
-        .nth(1)
+    run(&std::env::args().skip(1).collect::<Vec<_>>())
+}
+
+/// The example with its command-line arguments (`[DIR]`).
+pub fn run(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+    let dir = args
+        .first()
         .map_or_else(|| PathBuf::from("target/pictures"), PathBuf::from);
     std::fs::create_dir_all(&dir)?;
     let tile: Layout = "(8,4):(1,8)".parse()?;

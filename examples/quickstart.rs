@@ -7,7 +7,7 @@ use strideweave::{
     Carrier, Key, Layout, Result, StaticTensor, Tensor, Tiler, layout, rearrange, s, shape, shape_t,
 };
 
-fn main() -> Result<()> {
+pub fn main() -> Result<()> {
     // A layout checked at compile time: a mistake here is a compiler error, not a panic.
     let tv: Layout = layout!((2, (3, 4)) : (12, (1, 3)));
     println!("layout        {tv}");

@@ -6,7 +6,8 @@
 //! shared memory), as a GPU block's warps step through the main loop together. The result
 //! is checked against `matmul`, and both are timed.
 //!
-//! `cargo run --release --example tiled_gemm [m n k]` (each a multiple of 128, of 8 for k)
+//! `cargo run --release --example tiled_gemm [m n k]` (m and n multiples of 128, k of 8;
+//! 512 each by default, 256 in an unoptimised build, which also times each kernel once)
 //!
 //! The views do the index math: the kernel reads each matrix's storage (one typed view) at
 //! each partition's offset and strides, as a CuTe kernel reads memory through a tensor's
@@ -27,13 +28,16 @@ const BK: i64 = 8;
 const TM: usize = 8;
 const TN: usize = 8;
 
-fn parse_args() -> (i64, i64, i64) {
-    let v: Vec<i64> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .collect();
+/// An unoptimised build (`cargo run` without `--release`) is over 100 times slower: it
+/// multiplies 256×256 matrices by default and times each kernel once, so that it still
+/// finishes in seconds.
+const DEV: bool = cfg!(debug_assertions);
+
+fn parse_args(args: &[String]) -> (i64, i64, i64) {
+    let v: Vec<i64> = args.iter().filter_map(|a| a.parse().ok()).collect();
     match v[..] {
         [m, n, k] if m % BM == 0 && n % BN == 0 && k % BK == 0 => (m, n, k),
+        _ if DEV => (256, 256, 256),
         _ => (512, 512, 512),
     }
 }
@@ -224,7 +228,12 @@ fn best_ms(runs: usize, mut f: impl FnMut() -> Result<()>) -> Result<f64> {
 }
 
 fn main() -> Result<()> {
-    let (m, n, k) = parse_args();
+    run(&std::env::args().skip(1).collect::<Vec<_>>())
+}
+
+/// The example with its command-line arguments (`[m n k]`).
+pub fn run(args: &[String]) -> Result<()> {
+    let (m, n, k) = parse_args(args);
     let a = Tensor::from_vec(values(1, (m * k) as usize), &shape(&format!("({m},{k})"))?)?;
     let b = Tensor::from_vec(values(2, (n * k) as usize), &shape(&format!("({n},{k})"))?)?;
     let c = Tensor::zeros::<f32>(&shape(&format!("({m},{n})"))?);
@@ -245,7 +254,8 @@ fn main() -> Result<()> {
 
     let flops = 2.0 * (m * n * k) as f64;
     let threads = rayon::current_num_threads();
-    let tiled = best_ms(3, || tiled_gemm(&a, &b, &c))?;
+    let runs = if DEV { 1 } else { 3 };
+    let tiled = best_ms(runs, || tiled_gemm(&a, &b, &c))?;
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
@@ -253,8 +263,8 @@ fn main() -> Result<()> {
             op: "tiled_gemm",
             detail: e.to_string(),
         })?
-        .install(|| best_ms(3, || tiled_gemm(&a, &b, &c)))?;
-    let matmul = best_ms(3, || a.matmul(&b.permute(&[1, 0])?).map(|_| ()))?;
+        .install(|| best_ms(runs, || tiled_gemm(&a, &b, &c)))?;
+    let matmul = best_ms(runs, || a.matmul(&b.permute(&[1, 0])?).map(|_| ()))?;
     let gflops = |ms: f64| flops / ms / 1e6;
     println!(
         "tiled, {threads} threads: {tiled:8.2} ms ({:6.2} GFLOP/s)",
@@ -269,5 +279,8 @@ fn main() -> Result<()> {
         gflops(matmul)
     );
     println!("tiled (1 thread) / matmul: {:.2}×", one / matmul);
+    if DEV {
+        println!("(an unoptimised build: time it with `cargo run --release --example tiled_gemm`)");
+    }
     Ok(())
 }

@@ -62,12 +62,11 @@ impl Prepared {
         text: &str,
         sizes: &[(&str, i64)],
     ) -> Result<Rc<Prepared>> {
-        let mut key = Key::new(op, text);
+        let mut key = Key::new(op, text, shape);
         for &(name, value) in sizes {
-            key.text(name);
+            key.name(name);
             key.int(value);
         }
-        key.shape(shape);
         prepared(&PREPARED, &key, || {
             Prepared::uncached(shape, op, text, sizes)
         })
@@ -139,12 +138,11 @@ impl Plan {
         p: &PatternRef<'_>,
         shape_line: bool,
     ) -> std::result::Result<Rc<Plan>, String> {
-        let mut key = Key::new(p.op, p.text);
+        let mut key = Key::new(p.op, p.text, shape);
         for k in p.keywords {
             key.int(k.sym as i64);
             key.int(k.value);
         }
-        key.shape(shape);
         prepared(&COMPILED, &key, || Plan::compile(shape, p, shape_line))
     }
 

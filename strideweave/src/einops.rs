@@ -158,9 +158,7 @@ fn pattern_view(t: &Tensor, op: Op, pattern: &str, sizes: &[(&str, i64)]) -> Res
     let prepared = Prepared::parse(t.shape(), op, pattern, sizes)?;
     let (plan, e) = (&prepared.plan, &prepared.encoded);
     let view = t.view_by(name, plan)?;
-    with_ref(op, pattern, &e, |p| {
-        view.einops_groups(name, p, None, false)
-    })
+    with_ref(op, pattern, e, |p| view.einops_groups(name, p, None, false))
 }
 
 /// The engine's nested result of `rearrange` or `repeat` (`op`), each right-side group one

@@ -348,7 +348,8 @@ mod tests {
 
     #[test]
     fn a_cached_call_returns_the_same_view_as_an_uncached_one() {
-        let cases: [(&str, Op, &str, &[(&str, i64)]); 6] = [
+        type Case<'a> = (&'a str, Op, &'a str, &'a [(&'a str, i64)]);
+        let cases: [Case; 6] = [
             (
                 "(2,(3,4)):(1,(2,6))",
                 Op::Rearrange,

@@ -4,6 +4,8 @@
 //! reshape, unsqueeze, tree, none, and the rank-2 views of `benches/views.rs` (`rank2`):
 //! broadcast2 (a row (1,4096) to (4096,4096)), slice2 (`[::2, ::2]` of 8192×4096),
 //! permute2, reshape2 ((4096,4096) as (64,64,4096)), rearrange2 (`"a b -> b a"`, tree form);
+//! the pattern forms of the rank-4 permute `"a b c d -> d b a c"`: str (`Tensor::rearrange`)
+//! and macro (`rearrange!` on a `Tensor`), and macro2 (`rearrange!` of `"a b -> b a"`);
 //! `nd_OP` runs ndarray's equivalent on an `ArrayD<f32>` (`ArrayViewD` ops, as
 //! benches/views.rs measures them) and `nd_none` its baseline.
 use std::hint::black_box;
@@ -121,6 +123,11 @@ fn main() {
             "rearrange2" => black_box(&sqt)
                 .rearrange_tree(black_box(&swap), None)
                 .unwrap(),
+            "str" => black_box(&t)
+                .rearrange(black_box("a b c d -> d b a c"), black_box(&[]))
+                .unwrap(),
+            "macro" => strideweave::rearrange!(black_box(&t), "a b c d -> d b a c").unwrap(),
+            "macro2" => strideweave::rearrange!(black_box(&sqt), "a b -> b a").unwrap(),
             "tree" => black_box(&t)
                 .rearrange_tree(black_box(&tree), None)
                 .unwrap(),

@@ -52,7 +52,7 @@ use strideweave_syntax::EncodedPattern;
 
 use crate::error::Result;
 use crate::ops::{Reduction, einsum_run, reduce_pattern};
-use crate::pattern::run::Plan;
+use crate::pattern::run::Prepared;
 use crate::pattern::{Op, PatternRef, Side};
 use crate::tensor::Tensor;
 
@@ -123,7 +123,13 @@ pub fn reduce(
     sizes: &[(&str, i64)],
 ) -> Result<Tensor> {
     let (r, e) = reduce_pattern(t, Op::EinopsReduce, pattern, reduction, sizes)?;
-    fresh_groups(&r, Op::EinopsReduce.method(), Op::EinopsReduce, pattern, &e)
+    fresh_groups(
+        &r,
+        Op::EinopsReduce.method(),
+        Op::EinopsReduce,
+        pattern,
+        &e.encoded,
+    )
 }
 
 /// Einstein summation over one or two tensors ([`Tensor::einsum`]'s rules), groups read as
@@ -149,11 +155,10 @@ pub fn einsum(pattern: &str, inputs: &[&Tensor]) -> Result<Tensor> {
 fn pattern_view(t: &Tensor, op: Op, pattern: &str, sizes: &[(&str, i64)]) -> Result<Tensor> {
     let name = op.method();
     t.require_single(name)?;
-    let (plan, e) = Plan::parse_encoded(t.shape(), op, pattern, sizes)?;
-    let view = t.view_by(name, &plan)?;
-    with_ref(op, pattern, &e, |p| {
-        view.einops_groups(name, p, None, false)
-    })
+    let prepared = Prepared::parse(t.shape(), op, pattern, sizes)?;
+    let (plan, e) = (&prepared.plan, &prepared.encoded);
+    let view = t.view_by(name, plan)?;
+    with_ref(op, pattern, e, |p| view.einops_groups(name, p, None, false))
 }
 
 /// The engine's nested result of `rearrange` or `repeat` (`op`), each right-side group one
@@ -162,8 +167,9 @@ fn pattern_view(t: &Tensor, op: Op, pattern: &str, sizes: &[(&str, i64)]) -> Res
 pub(crate) fn nested(t: &Tensor, op: Op, pattern: &str, sizes: &[(&str, i64)]) -> Result<Tensor> {
     let name = op.method();
     t.require_single(name)?;
-    let (plan, e) = Plan::parse_encoded(t.shape(), op, pattern, sizes)?;
-    let view = t.view_by(name, &plan)?;
+    let prepared = Prepared::parse(t.shape(), op, pattern, sizes)?;
+    let (plan, e) = (&prepared.plan, &prepared.encoded);
+    let view = t.view_by(name, plan)?;
     let right = Side {
         toks: &e.right.toks,
         strings: &e.right.strings,

@@ -111,6 +111,36 @@ fn a_string_rearrange_reads_its_pattern_once_also_when_recording() {
     assert!(v.requires_grad());
 }
 
+/// Issue 27, item 3: a pattern a thread compiled on a shape is kept, so `Tensor::rearrange`
+/// with that pattern and `rearrange!` on a `Tensor` of that shape allocate no more than
+/// the view itself (at most the new handle's `Arc`), and give the same view as a tree.
+#[test]
+fn a_kept_pattern_view_allocates_at_most_once() {
+    let t = Tensor::arange::<f32>(&"(8,16,32,64)".parse().unwrap());
+    let pattern = "a b c d -> d b a c";
+    let tree = Tree::node([Tree::id(3), Tree::id(1), Tree::id(0), Tree::id(2)]);
+    let by_tree = t.rearrange_tree(&tree, None).unwrap();
+    let by_macro = || strideweave::rearrange!(&t, "a b c d -> d b a c").unwrap();
+    let (first, _) = allocations(|| t.rearrange(pattern, &[]).unwrap());
+    let (first_macro, _) = allocations(by_macro);
+    assert!(first >= 10, "the first call reads the pattern ({first})");
+    assert!(
+        first_macro >= 2,
+        "the first macro call compiles the plan ({first_macro})"
+    );
+    for _ in 0..2 {
+        let (n, v) = allocations(|| t.rearrange(pattern, &[]).unwrap());
+        assert!(
+            n <= 1,
+            "Tensor::rearrange with a kept pattern allocated {n} times"
+        );
+        assert_eq!(v.layout(), by_tree.layout());
+        let (n, v) = allocations(by_macro);
+        assert!(n <= 1, "rearrange! with a kept plan allocated {n} times");
+        assert_eq!(v.layout(), by_tree.layout());
+    }
+}
+
 /// Issue 10, item 5: each view of a plain rank-4 tensor (permute, slice, broadcast_to,
 /// reshape, unsqueeze, rearrange_tree) allocates at most once, the new handle's `Arc`, and
 /// gives the layout the view defines.

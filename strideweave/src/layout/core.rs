@@ -141,6 +141,25 @@ impl Layout {
         self.set_root(int_root);
     }
 
+    /// [`set_valid`](Self::set_valid) with the `ntoks` profile tokens given one by one
+    /// (`tok(j)`), for a writer that keeps them in another form (the rearrangement plan's
+    /// bytes); never an integer root.
+    #[inline(always)]
+    pub(crate) fn set_valid_with(
+        &mut self,
+        ntoks: usize,
+        tok: impl FnMut(usize) -> ProfileToken,
+        n: usize,
+        extent: impl FnMut(usize) -> i64,
+        stride: impl FnMut(usize) -> i64,
+    ) {
+        self.shape.0.toks.set_from_fn(ntoks, tok);
+        self.stride.0.toks.set_from(&self.shape.0.toks);
+        self.shape.0.vals.set_from_fn(n, extent);
+        self.stride.0.vals.set_from_fn(n, stride);
+        self.set_root(false);
+    }
+
     /// [`set_valid`](Self::set_valid) for a flat layout: `n` top-level modes, each a leaf
     /// (`int_root` only when `n == 1`: the integer `s:d` rather than `(s):(d)`).
     #[inline(always)]

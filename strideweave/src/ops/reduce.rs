@@ -9,6 +9,7 @@
 //! [`Tensor::count_nonzero`].
 
 use std::borrow::Cow;
+use std::rc::Rc;
 
 use crate::autograd::node::{Cotangents, rule};
 use crate::dtype::{DType, Element, zeroed_vec};
@@ -22,7 +23,7 @@ use crate::ops::along::{logsumexp_columns, logsumexp_grads};
 use crate::ops::repeat::{collapse, int_times, num_times, power, repeats};
 use crate::ops::{Accepts, Dest, check_dest, deliver, finish, fresh};
 use crate::pattern::Op;
-use crate::pattern::run::Plan;
+use crate::pattern::run::{Plan, Prepared};
 use crate::tensor::Tensor;
 use crate::tensor::read::read;
 
@@ -282,19 +283,20 @@ impl Tensor {
 
 const OP: &str = "reduce";
 
-/// [`Tensor::reduce`]'s path for `op` (or `EinopsReduce`): the result, and its encoding.
+/// [`Tensor::reduce`]'s path for `op` (or `EinopsReduce`): the result, and the pattern
+/// as prepared (its plan and encoding, kept per thread).
 pub(crate) fn reduce_pattern(
     t: &Tensor,
     op: Op,
     pattern: &str,
     r: Reduction,
     sizes: &[(&str, i64)],
-) -> Result<(Tensor, strideweave_syntax::EncodedPattern)> {
+) -> Result<(Tensor, Rc<Prepared>)> {
     check_dtype(t, r, op.method())?;
-    let (plan, e) = Plan::parse_encoded(t.shape(), op, pattern, sizes)?;
-    let space = Space::of(plan, t.shape());
+    let prepared = Prepared::parse(t.shape(), op, pattern, sizes)?;
+    let space = Space::of(prepared.plan.clone(), t.shape());
     let out = fresh(reduce_with(t, space, r, op.method(), Dest::Fresh))?;
-    Ok((out, e))
+    Ok((out, prepared))
 }
 
 /// `reduce!`'s run-time path: the dtype checked, then `plan` (the compiler's for a static

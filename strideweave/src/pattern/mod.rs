@@ -18,11 +18,13 @@
 //! | `explain` | the rule with a message for the first mistake |
 //! | `msg` | messages written in const context into a caller's buffer |
 //! | `run` | the run-time front end: `Layout::rearrange`/`repeat`, plans compiled on a run-time shape |
+//! | `cache` | compiled plans kept per thread, by pattern, keywords and shape (bounded) |
 //!
 //! The engine imports only `layout` (for the run-time front end); `statics` and `tensor`
 //! import it. Its differential test (fast against explain, static against run-time front
 //! end) lives with the static front end, `statics/compile/tests.rs`.
 
+mod cache;
 mod code;
 mod explain;
 mod fast;

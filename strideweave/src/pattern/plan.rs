@@ -138,6 +138,24 @@ impl<T: AsRef<[u8]>, X: AsRef<[i64]>, I: AsRef<[usize]>> Plan<T, X, I> {
         )
     }
 
+    /// [`apply`](Plan::apply) writing the view over `out` in place (the handle's
+    /// allocation: nothing built on the stack and moved).
+    pub(crate) fn apply_into(&self, layout: &Layout, out: &mut Layout) {
+        let stride = layout.stride().leaves();
+        let (toks, extents) = (&self.toks.as_ref()[..self.ntoks], self.extents.as_ref());
+        let (source, multiplier) = (self.source.as_ref(), self.multiplier.as_ref());
+        out.set_valid_with(
+            self.ntoks,
+            |j| token(toks[j]),
+            self.nleaves,
+            |k| extents[k],
+            |k| match source[k] {
+                NO_SOURCE => 0,
+                s => stride[s].checked_mul(multiplier[k]).unwrap_or(0),
+            },
+        );
+    }
+
     /// The first `n` profile tokens.
     pub(super) fn profile(&self, n: usize) -> SmallVec<[ProfileToken; 4 * INLINE]> {
         self.toks.as_ref()[..n].iter().map(|&t| token(t)).collect()

@@ -3,8 +3,10 @@
 //! (the source's placement, its adjacent layouts, and the compact layout that autograd
 //! records). Scratch and message buffers are sized from the input: no leaf or term limit.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ops::Range;
+use std::rc::Rc;
 
 use smallvec::{SmallVec, smallvec};
 use strideweave_syntax::{
@@ -12,6 +14,7 @@ use strideweave_syntax::{
     parse_pattern,
 };
 
+use super::cache::{Cache, Key, prepared};
 use super::code::{Keyword, Op, PatternRef};
 use super::explain::{NO_PART, NO_SYM, explain};
 use super::fast::fast;
@@ -28,23 +31,54 @@ pub(crate) use super::plan::Plan;
 /// scratch is on the heap, without a limit).
 const SCRATCH: usize = 128;
 
-impl Plan {
-    /// Parses, checks and encodes `text` once, then compiles it on `shape`. Errors start with
-    /// `op`'s method name (`rearrange: …`).
-    pub(crate) fn parse(shape: &Shape, op: Op, text: &str, sizes: &[(&str, i64)]) -> Result<Plan> {
-        Plan::parse_encoded(shape, op, text, sizes).map(|(plan, _)| plan)
-    }
+/// A pattern string compiled on one shape: the plan, and the encoding it was compiled from
+/// (for an einops operation, [`Op::is_einops`], the pattern as written, checked, encoded and
+/// then mirrored by `EncodedPattern::mirror_groups`, so the engine reads every group's last
+/// member fastest and its messages still quote the terms as written).
+#[derive(Debug)]
+pub(crate) struct Prepared {
+    /// The plan on the shape.
+    pub(crate) plan: Plan,
+    /// The encoding the plan was compiled from.
+    pub(crate) encoded: EncodedPattern,
+}
 
-    /// [`parse`](Plan::parse), also returning the encoding the plan was compiled from: for
-    /// an einops operation ([`Op::is_einops`]) the pattern as written, checked, encoded and
-    /// then mirrored (`EncodedPattern::mirror_groups`), so the engine reads every group's
-    /// last member fastest and its messages still quote the terms as written.
-    pub(crate) fn parse_encoded(
+thread_local! {
+    /// The pattern strings this thread compiled, by operation, text, keywords and shape.
+    static PREPARED: RefCell<Cache<Prepared>> = const { RefCell::new(Cache::new()) };
+    /// The macros' patterns this thread compiled on dynamic shapes.
+    static COMPILED: RefCell<Cache<Plan>> = const { RefCell::new(Cache::new()) };
+}
+
+impl Prepared {
+    /// `text` for `op` on `shape` with keyword extents `sizes`: parsed, checked, encoded and
+    /// compiled on the first call with these arguments on this thread, then kept
+    /// ([`cache`](super::cache): bounded; mistakes are not kept, so they are found and
+    /// worded again, the same way, on every call). Errors start with `op`'s method name
+    /// (`rearrange: …`).
+    pub(crate) fn parse(
         shape: &Shape,
         op: Op,
         text: &str,
         sizes: &[(&str, i64)],
-    ) -> Result<(Plan, EncodedPattern)> {
+    ) -> Result<Rc<Prepared>> {
+        let mut key = Key::new(op, text, shape);
+        for &(name, value) in sizes {
+            key.name(name);
+            key.int(value);
+        }
+        prepared(&PREPARED, &key, || {
+            Prepared::uncached(shape, op, text, sizes)
+        })
+    }
+
+    /// [`parse`](Prepared::parse) without the cache: the pattern read on every call.
+    pub(crate) fn uncached(
+        shape: &Shape,
+        op: Op,
+        text: &str,
+        sizes: &[(&str, i64)],
+    ) -> Result<Prepared> {
         let fail = |detail: String| Error::InvalidRearrange {
             op: op.method(),
             detail,
@@ -65,9 +99,11 @@ impl Plan {
             e = e.mirror_groups();
         }
         let plan = Plan::encoded(shape, op, text, &e, &keywords).map_err(fail)?;
-        Ok((plan, e))
+        Ok(Prepared { plan, encoded: e })
     }
+}
 
+impl Plan {
     /// Compiles the encoding of a checked pattern (spans in `text`) on `shape`, with the
     /// keyword extents that name its symbols (the front end checked every keyword); on a
     /// mistake, the message after the front end's name.
@@ -91,6 +127,23 @@ impl Plan {
             .collect();
         let p = PatternRef::over(op, text, e, &names, &keywords);
         Plan::compile(shape, &p, false)
+    }
+
+    /// [`compile`](Plan::compile) of a macro's pattern on a dynamic shape, kept per thread
+    /// by the pattern's operation, text and keyword extents and the shape (see
+    /// [`Prepared::parse`]; mistakes are not kept). The text names the encoding: the macros
+    /// encode it as the run-time front end does.
+    pub(crate) fn compile_kept(
+        shape: &Shape,
+        p: &PatternRef<'_>,
+        shape_line: bool,
+    ) -> std::result::Result<Rc<Plan>, String> {
+        let mut key = Key::new(p.op, p.text, shape);
+        for k in p.keywords {
+            key.int(k.sym as i64);
+            key.int(k.value);
+        }
+        prepared(&COMPILED, &key, || Plan::compile(shape, p, shape_line))
     }
 
     /// Compiles an encoded pattern on `shape`; on a mistake, the message after the front
@@ -227,8 +280,9 @@ impl Layout {
     /// that leaf: all of its names but at most one need a keyword, the missing one is
     /// inferred, the product must equal the leaf's extent, and the first name varies fastest
     /// (strides `d, d·e₁, …`). A keyword on any other symbol asserts the extent (size) of the
-    /// sublayout it names. The pattern is read once per call; there is no limit on the number
-    /// of leaves or terms.
+    /// sublayout it names. A thread reads the pattern on its first call with this pattern,
+    /// keywords and shape and keeps the result (a bounded cache, einops' recipe cache);
+    /// there is no limit on the number of leaves or terms.
     ///
     /// ```
     /// use strideweave::Layout;
@@ -257,7 +311,7 @@ impl Layout {
     ///   ^^^^^");
     /// ```
     pub fn rearrange(&self, pattern: &str, sizes: &[(&str, i64)]) -> Result<Layout> {
-        Plan::parse(self.shape(), Op::Rearrange, pattern, sizes).map(|p| p.apply(self))
+        Prepared::parse(self.shape(), Op::Rearrange, pattern, sizes).map(|p| p.plan.apply(self))
     }
 
     /// einops' `repeat` as a zero-copy view: like [`rearrange`](Layout::rearrange), and a
@@ -275,7 +329,7 @@ impl Layout {
     /// assert!(err.to_string().contains("new symbol `r` on the right, term 2 needs an extent"));
     /// ```
     pub fn repeat(&self, pattern: &str, sizes: &[(&str, i64)]) -> Result<Layout> {
-        Plan::parse(self.shape(), Op::Repeat, pattern, sizes).map(|p| p.apply(self))
+        Prepared::parse(self.shape(), Op::Repeat, pattern, sizes).map(|p| p.plan.apply(self))
     }
 }
 
@@ -283,7 +337,144 @@ impl Layout {
 mod tests {
     use std::time::{Duration, Instant};
 
-    use crate::layout::Layout;
+    use super::super::cache::{MAX_KEY, SLOTS};
+    use super::{COMPILED, PREPARED, Prepared};
+    use crate::layout::{Layout, Shape};
+    use crate::pattern::Op;
+
+    fn kept() -> (usize, usize) {
+        PREPARED.with(|c| (c.borrow().len(), c.borrow().key_bytes()))
+    }
+
+    #[test]
+    fn a_cached_call_returns_the_same_view_as_an_uncached_one() {
+        type Case<'a> = (&'a str, Op, &'a str, &'a [(&'a str, i64)]);
+        let cases: [Case; 6] = [
+            (
+                "(2,(3,4)):(1,(2,6))",
+                Op::Rearrange,
+                "a (b c) -> c b a",
+                &[],
+            ),
+            (
+                "(12,5):(1,12)",
+                Op::Rearrange,
+                "(h w) c -> h w c",
+                &[("h", 4)],
+            ),
+            (
+                "(12,5):(1,12)",
+                Op::Rearrange,
+                "(h w) c -> h w c",
+                &[("h", 3)],
+            ),
+            ("(3,4):(1,3)", Op::Repeat, "h w -> h (w r)", &[("r", 2)]),
+            (
+                "(3,4):(1,3)",
+                Op::EinopsRepeat,
+                "h w -> h (w r)",
+                &[("r", 2)],
+            ),
+            ("(2,3,4):(1,2,6)", Op::Reduce, "a b c -> c a", &[]),
+        ];
+        for (layout, op, pattern, sizes) in cases {
+            let l: Layout = layout.parse().unwrap();
+            let fresh = Prepared::uncached(l.shape(), op, pattern, sizes).unwrap();
+            for _ in 0..2 {
+                let p = Prepared::parse(l.shape(), op, pattern, sizes).unwrap();
+                assert_eq!(p.plan, fresh.plan, "{pattern} with {sizes:?}");
+                assert_eq!(p.encoded, fresh.encoded, "{pattern}");
+                assert_eq!(p.plan.apply(&l), fresh.plan.apply(&l), "{pattern}");
+            }
+        }
+        // Keys tell apart what the plan depends on: the keyword's value, the operation, the
+        // shape, and an integer root against a one-mode tuple.
+        let l: Layout = "(12,5):(1,12)".parse().unwrap();
+        let h4 = l.rearrange("(h w) c -> h w c", &[("h", 4)]).unwrap();
+        let h3 = l.rearrange("(h w) c -> h w c", &[("h", 3)]).unwrap();
+        assert_eq!(
+            (h4.to_string(), h3.to_string()),
+            ("(4,3,5):(1,4,12)".into(), "(3,4,5):(1,3,12)".into())
+        );
+        let l: Layout = "(3,4):(1,3)".parse().unwrap();
+        let ours = l.repeat("h w -> h (w r)", &[("r", 2)]).unwrap();
+        let einops = Prepared::parse(l.shape(), Op::EinopsRepeat, "h w -> h (w r)", &[("r", 2)])
+            .unwrap()
+            .plan
+            .apply(&l);
+        assert_eq!(ours.to_string(), "(3,(4,2)):(1,(3,0))");
+        assert_eq!(einops.to_string(), "(3,(2,4)):(1,(0,3))");
+        for text in ["6:1", "(6):(1)", "6:1"] {
+            let l: Layout = text.parse().unwrap();
+            let fresh = Prepared::uncached(l.shape(), Op::Rearrange, "a -> a 1", &[]).unwrap();
+            let kept = l.rearrange("a -> a 1", &[]).unwrap();
+            assert_eq!(kept, fresh.plan.apply(&l), "{text}");
+            assert_eq!(kept.to_string(), "(6,1):(1,0)");
+        }
+    }
+
+    #[test]
+    fn a_bad_pattern_errors_identically_twice() {
+        let l: Layout = "(10,5):(1,10)".parse().unwrap();
+        let bad: [(&str, &[(&str, i64)]); 3] = [
+            ("(h w) c -> h w c", &[("h", 3)]),
+            ("a b -> a", &[]),
+            ("a b -> (a", &[]),
+        ];
+        for (pattern, sizes) in bad {
+            let before = kept();
+            let once = l.rearrange(pattern, sizes).unwrap_err();
+            let twice = l.rearrange(pattern, sizes).unwrap_err();
+            let fresh = Prepared::uncached(l.shape(), Op::Rearrange, pattern, sizes).unwrap_err();
+            assert_eq!(once.to_string(), twice.to_string());
+            assert_eq!(once.to_string(), fresh.to_string());
+            assert_eq!(once.kind(), twice.kind());
+            assert_eq!(kept(), before, "a mistake is not kept");
+        }
+        // The same pattern, valid on another shape, is kept there and still refused here.
+        let ok: Layout = "(12,5):(1,12)".parse().unwrap();
+        assert!(ok.rearrange("(h w) c -> h w c", &[("h", 3)]).is_ok());
+        let again = l.rearrange("(h w) c -> h w c", &[("h", 3)]).unwrap_err();
+        assert!(
+            again
+                .to_string()
+                .contains("h = 3 does not divide extent 10"),
+            "{again}"
+        );
+    }
+
+    #[test]
+    fn the_cache_stays_bounded_after_10000_distinct_patterns() {
+        let l: Layout = "(2,3):(1,2)".parse().unwrap();
+        for i in 0..10_000 {
+            let v = l.rearrange(&format!("a{i} b -> b a{i}"), &[]).unwrap();
+            assert_eq!(v.to_string(), "(3,2):(2,1)");
+        }
+        let (n, bytes) = kept();
+        assert!(n > 0 && n <= SLOTS, "{n} kept");
+        assert!(bytes <= SLOTS * MAX_KEY, "{bytes} key bytes");
+        // A key longer than MAX_KEY is never kept.
+        let long = format!("{} b -> b {}", "a".repeat(MAX_KEY), "a".repeat(MAX_KEY));
+        let before = kept();
+        assert_eq!(l.rearrange(&long, &[]).unwrap().to_string(), "(3,2):(2,1)");
+        assert_eq!(kept(), before, "the long key was not kept");
+        // The macros' cache is bounded alike: 10,000 shapes, one pattern (encoded as the
+        // string front end encodes it, which is what the macros emit).
+        let text = "a b -> b a";
+        let e = Prepared::uncached(l.shape(), Op::Rearrange, text, &[])
+            .unwrap()
+            .encoded;
+        let names: Vec<&str> = e.names.iter().map(String::as_str).collect();
+        let code = crate::pattern::PatternRef::over(Op::Rearrange, text, &e, &names, &[]);
+        for i in 1..=10_000 {
+            let s: Shape = format!("({i},2)").parse().unwrap();
+            let plan = Layout::compact(&s).rearrange("a b -> b a", &[]).unwrap();
+            let kept_plan = super::Plan::compile_kept(&s, &code, true).unwrap();
+            assert_eq!(kept_plan.apply(&Layout::compact(&s)), plan);
+        }
+        let n = COMPILED.with(|c| c.borrow().len());
+        assert!(n > 0 && n <= SLOTS, "{n} kept");
+    }
 
     /// Patterns read at run time have no length limit: one longer than 65,535 characters (the
     /// old `u16` encoding's limit) rearranges, or is refused for what it says, quickly.

@@ -10,6 +10,7 @@
 //! caller's body, so a failed check is reported at the user's line.
 
 use std::marker::PhantomData;
+use std::rc::Rc;
 
 use super::code::{Known, Partly, ShapeCode, StaticShape};
 use super::compile::{FixedPlan, Outcome, check_pattern, compile, message_into};
@@ -346,14 +347,20 @@ impl<P: Check<RuntimeShape>> PatternView<P> for &Tensor {
 /// ```
 pub fn dynamic(t: &Tensor, p: &PatternCode) -> Result<Tensor> {
     t.require_single(p.op.name())?;
-    t.view_by(p.op.name(), &compiled(t, p)?)
+    t.view_by(p.op.name(), &*kept(t, p)?)
 }
 
-/// The plan of `p` compiled on `t`'s run-time shape by the engine of the compiler's check;
-/// a mistake's message starts with the macro's name and ends with the tensor's shape.
-pub(crate) fn compiled(t: &Tensor, p: &PatternCode) -> Result<Plan> {
+/// The plan of `p` compiled on `t`'s run-time shape by the engine of the compiler's check
+/// (kept per thread: [`Plan::compile_kept`]); a mistake's message starts with the macro's
+/// name and ends with the tensor's shape.
+fn kept(t: &Tensor, p: &PatternCode) -> Result<Rc<Plan>> {
     let op = p.op.name();
-    Plan::compile(t.shape(), p, true).map_err(|detail| Error::InvalidRearrange { op, detail })
+    Plan::compile_kept(t.shape(), p, true).map_err(|detail| Error::InvalidRearrange { op, detail })
+}
+
+/// [`kept`]'s plan, owned.
+pub(crate) fn compiled(t: &Tensor, p: &PatternCode) -> Result<Plan> {
+    kept(t, p).map(|plan| (*plan).clone())
 }
 
 /// The plan the compiler computed for a static tensor.

@@ -5,7 +5,7 @@
 use crate::error::{Error, Result};
 use crate::layout::{Dim, Layout, Shape, Stride, Tree};
 use crate::pattern::Op;
-use crate::pattern::run::Plan;
+use crate::pattern::run::{Plan, Prepared};
 use crate::repr::{Representation, Subtensor};
 use crate::tensor::Tensor;
 use crate::tensor::index::offset_plus;
@@ -307,8 +307,9 @@ impl Tensor {
 
     /// Rearranges by a pattern: `"b (h w) c -> b c h w"` with keyword
     /// extents for split groups and assertions (see [`Layout::rearrange`]). A view over the
-    /// same carrier and offset. The pattern is read once per call, also when autograd
-    /// records the view.
+    /// same carrier and offset. The pattern is read once per thread, pattern, keywords and
+    /// shape (the plan is kept; see [`Layout::rearrange`]), also when autograd records the
+    /// view.
     ///
     /// ```
     /// let t = strideweave::Tensor::arange::<f32>(&"(12,5)".parse().unwrap());
@@ -338,7 +339,10 @@ impl Tensor {
     fn pattern_view(&self, op: Op, pattern: &str, sizes: &[(&str, i64)]) -> Result<Tensor> {
         let name = op.method();
         self.require_single(name)?;
-        self.view_by(name, &Plan::parse(self.shape(), op, pattern, sizes)?)
+        self.view_by(
+            name,
+            &Prepared::parse(self.shape(), op, pattern, sizes)?.plan,
+        )
     }
 
     /// The view by a plan compiled on this tensor's shape, applied to every layout the view
@@ -349,6 +353,9 @@ impl Tensor {
         plan: &Plan<impl AsRef<[u8]>, impl AsRef<[i64]>, impl AsRef<[usize]>>,
     ) -> Result<Tensor> {
         self.require_single(name)?;
-        self.reach_keeping_view(name, |l| Ok(plan.apply(l)))
+        self.view_in_place(name, |l, out| {
+            plan.apply_into(l, out);
+            Ok(())
+        })
     }
 }

@@ -320,11 +320,14 @@ fn check(seed: u64) -> Option<bool> {
     let runtime = match case.kind {
         PatternKind::Rearrange => layout.rearrange(&case.pattern, &sizes),
         PatternKind::Repeat => layout.repeat(&case.pattern, &sizes),
-        _ => crate::pattern::run::Plan::parse(layout.shape(), Op::Reduce, &case.pattern, &sizes)
-            .map(|plan| {
-                kept = Some(plan.kept_shape());
-                plan.apply(&layout)
-            }),
+        _ => {
+            crate::pattern::run::Prepared::parse(layout.shape(), Op::Reduce, &case.pattern, &sizes)
+                .map(|p| {
+                    let plan = &p.plan;
+                    kept = Some(plan.kept_shape());
+                    plan.apply(&layout)
+                })
+        }
     };
     let what = format!(
         "{:?} on {} with {:?}",

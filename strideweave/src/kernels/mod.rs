@@ -13,6 +13,7 @@
 //! | `zip` | the elementwise engine on the plan in destination-stride order: `f` of one or two strided sources straight into a strided destination |
 //! | `strided` | iteration over strided (and stride-zero) layouts in ordinal order without copying, on the plan in ordinal order |
 //! | `contract` | the batched-contraction kernel: lines classed batch / left / right / contracted, folded, gemm once per batch index or a plain offset-table loop (integers wrap) |
+//! | `lanes` | register building blocks the copy and elementwise engines' x86-64 kernels share (the 8×8 in-register transpose) |
 //! | `gemm` | the `gemm` crate's f32/f64/c32/c64 kernels at any strides, on rayon's pool above a size threshold: one `unsafe` block |
 //!
 //! Nothing here knows a `Tensor`: kernels see slices, offsets and layouts.
@@ -22,6 +23,8 @@ pub(crate) mod copy;
 pub(crate) mod fold;
 pub(crate) mod gemm;
 pub(crate) mod int;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod lanes;
 pub(crate) mod math;
 pub(crate) mod num;
 pub(crate) mod plan;

@@ -184,6 +184,7 @@ mod x86 {
     use super::super::super::plan::Mode;
     use super::super::{TILE, Tiles};
     use super::Isa;
+    use crate::kernels::lanes::transpose8;
 
     /// [`super::super::run`] compiled with AVX2.
     #[target_feature(enable = "avx2")]
@@ -235,38 +236,6 @@ mod x86 {
         f: &impl Fn(A, B) -> T,
     ) {
         tiles.blocked(Isa::Avx512, a, b, dst, inner, pair, f);
-    }
-
-    /// Transposes the 8×8 block of `r` (rows) in registers: pure lane moves.
-    #[target_feature(enable = "avx")]
-    #[inline]
-    fn transpose8(r: [__m256; 8]) -> [__m256; 8] {
-        let t0 = _mm256_unpacklo_ps(r[0], r[1]);
-        let t1 = _mm256_unpackhi_ps(r[0], r[1]);
-        let t2 = _mm256_unpacklo_ps(r[2], r[3]);
-        let t3 = _mm256_unpackhi_ps(r[2], r[3]);
-        let t4 = _mm256_unpacklo_ps(r[4], r[5]);
-        let t5 = _mm256_unpackhi_ps(r[4], r[5]);
-        let t6 = _mm256_unpacklo_ps(r[6], r[7]);
-        let t7 = _mm256_unpackhi_ps(r[6], r[7]);
-        let s0 = _mm256_shuffle_ps::<0x44>(t0, t2);
-        let s1 = _mm256_shuffle_ps::<0xEE>(t0, t2);
-        let s2 = _mm256_shuffle_ps::<0x44>(t1, t3);
-        let s3 = _mm256_shuffle_ps::<0xEE>(t1, t3);
-        let s4 = _mm256_shuffle_ps::<0x44>(t4, t6);
-        let s5 = _mm256_shuffle_ps::<0xEE>(t4, t6);
-        let s6 = _mm256_shuffle_ps::<0x44>(t5, t7);
-        let s7 = _mm256_shuffle_ps::<0xEE>(t5, t7);
-        [
-            _mm256_permute2f128_ps::<0x20>(s0, s4),
-            _mm256_permute2f128_ps::<0x20>(s1, s5),
-            _mm256_permute2f128_ps::<0x20>(s2, s6),
-            _mm256_permute2f128_ps::<0x20>(s3, s7),
-            _mm256_permute2f128_ps::<0x31>(s0, s4),
-            _mm256_permute2f128_ps::<0x31>(s1, s5),
-            _mm256_permute2f128_ps::<0x31>(s2, s6),
-            _mm256_permute2f128_ps::<0x31>(s3, s7),
-        ]
     }
 
     /// `buf[j·TILE + i] = src[s0 + i·si + j]` for `i, j < TILE`, by 8×8 blocks transposed

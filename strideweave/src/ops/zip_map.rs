@@ -16,7 +16,7 @@ use crate::dtype::Element;
 use crate::error::Result;
 use crate::kernels::copy::copy;
 use crate::kernels::fold::fold;
-use crate::kernels::zip::{map, map_serial, zip};
+use crate::kernels::zip::{Dst, Src, map, map_serial, zip};
 use crate::layout::Layout;
 use crate::ops::Dest;
 use crate::tensor::Tensor;
@@ -114,19 +114,9 @@ pub(crate) fn map_fresh<T: Element, U: Element>(
     t: &Tensor,
     f: impl Fn(T) -> U + Sync,
 ) -> Result<Vec<U>> {
-    let extents = t.shape().leaves();
-    // SAFETY (`written_vec`'s contract): as in `zip_fresh`, `map` writes every element of
-    // the compact layout of `t`'s shape once `read` has run the closure.
-    #[allow(unsafe_code)]
-    unsafe {
-        written_vec(op, t.size(), |out| {
-            read(t, op, |x: &[T], xo, xl| {
-                let order = Layout::compact(xl.shape());
-                let to = (out, 0, order.stride().leaves());
-                map(extents, side(x, xo, xl), to, |p| MaybeUninit::new(f(p)));
-            })
-        })
-    }
+    map_fresh_by(op, t, |extents, x, to| {
+        map(extents, x, to, |p| MaybeUninit::new(f(p)))
+    })
 }
 
 /// [`map_fresh`] on the calling thread only, for a function that cannot be shared with
@@ -136,16 +126,30 @@ pub(crate) fn map_fresh_serial<T: Element, U: Element>(
     t: &Tensor,
     f: impl Fn(T) -> U,
 ) -> Result<Vec<U>> {
+    map_fresh_by(op, t, |extents, x, to| {
+        map_serial(extents, x, to, |p| MaybeUninit::new(f(p)))
+    })
+}
+
+/// The frame of [`map_fresh`] and [`map_fresh_serial`]: `t` read in place and `run` — the
+/// engine's `map` or `map_serial`, each of which writes every element of its destination —
+/// given `t`'s extents, `t` as a source and the compact layout of `t`'s shape over a fresh
+/// vector as the destination.
+fn map_fresh_by<T: Element, U: Element>(
+    op: &'static str,
+    t: &Tensor,
+    run: impl FnOnce(&[i64], Src<'_, T>, Dst<'_, '_, MaybeUninit<U>>),
+) -> Result<Vec<U>> {
     let extents = t.shape().leaves();
-    // SAFETY (`written_vec`'s contract): as in `map_fresh`, `map_serial` writes every
-    // element of the compact layout of `t`'s shape once `read` has run the closure.
+    // SAFETY (`written_vec`'s contract): `run` is the engine's `map` or `map_serial` (the
+    // only callers are the two functions above), which writes every element of the compact
+    // layout of `t`'s shape once `read` has run the closure.
     #[allow(unsafe_code)]
     unsafe {
         written_vec(op, t.size(), |out| {
             read(t, op, |x: &[T], xo, xl| {
                 let order = Layout::compact(xl.shape());
-                let to = (out, 0, order.stride().leaves());
-                map_serial(extents, side(x, xo, xl), to, |p| MaybeUninit::new(f(p)));
+                run(extents, side(x, xo, xl), (out, 0, order.stride().leaves()));
             })
         })
     }

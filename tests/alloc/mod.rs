@@ -308,3 +308,24 @@ fn to_shape_allocates_only_the_new_handle() {
     assert!(n <= 1, "to_shape allocated {n} times");
     assert_eq!(v.layout().to_string(), "(128,(32,64)):(1,(128,4096))");
 }
+
+/// Issue 27, item 3: `rearrange!` on a `Tensor` keeps its plan per call site and shape (the
+/// pattern constant's address is the key): two call sites with different patterns on one
+/// shape, and one call site on two shapes, each keep and return their own view, whatever
+/// order they run in.
+#[test]
+fn a_kept_macro_plan_belongs_to_its_call_site_and_shape() {
+    let a = Tensor::arange::<f32>(&"(2,3,4)".parse().unwrap());
+    let b = Tensor::arange::<f32>(&"(4,3,2)".parse().unwrap());
+    let swap = |t: &Tensor| strideweave::rearrange!(t, "a b c -> c b a").unwrap();
+    let group = |t: &Tensor| strideweave::rearrange!(t, "a b c -> (a b) c").unwrap();
+    for _ in 0..3 {
+        for t in [&a, &b] {
+            let by_swap = t.rearrange("a b c -> c b a", &[]).unwrap();
+            let by_group = t.rearrange("a b c -> (a b) c", &[]).unwrap();
+            assert_eq!(swap(t).layout(), by_swap.layout());
+            assert_eq!(group(t).layout(), by_group.layout());
+            assert_ne!(swap(t).layout(), group(t).layout());
+        }
+    }
+}

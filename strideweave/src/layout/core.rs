@@ -298,6 +298,7 @@ impl Layout {
     /// let l: strideweave::Layout = "(2,3):(1,2)".parse().unwrap();
     /// assert_eq!(l.shape().to_string(), "(2,3)");
     /// ```
+    #[inline]
     pub fn shape(&self) -> &Shape {
         &self.shape
     }
@@ -308,6 +309,7 @@ impl Layout {
     /// let l: strideweave::Layout = "(2,3):(1,2)".parse().unwrap();
     /// assert_eq!(l.stride().to_string(), "(1,2)");
     /// ```
+    #[inline]
     pub fn stride(&self) -> &Stride {
         &self.stride
     }
@@ -378,6 +380,7 @@ impl Layout {
     /// let l: Layout = "(2,(3,4)):(1,(2,6))".parse().unwrap();
     /// assert_eq!(l.profile(), &[Leaf, Push, Leaf, Leaf, Pop]);
     /// ```
+    #[inline]
     pub fn profile(&self) -> &[ProfileToken] {
         self.shape.profile()
     }

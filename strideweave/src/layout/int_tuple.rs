@@ -103,6 +103,7 @@ impl IntTuple {
     /// ```
     /// assert!(strideweave::IntTuple::int(1).is_int());
     /// ```
+    #[inline]
     pub fn is_int(&self) -> bool {
         self.int_root
     }
@@ -188,6 +189,7 @@ impl IntTuple {
     /// let t: strideweave::IntTuple = "(2,(3,4))".parse().unwrap();
     /// assert_eq!(t.leaves(), &[2, 3, 4]);
     /// ```
+    #[inline]
     pub fn leaves(&self) -> &[i64] {
         &self.vals
     }
@@ -198,6 +200,7 @@ impl IntTuple {
     /// use strideweave::{IntTuple, ProfileToken::*};
     /// assert_eq!(IntTuple::int(5).profile(), &[Leaf]);
     /// ```
+    #[inline]
     pub fn profile(&self) -> &[ProfileToken] {
         &self.toks
     }

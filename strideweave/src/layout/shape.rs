@@ -115,6 +115,7 @@ impl Shape {
     /// let s: Shape = "(7,(8,9))".parse().unwrap();
     /// assert_eq!(s.profile(), &[Leaf, Push, Leaf, Leaf, Pop]);
     /// ```
+    #[inline]
     pub fn profile(&self) -> &[ProfileToken] {
         self.0.profile()
     }
@@ -125,6 +126,7 @@ impl Shape {
     /// ```
     /// assert_eq!("(2,(3,4))".parse::<strideweave::Shape>().unwrap().leaves(), &[2, 3, 4]);
     /// ```
+    #[inline]
     pub fn leaves(&self) -> &[i64] {
         &self.0.vals
     }
@@ -135,6 +137,7 @@ impl Shape {
     /// let s: strideweave::Shape = "(2,3)".parse().unwrap();
     /// assert_eq!(s.as_int_tuple().to_string(), "(2,3)");
     /// ```
+    #[inline]
     pub fn as_int_tuple(&self) -> &IntTuple {
         &self.0
     }
@@ -208,6 +211,7 @@ impl Stride {
     /// ```
     /// assert_eq!("(1,(2,6))".parse::<strideweave::Stride>().unwrap().leaves(), &[1, 2, 6]);
     /// ```
+    #[inline]
     pub fn leaves(&self) -> &[i64] {
         &self.0.vals
     }
@@ -218,6 +222,7 @@ impl Stride {
     /// let d: strideweave::Stride = "(1,2)".parse().unwrap();
     /// assert_eq!(d.as_int_tuple().rank(), 2);
     /// ```
+    #[inline]
     pub fn as_int_tuple(&self) -> &IntTuple {
         &self.0
     }

@@ -30,6 +30,9 @@ pub(crate) const MAX_KEY: usize = 1024;
 /// a lookup copies nothing (only keyword extents are written out, as bytes).
 pub(crate) struct Key<'a> {
     op: Op,
+    /// The address of the pattern when it is a `'static` constant a macro wrote (its
+    /// identity: the text and keywords are then not part of the key), 0 otherwise.
+    site: usize,
     text: &'a str,
     /// The keyword extents as the call gave them (names and values), as bytes.
     extra: SmallVec<[u8; 32]>,
@@ -39,6 +42,7 @@ pub(crate) struct Key<'a> {
 /// A kept key: [`Key`]'s parts, owned.
 struct Kept {
     op: Op,
+    site: usize,
     text: Box<str>,
     extra: Box<[u8]>,
     shape: Shape,
@@ -51,7 +55,23 @@ impl<'a> Key<'a> {
     pub(crate) fn new(op: Op, text: &'a str, shape: &'a Shape) -> Key<'a> {
         Key {
             op,
+            site: 0,
             text,
+            extra: SmallVec::new(),
+            shape,
+        }
+    }
+
+    /// A key for the constant pattern `code` a macro expansion wrote, on the source's
+    /// `shape`: the pattern is known by its address, so neither its text nor its keywords
+    /// are hashed or compared. Sound because `code` is `'static` and immutable (no interior
+    /// mutability): no other value ever lives at its address, so one address is one
+    /// pattern (one pattern at two addresses only takes two slots).
+    pub(crate) fn site<T: 'static>(op: Op, code: &'static T, shape: &'a Shape) -> Key<'a> {
+        Key {
+            op,
+            site: std::ptr::from_ref(code).addr(),
+            text: "",
             extra: SmallVec::new(),
             shape,
         }
@@ -73,21 +93,23 @@ impl<'a> Key<'a> {
         self.text.len() + self.extra.len() + 9 * self.shape.leaves().len()
     }
 
-    /// Whether `kept` is this key.
+    /// Whether `kept` is this key (a macro's key by its address alone: its text and
+    /// keywords are empty).
     fn is(&self, kept: &Kept) -> bool {
-        let (a, b) = (self.shape, &kept.shape);
+        let (a, b) = (self.shape.as_int_tuple(), kept.shape.as_int_tuple());
         self.op == kept.op
-            && *self.text == *kept.text
-            && self.extra[..] == kept.extra[..]
+            && self.site == kept.site
+            && (self.site != 0 || (*self.text == *kept.text && self.extra[..] == kept.extra[..]))
             && a.leaves() == b.leaves()
             && a.profile() == b.profile()
-            && a.as_int_tuple().is_int() == b.as_int_tuple().is_int()
+            && a.is_int() == b.is_int()
     }
 
     /// The key, owned.
     fn kept(&self) -> Kept {
         Kept {
             op: self.op,
+            site: self.site,
             text: self.text.into(),
             extra: self.extra[..].into(),
             shape: self.shape.clone(),
@@ -114,7 +136,10 @@ impl<'a> Key<'a> {
         let head = (self.op as u64)
             | (shape.profile().len() as u64) << 8
             | u64::from(shape.as_int_tuple().is_int()) << 40;
-        let mut h = bytes(mix(head, self.text.len() as u64), self.text.as_bytes());
+        let mut h = match self.site {
+            0 => bytes(mix(head, self.text.len() as u64), self.text.as_bytes()),
+            site => mix(head, site as u64),
+        };
         if !self.extra.is_empty() {
             h = bytes(h, &self.extra);
         }

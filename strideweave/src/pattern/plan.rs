@@ -144,6 +144,22 @@ impl<T: AsRef<[u8]>, X: AsRef<[i64]>, I: AsRef<[usize]>> Plan<T, X, I> {
         let stride = layout.stride().leaves();
         let (toks, extents) = (&self.toks.as_ref()[..self.ntoks], self.extents.as_ref());
         let (source, multiplier) = (self.source.as_ref(), self.multiplier.as_ref());
+        let n = self.nleaves;
+        if self.ntoks == n && n <= 8 {
+            // A flat result (one token per leaf: every token a leaf) of at most eight
+            // leaves, the common case: its leaves as two fixed arrays, written in one block
+            // each, as the flat views write theirs.
+            let (mut e, mut d) = ([0i64; 8], [0i64; 8]);
+            for k in 0..n {
+                e[k] = extents[k];
+                d[k] = match source[k] {
+                    NO_SOURCE => 0,
+                    s => stride[s].checked_mul(multiplier[k]).unwrap_or(0),
+                };
+            }
+            out.set_flat_inline_root((e, d), n, false);
+            return;
+        }
         out.set_valid_with(
             self.ntoks,
             |j| token(toks[j]),

@@ -15,7 +15,7 @@ use strideweave_syntax::{
 };
 
 use super::cache::{Cache, Key, prepared};
-use super::code::{Keyword, Op, PatternRef};
+use super::code::{Keyword, Op, PatternCode, PatternRef};
 use super::explain::{NO_PART, NO_SYM, explain};
 use super::fast::fast;
 use super::msg::{MSG_CAP, Msg, MsgState};
@@ -130,19 +130,14 @@ impl Plan {
     }
 
     /// [`compile`](Plan::compile) of a macro's pattern on a dynamic shape, kept per thread
-    /// by the pattern's operation, text and keyword extents and the shape (see
-    /// [`Prepared::parse`]; mistakes are not kept). The text names the encoding: the macros
-    /// encode it as the run-time front end does.
+    /// by the pattern constant's address (one per macro call site: its text and keywords
+    /// are not read again) and the shape (see [`Key::site`]; mistakes are not kept).
     pub(crate) fn compile_kept(
         shape: &Shape,
-        p: &PatternRef<'_>,
+        p: &'static PatternCode,
         shape_line: bool,
     ) -> std::result::Result<Rc<Plan>, String> {
-        let mut key = Key::new(p.op, p.text, shape);
-        for k in p.keywords {
-            key.int(k.sym as i64);
-            key.int(k.value);
-        }
+        let key = Key::site(p.op, p, shape);
         prepared(&COMPILED, &key, || Plan::compile(shape, p, shape_line))
     }
 
@@ -464,12 +459,17 @@ mod tests {
         let e = Prepared::uncached(l.shape(), Op::Rearrange, text, &[])
             .unwrap()
             .encoded;
-        let names: Vec<&str> = e.names.iter().map(String::as_str).collect();
-        let code = crate::pattern::PatternRef::over(Op::Rearrange, text, &e, &names, &[]);
+        // A macro's pattern is a `'static` constant: leaked here to stand for one.
+        let e = Box::leak(Box::new(e));
+        let names: &'static [&'static str] =
+            Vec::leak(e.names.iter().map(String::as_str).collect());
+        let code: &'static crate::pattern::PatternCode = Box::leak(Box::new(
+            crate::pattern::PatternRef::over(Op::Rearrange, text, e, names, &[]),
+        ));
         for i in 1..=10_000 {
             let s: Shape = format!("({i},2)").parse().unwrap();
             let plan = Layout::compact(&s).rearrange("a b -> b a", &[]).unwrap();
-            let kept_plan = super::Plan::compile_kept(&s, &code, true).unwrap();
+            let kept_plan = super::Plan::compile_kept(&s, code, true).unwrap();
             assert_eq!(kept_plan.apply(&Layout::compact(&s)), plan);
         }
         let n = COMPILED.with(|c| c.borrow().len());

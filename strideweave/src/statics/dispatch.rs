@@ -303,14 +303,14 @@ impl RunStatic for Partly {
     }
     fn view_tensor<S: StaticShape, P: Check<S>>(t: &Tensor) -> Result<Tensor> {
         let outcome = Compiled::<S, P>::OUTCOME;
-        let placed = placed_plan(t, outcome, &<P as Check<S>>::PATTERN, &S::SHAPE)?;
+        let placed = placed_plan(t, outcome, const { &<P as Check<S>>::PATTERN }, &S::SHAPE)?;
         let op = <P as Check<S>>::PATTERN.op.name();
         t.require_single(op)?;
         t.view_by(op, &placed)
     }
     fn reduce_plan<S: StaticShape, P: Check<S>>(t: &Tensor) -> Result<Plan> {
         let outcome = Compiled::<S, P>::OUTCOME;
-        placed_plan(t, outcome, &<P as Check<S>>::PATTERN, &S::SHAPE)
+        placed_plan(t, outcome, const { &<P as Check<S>>::PATTERN }, &S::SHAPE)
     }
 }
 
@@ -319,7 +319,7 @@ impl<P: Check<RuntimeShape>> PatternView<P> for Tensor {
     type Shape = RuntimeShape;
     type Output = Result<Tensor>;
     fn apply(self, _: Witness<RuntimeShape>) -> Self::Output {
-        dynamic(&self, &<P as Check<RuntimeShape>>::PATTERN)
+        dynamic(&self, const { &<P as Check<RuntimeShape>>::PATTERN })
     }
 }
 
@@ -328,7 +328,7 @@ impl<P: Check<RuntimeShape>> PatternView<P> for &Tensor {
     type Shape = RuntimeShape;
     type Output = Result<Tensor>;
     fn apply(self, _: Witness<RuntimeShape>) -> Self::Output {
-        dynamic(self, &<P as Check<RuntimeShape>>::PATTERN)
+        dynamic(self, const { &<P as Check<RuntimeShape>>::PATTERN })
     }
 }
 
@@ -345,7 +345,7 @@ impl<P: Check<RuntimeShape>> PatternView<P> for &Tensor {
 ///   ^^^^^
 ///   the tensor's shape is (10,4)");
 /// ```
-pub fn dynamic(t: &Tensor, p: &PatternCode) -> Result<Tensor> {
+pub fn dynamic(t: &Tensor, p: &'static PatternCode) -> Result<Tensor> {
     t.require_single(p.op.name())?;
     t.view_by(p.op.name(), &*kept(t, p)?)
 }
@@ -353,13 +353,13 @@ pub fn dynamic(t: &Tensor, p: &PatternCode) -> Result<Tensor> {
 /// The plan of `p` compiled on `t`'s run-time shape by the engine of the compiler's check
 /// (kept per thread: [`Plan::compile_kept`]); a mistake's message starts with the macro's
 /// name and ends with the tensor's shape.
-fn kept(t: &Tensor, p: &PatternCode) -> Result<Rc<Plan>> {
+fn kept(t: &Tensor, p: &'static PatternCode) -> Result<Rc<Plan>> {
     let op = p.op.name();
     Plan::compile_kept(t.shape(), p, true).map_err(|detail| Error::InvalidRearrange { op, detail })
 }
 
 /// [`kept`]'s plan, owned.
-pub(crate) fn compiled(t: &Tensor, p: &PatternCode) -> Result<Plan> {
+pub(crate) fn compiled(t: &Tensor, p: &'static PatternCode) -> Result<Plan> {
     kept(t, p).map(|plan| (*plan).clone())
 }
 
@@ -383,7 +383,12 @@ fn checked_view(t: &Tensor, outcome: &Outcome) -> Tensor {
 /// time) placed on `t`'s run-time extents ([`Plan::with_runtime_extents`]): nothing else is
 /// planned again. A failed check runs the engine on `t`'s shape, for the message the compiler
 /// would have given.
-fn placed_plan(t: &Tensor, outcome: &Outcome, p: &PatternCode, code: &ShapeCode) -> Result<Plan> {
+fn placed_plan(
+    t: &Tensor,
+    outcome: &Outcome,
+    p: &'static PatternCode,
+    code: &ShapeCode,
+) -> Result<Plan> {
     let plan = checked(outcome);
     match plan.with_runtime_extents(code.leaves(), t.shape().leaves()) {
         Some(placed) => Ok(placed),

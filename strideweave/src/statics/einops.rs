@@ -165,7 +165,7 @@ impl<P: Check<RuntimeShape>> GroupedView<P> for Tensor {
     type Shape = RuntimeShape;
     type Output = Result<Tensor>;
     fn apply_grouped(self, _: Witness<RuntimeShape>) -> Self::Output {
-        grouped_dynamic(&self, &<P as Check<RuntimeShape>>::PATTERN)
+        grouped_dynamic(&self, const { &<P as Check<RuntimeShape>>::PATTERN })
     }
 }
 
@@ -174,13 +174,13 @@ impl<P: Check<RuntimeShape>> GroupedView<P> for &Tensor {
     type Shape = RuntimeShape;
     type Output = Result<Tensor>;
     fn apply_grouped(self, _: Witness<RuntimeShape>) -> Self::Output {
-        grouped_dynamic(self, &<P as Check<RuntimeShape>>::PATTERN)
+        grouped_dynamic(self, const { &<P as Check<RuntimeShape>>::PATTERN })
     }
 }
 
 /// The dynamic path: the default macros' ([`dynamic`]), then the groups; a refused group's
 /// message ends with the tensor's shape, as the macros' messages do.
-fn grouped_dynamic(t: &Tensor, p: &PatternCode) -> Result<Tensor> {
+fn grouped_dynamic(t: &Tensor, p: &'static PatternCode) -> Result<Tensor> {
     dynamic(t, p)?.einops_groups(p.op.name(), p, Some(t.shape()), false)
 }
 

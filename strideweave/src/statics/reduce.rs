@@ -154,7 +154,7 @@ impl<P: Check<RuntimeShape>> ReduceView<P> for Tensor {
         reduce_code(
             &self,
             P::PATTERN.op,
-            || compiled(&self, &<P as Check<RuntimeShape>>::PATTERN),
+            || compiled(&self, const { &<P as Check<RuntimeShape>>::PATTERN }),
             r.0,
         )
     }
@@ -169,7 +169,7 @@ impl<P: Check<RuntimeShape>> ReduceView<P> for &Tensor {
         reduce_code(
             self,
             P::PATTERN.op,
-            || compiled(self, &<P as Check<RuntimeShape>>::PATTERN),
+            || compiled(self, const { &<P as Check<RuntimeShape>>::PATTERN }),
             r.0,
         )
     }

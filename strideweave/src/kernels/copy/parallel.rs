@@ -4,13 +4,13 @@
 //! instead along its destination rows ([`try_lines`]): each thread writes a line-aligned
 //! span of positions of every row (the rows as separate slices, cut with `split_at_mut`).
 //!
-//! The outermost planned leaf (largest destination stride) is halved recursively with
-//! `rayon::join` while a half still holds [`MIN_BYTES`] / 2 and [`MIN_EXTENT`] positions of
-//! the leaf (halves aligned to whole transpose blocks where the leaf is long); the
-//! destination slice is cut with `split_at_mut` at the first index of the upper half. That cut is sound only when
-//! every index the inner leaves reach from one outer position stays below the next outer
-//! position (`inner span < outer stride`); other plans (interleaved or aliasing
-//! destinations) stay serial. Each element is copied once, from the same source element as
+//! The outermost planned leaf (largest destination stride) is cut with `rayon::join` into
+//! one contiguous share per thread, while a share still holds [`MIN_BYTES`] / 2 and
+//! [`MIN_EXTENT`] positions of the leaf (cuts aligned to whole transpose blocks where the
+//! leaf is long); the destination slice is cut with `split_at_mut` at the first index of
+//! the upper share. That cut is sound only when every index the inner leaves reach from one
+//! outer position stays below the next outer position (`inner span < outer stride`); other
+//! plans (interleaved or aliasing destinations) stay serial. Each element is copied once, from the same source element as
 //! in the serial path, so the result is bit-identical.
 
 use super::lines::Lines;
@@ -58,17 +58,33 @@ fn threads() -> usize {
 pub(super) fn copy<T: Copy + Send + Sync>(
     modes: &[Mode<1>],
     k: usize,
+    src: (&[T], i64),
+    dst: (&mut [T], i64),
+    path: Path<T>,
+) {
+    parts(modes, k, src, dst, path, threads());
+}
+
+/// [`copy`] in `n` parts (one per thread), each a contiguous share of the leaf `k`: cut
+/// finer (down to 1 MiB pieces, 64 for a 4096² transpose), a streamed transpose reads its
+/// source in strips of 64 columns across every row instead of each thread sweeping whole
+/// half rows, which measured slower on two threads than on one.
+#[cfg(feature = "parallel")]
+fn parts<T: Copy + Send + Sync>(
+    modes: &[Mode<1>],
+    k: usize,
     (src, so): (&[T], i64),
     (dst, d_o): (&mut [T], i64),
     path: Path<T>,
+    n: usize,
 ) {
     let bytes = modes.iter().map(|m| m.e as usize).product::<usize>() * size_of::<T>();
     let m = modes[k];
-    if bytes < MIN_BYTES || m.e < 2 * MIN_EXTENT {
+    if n < 2 || bytes < MIN_BYTES || m.e < 2 * MIN_EXTENT {
         super::planned(modes, (src, so), (dst, d_o), path);
         return;
     }
-    let mut h = m.e / 2;
+    let mut h = m.e * (n / 2) as i64 / n as i64;
     if h >= super::tile::ALIGN {
         h -= h % super::tile::ALIGN;
     }
@@ -77,8 +93,8 @@ pub(super) fn copy<T: Copy + Send + Sync>(
     let mut high = low.clone();
     (low[k].e, high[k].e) = (h, m.e - h);
     rayon::join(
-        || copy(&low, k, (src, so), (lo, d_o), path),
-        || copy(&high, k, (src, so + h * m.s[0]), (hi, 0), path),
+        || parts(&low, k, (src, so), (lo, d_o), path, n / 2),
+        || parts(&high, k, (src, so + h * m.s[0]), (hi, 0), path, n - n / 2),
     );
 }
 
@@ -109,7 +125,7 @@ pub(super) fn try_lines<T: Copy + Send + Sync>(
         return false;
     }
     let rows = lines.rows(dst, d_o);
-    by_positions(&lines, (src, so), rows, 0, path);
+    by_positions(&lines, (src, so), rows, 0, path, threads());
     true
 }
 
@@ -123,10 +139,10 @@ pub(super) fn try_lines<T: Copy>(
     false
 }
 
-/// The positions `lo ..` of the destination `rows` of `lines`, halved recursively with
-/// `rayon::join` while a half still writes [`MIN_BYTES`] / 2; each half starts on a line
-/// boundary of the rows (a multiple of [`ROWS`] positions past the first), so every thread
-/// streams whole lines and fences its own stores.
+/// The positions `lo ..` of the destination `rows` of `lines` in `parts` shares (one per
+/// thread), halved with `rayon::join` while a half still writes [`MIN_BYTES`] / 2; each
+/// half starts on a line boundary of the rows (a multiple of [`ROWS`] positions past the
+/// first), so every thread streams whole lines and fences its own stores.
 #[cfg(feature = "parallel")]
 fn by_positions<T: Copy + Send + Sync>(
     lines: &Lines,
@@ -134,18 +150,20 @@ fn by_positions<T: Copy + Send + Sync>(
     mut rows: Vec<&mut [T]>,
     lo: usize,
     path: Path<T>,
+    parts: usize,
 ) {
     let n = rows.first().map_or(0, |r| r.len());
     let bytes = n * rows.len() * size_of::<T>();
     let head = rows.first().map_or(0, |r| {
         (64 - r.as_ptr().addr() % 64) % 64 / size_of::<T>().max(1)
     });
-    let mid = head + (n.saturating_sub(head) / 2) / ROWS * ROWS;
-    if bytes >= MIN_BYTES && mid > 0 && mid < n {
+    let share = n.saturating_sub(head) * (parts / 2) / parts.max(1);
+    let mid = head + share / ROWS * ROWS;
+    if parts >= 2 && bytes >= MIN_BYTES && mid > 0 && mid < n {
         let (low, high): (Vec<_>, Vec<_>) = rows.into_iter().map(|r| r.split_at_mut(mid)).unzip();
         rayon::join(
-            || by_positions(lines, (src, so), low, lo, path),
-            || by_positions(lines, (src, so), high, lo + mid, path),
+            || by_positions(lines, (src, so), low, lo, path, parts / 2),
+            || by_positions(lines, (src, so), high, lo + mid, path, parts - parts / 2),
         );
         return;
     }
@@ -252,9 +270,9 @@ mod tests {
     #[test]
     fn a_streamed_permutation_split_by_positions_equals_the_serial_one() {
         // The reversed [16,32,32,32] permutation of u32 (2 MiB): its partner leaf (32) is too
-        // short to split, so two threads cut its destination rows by positions, twice
-        // (2 MiB → 1 MiB halves → 512 KiB quarters), into a destination one element past a
-        // line (a head of 15 positions before the first line-aligned group).
+        // short to split, so the pool's threads cut its destination rows by positions (one
+        // line-aligned share each), into a destination one element past a line (a head of
+        // 15 positions before the first line-aligned group).
         let e = [16i64, 32, 32, 32];
         let (ss, ds) = (
             [32 * 32 * 32, 32 * 32, 32, 1],

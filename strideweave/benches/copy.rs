@@ -559,3 +559,115 @@ mod threshold {
         b.bench_local(|| dst.copy_from(black_box(&src)).unwrap());
     }
 }
+
+/// Two cores (item 5): StrideWeave's copies above the parallel threshold (its threads
+/// follow `RAYON_NUM_THREADS`: run once with 1 and once with 2) next to the hand AVX
+/// streaming kernels on one and on two threads in the same run (`hand_*_2t` / `hand_*_1t`
+/// is the machine's two-core limit): compact copies and transposes of n × n f32 and the
+/// reversed [32,64,64,32] permutation. The hand kernels cut the destination as the engine
+/// does: copies in halves, transposes by destination rows, the permutation by positions.
+mod two_cores {
+    use super::*;
+
+    const SIDES: [usize; 3] = [1024, 2048, 4096];
+
+    fn sq_of(n: usize) -> strideweave::Shape {
+        shape(&format!("({n},{n})"))
+    }
+
+    #[divan::bench(args = SIDES)]
+    fn strideweave_copy(b: Bencher, n: usize) {
+        let (src, dst) = (
+            Tensor::arange::<f32>(&sq_of(n)),
+            Tensor::zeros::<f32>(&sq_of(n)),
+        );
+        b.bench_local(|| dst.copy_from(black_box(&src)).unwrap());
+    }
+
+    fn hand_copy(b: Bencher, n: usize, threads: usize) {
+        if !avx2() {
+            return;
+        }
+        let src = Aligned::from_fn(n * n, |i| i as f32);
+        let mut dst = Aligned::zeros(n * n);
+        copy_avx::stream_copy_on(dst.as_mut_slice(), src.as_slice(), threads);
+        assert_eq!(dst.as_slice()[n * n - 1], (n * n - 1) as f32);
+        b.bench_local(|| {
+            copy_avx::stream_copy_on(dst.as_mut_slice(), black_box(src.as_slice()), threads)
+        });
+    }
+
+    #[divan::bench(args = SIDES)]
+    fn hand_copy_1t(b: Bencher, n: usize) {
+        hand_copy(b, n, 1);
+    }
+
+    #[divan::bench(args = SIDES)]
+    fn hand_copy_2t(b: Bencher, n: usize) {
+        hand_copy(b, n, 2);
+    }
+
+    #[divan::bench(args = SIDES)]
+    fn strideweave_transpose(b: Bencher, n: usize) {
+        let src = Tensor::arange::<f32>(&sq_of(n)).permute(&[1, 0]).unwrap();
+        let dst = Tensor::zeros::<f32>(&sq_of(n));
+        b.bench_local(|| dst.copy_from(black_box(&src)).unwrap());
+    }
+
+    fn hand_transpose(b: Bencher, n: usize, threads: usize) {
+        if !avx2() {
+            return;
+        }
+        let src = Aligned::from_fn(n * n, |i| i as f32);
+        let mut dst = Aligned::zeros(n * n);
+        copy_avx::transpose_on(src.as_slice(), dst.as_mut_slice(), n, threads);
+        assert_eq!(dst.as_slice()[3 + (n - 5) * n], ((n - 5) + 3 * n) as f32);
+        b.bench_local(|| {
+            copy_avx::transpose_on(black_box(src.as_slice()), dst.as_mut_slice(), n, threads)
+        });
+    }
+
+    #[divan::bench(args = SIDES)]
+    fn hand_transpose_1t(b: Bencher, n: usize) {
+        hand_transpose(b, n, 1);
+    }
+
+    #[divan::bench(args = SIDES)]
+    fn hand_transpose_2t(b: Bencher, n: usize) {
+        hand_transpose(b, n, 2);
+    }
+
+    #[divan::bench]
+    fn strideweave_permute4(b: Bencher) {
+        let src = Tensor::arange::<f32>(&shape("(32,64,64,32)"))
+            .permute(&[3, 2, 1, 0])
+            .unwrap();
+        let dst = Tensor::zeros::<f32>(&shape("(32,64,64,32)"));
+        b.bench_local(|| dst.copy_from(black_box(&src)).unwrap());
+    }
+
+    fn hand_permute4(b: Bencher, threads: usize) {
+        if !avx2() {
+            return;
+        }
+        let src = Aligned::from_fn(32 * 64 * 64 * 32, |i| i as f32);
+        let mut dst = Aligned::zeros(32 * 64 * 64 * 32);
+        copy_avx::permute4_on(src.as_slice(), dst.as_mut_slice(), threads);
+        let (a, i2, i1, c) = (3, 5, 40, 11);
+        let want = (c + 32 * (i1 + 64 * (i2 + 64 * a))) as f32;
+        assert_eq!(dst.as_slice()[a + 32 * (i2 + 64 * (i1 + 64 * c))], want);
+        b.bench_local(|| {
+            copy_avx::permute4_on(black_box(src.as_slice()), dst.as_mut_slice(), threads)
+        });
+    }
+
+    #[divan::bench]
+    fn hand_permute4_1t(b: Bencher) {
+        hand_permute4(b, 1);
+    }
+
+    #[divan::bench]
+    fn hand_permute4_2t(b: Bencher) {
+        hand_permute4(b, 2);
+    }
+}

@@ -101,8 +101,9 @@ fn vector_copies_keep_every_bit_at_odd_sizes_offsets_and_tails() {
 
 /// 2048² f32 is 16 MiB, the smallest copy written with streaming stores: a transposed
 /// `to_vec` (the streamed transpose by whole lines, into a fresh allocation that starts
-/// 16 bytes past a line) writes every element. (The unit tests run every streaming kernel
-/// on small inputs; this one runs the engine's decision at the threshold.)
+/// 16 bytes past a line) and a rank-4 permutation's `to_vec` write every element. (The unit
+/// tests run every streaming kernel on small inputs; this one runs the engine's decision at
+/// the threshold.)
 #[test]
 fn copies_at_the_streaming_threshold_write_every_element() {
     let n = 2048;
@@ -113,4 +114,12 @@ fn copies_at_the_streaming_threshold_write_every_element() {
             .enumerate()
             .all(|(k, &v)| v == (k / n + (k % n) * n) as f32)
     );
+    // The reversed [32,64,64,32] permutation (16 MiB): rows of 131072 positions over three
+    // leaves, cut by positions across the pool's threads when it has two or more.
+    let x = Tensor::arange::<f32>(&sh("(32,64,64,32)"));
+    let p = x.permute(&[3, 2, 1, 0]).unwrap().to_vec::<f32>().unwrap();
+    assert!(p.iter().enumerate().all(|(k, &v)| {
+        let (a, b, c, d) = (k % 32, k / 32 % 64, k / 2048 % 64, k / 131072);
+        v == (d + 32 * (c + 64 * (b + 64 * a))) as f32
+    }));
 }

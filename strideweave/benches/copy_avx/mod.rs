@@ -134,24 +134,37 @@ unsafe fn tile_stream<const R: usize, const C: usize>(
 /// The square `n × n` transpose `dst[i + j·n] = src[j + i·n]` in `R × C` tiles of
 /// [`tile_stream`], then a store fence.
 pub fn transpose<const R: usize, const C: usize>(src: &[f32], dst: &mut [f32], n: usize) {
+    transpose_rows::<R, C>(src, dst, n, 0);
+}
+
+/// The destination rows `j0 .. j0 + dst.len() / n` of [`transpose`] (`dst` holds just
+/// those rows): the share of one thread when the destination is cut by rows.
+pub fn transpose_rows<const R: usize, const C: usize>(
+    src: &[f32],
+    dst: &mut [f32],
+    n: usize,
+    j0: usize,
+) {
+    let rows = dst.len() / n;
     assert!(
         avx2()
             && src.len() >= n * n
-            && dst.len() >= n * n
+            && j0 + rows <= n
             && n.is_multiple_of(R)
-            && n.is_multiple_of(C)
+            && rows.is_multiple_of(C)
     );
     assert_eq!(dst.as_ptr().align_offset(32), 0);
     let mut buf = Aligned::zeros(R * C);
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: AVX2 was detected; tile (i, j) reads src[(i + r)·n + j + c] and writes
-    // dst[(j + c)·n + i + r] for r < R, c < C, all below n² (asserted); destination rows
-    // start at multiples of 8 elements from an aligned base.
+    // SAFETY: AVX2 was detected; tile (i, j) reads src[(i + r)·n + j0 + j + c] and writes
+    // dst[(j + c)·n + i + r] for r < R, c < C, i < n, j < rows, all below n² resp.
+    // rows·n (asserted); destination rows start at multiples of 8 elements from an aligned
+    // base.
     unsafe {
         for i in (0..n).step_by(R) {
-            for j in (0..n).step_by(C) {
+            for j in (0..rows).step_by(C) {
                 tile_stream::<R, C>(
-                    src.as_ptr().add(i * n + j),
+                    src.as_ptr().add(i * n + j0 + j),
                     n,
                     dst.as_mut_ptr().add(j * n + i),
                     n,
@@ -163,31 +176,96 @@ pub fn transpose<const R: usize, const C: usize>(src: &[f32], dst: &mut [f32], n
     }
 }
 
+/// [`transpose`] (32×128 tiles) on `threads` threads (1 or 2), the destination cut by
+/// rows: the two-core limit of a streamed transpose. The second thread is spawned per call
+/// (tens of µs, small next to the ms of a 2048² or 4096² transpose).
+pub fn transpose_on(src: &[f32], dst: &mut [f32], n: usize, threads: usize) {
+    if threads < 2 {
+        return transpose::<32, 128>(src, dst, n);
+    }
+    let h = n / 2;
+    let (lo, hi) = dst.split_at_mut(h * n);
+    std::thread::scope(|t| {
+        t.spawn(|| transpose_rows::<32, 128>(src, hi, n, h));
+        transpose_rows::<32, 128>(src, lo, n, 0);
+    });
+}
+
+/// [`stream_copy`] on `threads` threads (1 or 2), each a half, each fencing its stores:
+/// the two-core limit of a streamed copy.
+pub fn stream_copy_on(dst: &mut [f32], src: &[f32], threads: usize) {
+    if threads < 2 {
+        return stream_copy(dst, src, true);
+    }
+    let h = dst.len() / 2 / 32 * 32;
+    let (lo, hi) = dst.split_at_mut(h);
+    let (a, b) = src.split_at(h);
+    std::thread::scope(|t| {
+        t.spawn(|| stream_copy(hi, b, true));
+        stream_copy(lo, a, true);
+    });
+}
+
 /// The reversed permutation of [32,64,64,32]: each (i1, i2) plane is one 32 × 32 tile of
 /// [`tile_stream`] whose rows lie 32·64·64 elements apart on both sides.
 pub fn permute4(src: &[f32], dst: &mut [f32]) {
+    permute4_on(src, dst, 1);
+}
+
+/// [`permute4`] on `threads` threads (1 or 2): each thread the planes of half the values
+/// of i1, i.e. half of the positions of every destination row (interleaved in memory, so
+/// the halves share the destination through a pointer): the two-core limit.
+pub fn permute4_on(src: &[f32], dst: &mut [f32], threads: usize) {
     const F: usize = 32 * 64 * 64;
     assert!(avx2() && src.len() >= 32 * F && dst.len() >= 32 * F);
     assert_eq!(dst.as_ptr().align_offset(32), 0);
-    let mut buf = Aligned::zeros(32 * 32);
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: AVX2 detected; plane (i1, i2) reads src[s0 + a·F + c] and writes
-    // dst[d0 + c·F + a] for a, c < 32, s0 = 32(i1 + 64 i2), d0 = 32(i2 + 64 i1) < F, so
-    // every index is below 32·F; destination rows start at multiples of 32 elements.
-    unsafe {
-        for i1 in 0..64 {
-            for i2 in 0..64 {
-                let (s0, d0) = (32 * (i1 + 64 * i2), 32 * (i2 + 64 * i1));
-                tile_stream::<32, 32>(
-                    src.as_ptr().add(s0),
-                    F,
-                    dst.as_mut_ptr().add(d0),
-                    F,
-                    buf.as_mut_slice(),
-                );
+    let to = Shared(dst.as_mut_ptr());
+    let planes = move |i1s: std::ops::Range<usize>| {
+        let mut buf = Aligned::zeros(32 * 32);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 detected; plane (i1, i2) reads src[s0 + a·F + c] and writes
+        // dst[d0 + c·F + a] for a, c < 32, s0 = 32(i1 + 64 i2), d0 = 32(i2 + 64 i1) < F, so
+        // every index is below 32·F; destination rows start at multiples of 32 elements;
+        // threads get disjoint ranges of i1, so disjoint destination elements, and `dst`
+        // stays borrowed until both have returned (the scope).
+        unsafe {
+            for i1 in i1s {
+                for i2 in 0..64 {
+                    let (s0, d0) = (32 * (i1 + 64 * i2), 32 * (i2 + 64 * i1));
+                    tile_stream::<32, 32>(
+                        src.as_ptr().add(s0),
+                        F,
+                        to.at(d0),
+                        F,
+                        buf.as_mut_slice(),
+                    );
+                }
             }
+            _mm_sfence();
         }
-        _mm_sfence();
+    };
+    if threads < 2 {
+        return planes(0..64);
+    }
+    std::thread::scope(|t| {
+        t.spawn(move || planes(32..64));
+        planes(0..32);
+    });
+}
+
+/// The destination of [`permute4_on`], shared by its threads (disjoint elements).
+#[derive(Clone, Copy)]
+struct Shared(*mut f32);
+
+// SAFETY: the threads of `permute4_on` write disjoint elements through it.
+unsafe impl Send for Shared {}
+unsafe impl Sync for Shared {}
+
+impl Shared {
+    /// The pointer `k` elements in (a method, so that closures capture the `Send` wrapper,
+    /// not its raw field).
+    fn at(self, k: usize) -> *mut f32 {
+        self.0.wrapping_add(k)
     }
 }
 

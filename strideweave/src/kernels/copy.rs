@@ -10,8 +10,9 @@
 //! another one is copied through an L1-resident tile ([`tile`], transposing); anything else
 //! is a strided loop ([`run`]).
 //! Above [`parallel::MIN_BYTES`] the outermost leaf is split across rayon's pool (feature
-//! `parallel`, on by default); every element is still written once from the same source
-//! element, so the result is bit-identical to the serial path.
+//! `parallel`, on by default), or, when it is too short to split, the positions of a
+//! streamed transpose's destination rows ([`lines`]); every element is still written once
+//! from the same source element, so the result is bit-identical to the serial path.
 
 mod lines;
 mod parallel;
@@ -55,6 +56,9 @@ pub(crate) fn copy_on<T: Copy + Send + Sync + 'static>(
     let path = Path::new(isa, bytes);
     if let Some(k) = parallel::split_mode::<T>(&modes) {
         parallel::copy(&modes, k, (src, so), (dst, d_o), path);
+        return;
+    }
+    if parallel::try_lines(&modes, (src, so), (dst, d_o), path) {
         return;
     }
     planned(&modes, (src, so), (dst, d_o), path);
@@ -123,7 +127,8 @@ fn planned<T: Copy>(
         return;
     };
     if let Some(k) = transposed_partner::<T, 1>(modes) {
-        if lines::try_copy(modes, k, (src, so), (dst, d_o), path) {
+        if let Some(lines) = lines::Lines::new(modes, k, dst, path) {
+            lines.copy((src, so), (dst, d_o), path);
             x86::fence();
             return;
         }

@@ -8,10 +8,15 @@
 //! each row the run of the destination-contiguous leaves (the innermost and those that
 //! continue it); the blocks are cut at line boundaries of the destination, not at
 //! coordinates: a group of [`ROWS`] consecutive run positions starting on a line, whose
-//! source positions may come from several leaves (a table of offsets), times up to 64
-//! columns of `b` ([`x86::try_rows`]). The positions before the first line boundary and
+//! source positions may come from several leaves (their offsets stepped as an odometer),
+//! times up to 64 columns of `b` ([`x86::try_rows`]). The positions before the first line boundary and
 //! after the last whole group, and the columns past a multiple of 8, are copied by plain
 //! loops with ordinary stores.
+//!
+//! The rows are handed to the kernels as separate slices (one per column of `b`), each
+//! covering a span of positions: [`Lines::span`] copies any span, so a parallel copy
+//! ([`super::parallel`]) can give each thread a line-aligned share of every row — whole
+//! lines on every side, each thread streaming its own.
 
 use smallvec::SmallVec;
 
@@ -19,100 +24,177 @@ use super::path::{Isa, Path};
 use super::x86::{self, Offsets, ROWS};
 use crate::kernels::plan::{Mode, Modes, outer};
 
-/// The copy of the planned `modes` with partner leaf `k` by whole destination lines, when
-/// the path streams 4-byte elements on AVX2, the source is contiguous along `b`, every
-/// destination row starts at the same place in a line and the run holds a group; `false`
-/// (nothing written) otherwise.
-pub(super) fn try_copy<T: Copy>(
-    modes: &[Mode<1>],
-    k: usize,
-    (src, so): (&[T], i64),
-    (dst, d_o): (&mut [T], i64),
-    path: Path<T>,
-) -> bool {
-    let b = modes[k];
-    if path.isa() != Isa::Avx2
-        || !path.stream()
-        || size_of::<T>() != 4
-        || b.s[0] != 1
-        || b.d <= 0
-        || (b.d * 4) % 64 != 0
-        || b.e < 8
-        || !dst.as_ptr().addr().is_multiple_of(4)
-    {
-        return false;
-    }
-    // The run: the innermost leaf and the leaves that continue it in the destination.
-    let (mut run, mut rest): (Modes<1>, Modes<1>) = (SmallVec::new(), SmallVec::new());
-    let mut len = 1;
-    for (j, m) in modes.iter().enumerate() {
-        if j == k {
-            continue;
-        }
-        if rest.is_empty() && m.d == len {
-            run.push(*m);
-            len *= m.e;
-        } else {
-            rest.push(*m);
-        }
-    }
-    if len < ROWS as i64 || b.d < len {
-        return false;
-    }
-    // The source offset of every run position, relative to the run's first (`outer` walks
-    // the run's leaves first one fastest, as the destination orders them).
-    let mut offs: Vec<i64> = Vec::with_capacity(len as usize);
-    outer(&run, 0, [0], |_, [s]| offs.push(s));
-    let mut buf = vec![src[so as usize]; ROWS * 64];
-    outer(&rest, d_o, [so], |d, [s]| {
-        rows(src, s, &offs, (&mut *dst, d), b, &mut buf, path)
-    });
-    true
+/// The plan of a streamed transpose by whole lines: the partner leaf `b` (one destination
+/// row per position of it), the run's leaves and positions, and the outer leaves.
+pub(super) struct Lines {
+    b: Mode<1>,
+    run: Modes<1>,
+    len: usize,
+    rest: Modes<1>,
 }
 
-/// One destination block of rows: `dst[d + c·b.d + p] = src[s + offs[p] + c]` for every
-/// run position `p` and column `c < b.e`.
-fn rows<T: Copy>(
-    src: &[T],
-    s: i64,
-    offs: &[i64],
-    (dst, d): (&mut [T], i64),
-    b: Mode<1>,
-    buf: &mut [T],
-    path: Path<T>,
-) {
-    let (n, cols, ds) = (offs.len(), b.e as usize, b.d as usize);
-    let d = d as usize;
-    // Positions before the first line boundary of the rows (all rows alike: `ds` is a
-    // multiple of 16 elements), whole groups, then the rest.
-    let head = ((64 - dst[d..].as_ptr().addr() % 64) % 64 / 4).min(n);
-    let groups = (n - head) / ROWS;
-    let tail = head + groups * ROWS;
-    let wide = cols - cols % 8;
-    let at = |p: usize| (s + offs[p]) as usize;
-    for g in 0..groups {
-        let p0 = head + g * ROWS;
-        let base: Offsets = std::array::from_fn(|r| at(p0 + r));
-        for c0 in (0..wide).step_by(64) {
-            let w = (wide - c0).min(64);
-            let shifted: Offsets = std::array::from_fn(|r| base[r] + c0);
-            let out = (&mut *dst, d + c0 * ds + p0, ds);
-            if !x86::try_rows((src, &shifted), w, out, buf, path) {
-                plain(src, &shifted, (&mut *dst, d + c0 * ds + p0, ds), w);
+impl Lines {
+    /// The line plan of the planned `modes` with partner leaf `k`, when the path streams
+    /// 4-byte elements on AVX2, the source is contiguous along `b`, every destination row
+    /// starts at the same place in a line (`dst` at a multiple of 4 bytes, rows a multiple
+    /// of 64 bytes apart) and the run holds a group; `None` otherwise.
+    pub(super) fn new<T>(modes: &[Mode<1>], k: usize, dst: &[T], path: Path<T>) -> Option<Lines> {
+        let b = modes[k];
+        if path.isa() != Isa::Avx2
+            || !path.stream()
+            || size_of::<T>() != 4
+            || b.s[0] != 1
+            || b.d <= 0
+            || (b.d * 4) % 64 != 0
+            || b.e < 8
+            || !dst.as_ptr().addr().is_multiple_of(4)
+        {
+            return None;
+        }
+        // The run: the innermost leaf and the leaves that continue it in the destination.
+        let (mut run, mut rest): (Modes<1>, Modes<1>) = (SmallVec::new(), SmallVec::new());
+        let mut len = 1;
+        for (j, m) in modes.iter().enumerate() {
+            if j == k {
+                continue;
+            }
+            if rest.is_empty() && m.d == len {
+                run.push(*m);
+                len *= m.e;
+            } else {
+                rest.push(*m);
+            }
+        }
+        if len < ROWS as i64 || b.d < len {
+            return None;
+        }
+        Some(Lines {
+            b,
+            run,
+            len: len as usize,
+            rest,
+        })
+    }
+
+    /// Whether the copy is one block of rows (no outer leaves), the shape a parallel copy
+    /// cuts by positions.
+    pub(super) fn single(&self) -> bool {
+        self.rest.is_empty()
+    }
+
+    /// The whole copy from `src` at `so` to `dst` at `d_o`, on one thread.
+    pub(super) fn copy<T: Copy>(
+        &self,
+        (src, so): (&[T], i64),
+        (dst, d_o): (&mut [T], i64),
+        path: Path<T>,
+    ) {
+        let mut buf = self.buffer(src[so as usize]);
+        outer(&self.rest, d_o, [so], |d, [s]| {
+            let mut rows = self.rows(&mut *dst, d);
+            self.span(src, s, &mut rows, 0, &mut buf, path);
+        });
+    }
+
+    /// The block buffer of one thread, filled with `x` (any element).
+    pub(super) fn buffer<T: Copy>(&self, x: T) -> Vec<T> {
+        vec![x; ROWS * 64]
+    }
+
+    /// The destination rows of the block at `d`: row `c` is `dst[d + c·b.d ..]`, as many
+    /// elements as the run has positions (rows do not overlap: `b.d` is at least that).
+    /// Callers guarantee that every row lies inside `dst` (a validated placement).
+    pub(super) fn rows<'a, T>(&self, dst: &'a mut [T], d: i64) -> Vec<&'a mut [T]> {
+        let (n, ds) = (self.len, self.b.d as usize);
+        dst[d as usize..]
+            .chunks_mut(ds)
+            .take(self.b.e as usize)
+            .map(|row| &mut row[..n])
+            .collect()
+    }
+
+    /// The source offsets `s + S(p)` of the run positions `p = from, from + 1, …`, one per
+    /// element of `out`, where `S` is the run's source offset of a position: the first from
+    /// its coordinates, the others stepping the run's leaves as an odometer (no table: a
+    /// table of every position's offset, 1 MiB for the [32,64,64,32] permutation's rows,
+    /// was written and read back on every copy).
+    fn offsets(&self, s: i64, from: usize, out: &mut [usize]) {
+        let mut at: SmallVec<[i64; 8]> = SmallVec::new();
+        let (mut q, mut off) = (from as i64, s);
+        for m in &self.run {
+            at.push(q % m.e);
+            off += q % m.e * m.s[0];
+            q /= m.e;
+        }
+        for o in out.iter_mut() {
+            *o = off as usize;
+            for (c, m) in at.iter_mut().zip(&self.run) {
+                *c += 1;
+                off += m.s[0];
+                if *c < m.e {
+                    break;
+                }
+                *c = 0;
+                off -= m.e * m.s[0];
             }
         }
     }
-    // Ordinary stores: the columns past a multiple of 8 for the grouped positions, every
-    // column for the positions outside groups.
-    for c in 0..cols {
-        let row = d + c * ds;
-        let from = if c < wide { 0..head } else { 0..n };
-        for p in from {
-            dst[row + p] = src[at(p) + c];
+
+    /// The positions `lo .. lo + rows[0].len()` of every destination row of the block whose
+    /// source starts at `s`: `rows[c][p] = src[s + S(lo + p) + c]`.
+    pub(super) fn span<T: Copy>(
+        &self,
+        src: &[T],
+        s: i64,
+        rows: &mut [&mut [T]],
+        lo: usize,
+        buf: &mut [T],
+        path: Path<T>,
+    ) {
+        let Some(first) = rows.first() else {
+            return;
+        };
+        let (n, cols) = (first.len(), rows.len());
+        // Positions before the first line boundary of the rows (all rows alike: they lie a
+        // multiple of 16 elements apart), whole groups, then the rest.
+        let head = ((64 - first.as_ptr().addr() % 64) % 64 / 4).min(n);
+        let groups = (n - head) / ROWS;
+        let tail = head + groups * ROWS;
+        let wide = cols - cols % 8;
+        let mut base: Offsets = [0; ROWS];
+        for g in 0..groups {
+            let p0 = head + g * ROWS;
+            self.offsets(s, lo + p0, &mut base);
+            for c0 in (0..wide).step_by(64) {
+                let w = (wide - c0).min(64);
+                let shifted: Offsets = std::array::from_fn(|r| base[r] + c0);
+                let out = (&mut rows[c0..c0 + w], p0);
+                if !x86::try_rows((src, &shifted), out, buf, path) {
+                    plain(src, &shifted, (&mut rows[c0..c0 + w], p0));
+                }
+            }
         }
-        if c < wide {
-            for p in tail..n {
-                dst[row + p] = src[at(p) + c];
+        // Ordinary stores: the columns past a multiple of 8 for the grouped positions, every
+        // column for the positions outside groups (fewer than 16 before, 64 after).
+        let (mut before, mut after) = ([0; 16], [0; ROWS]);
+        let (before, after) = (&mut before[..head], &mut after[..n - tail]);
+        self.offsets(s, lo, before);
+        self.offsets(s, lo + tail, after);
+        for (c, row) in rows.iter_mut().enumerate() {
+            if c >= wide {
+                let mut all = [0; ROWS];
+                for p0 in (head..tail).step_by(ROWS) {
+                    self.offsets(s, lo + p0, &mut all);
+                    for (x, o) in row[p0..p0 + ROWS].iter_mut().zip(all) {
+                        *x = src[o + c];
+                    }
+                }
+            }
+            for (x, o) in row[..head].iter_mut().zip(&*before) {
+                *x = src[o + c];
+            }
+            for (x, o) in row[tail..].iter_mut().zip(&*after) {
+                *x = src[o + c];
             }
         }
     }
@@ -120,10 +202,10 @@ fn rows<T: Copy>(
 
 /// [`x86::try_rows`] by plain loops (reached only if a block were out of range, which a
 /// validated placement never is).
-fn plain<T: Copy>(src: &[T], offs: &Offsets, (dst, d, ds): (&mut [T], usize, usize), w: usize) {
-    for c in 0..w {
+fn plain<T: Copy>(src: &[T], offs: &Offsets, (rows, p): (&mut [&mut [T]], usize)) {
+    for (c, row) in rows.iter_mut().enumerate() {
         for (r, &o) in offs.iter().enumerate() {
-            dst[d + c * ds + r] = src[o + c];
+            row[p + r] = src[o + c];
         }
     }
 }

@@ -31,8 +31,7 @@ pub(super) const ROWS: usize = 64;
 #[inline]
 pub(super) fn try_rows<T: Copy>(
     _: (&[T], &Offsets),
-    _: usize,
-    _: (&mut [T], usize, usize),
+    _: (&mut [&mut [T]], usize),
     _: &mut [T],
     _: Path<T>,
 ) -> bool {

@@ -1,16 +1,22 @@
 //! Copies above [`MIN_BYTES`] split across rayon's thread pool (feature `parallel`).
 //!
-//! The outermost planned leaf (largest destination stride) is halved recursively with
-//! `rayon::join` while a half still holds [`MIN_BYTES`] / 2 and [`MIN_EXTENT`] positions of
-//! the leaf (halves aligned to whole transpose blocks where the leaf is long); the
-//! destination slice is cut with `split_at_mut` at the first index of the upper half. That cut is sound only when
-//! every index the inner leaves reach from one outer position stays below the next outer
-//! position (`inner span < outer stride`); other plans (interleaved or aliasing
-//! destinations) stay serial. Each element is copied once, from the same source element as
+//! A streamed transpose by whole lines whose outermost leaf is too short to halve is cut
+//! instead along its destination rows ([`try_lines`]): each thread writes a line-aligned
+//! span of positions of every row (the rows as separate slices, cut with `split_at_mut`).
+//!
+//! The outermost planned leaf (largest destination stride) is cut with `rayon::join` into
+//! one contiguous share per thread, while a share still holds [`MIN_BYTES`] / 2 and
+//! [`MIN_EXTENT`] positions of the leaf (cuts aligned to whole transpose blocks where the
+//! leaf is long); the destination slice is cut with `split_at_mut` at the first index of
+//! the upper share. That cut is sound only when every index the inner leaves reach from one
+//! outer position stays below the next outer position (`inner span < outer stride`); other
+//! plans (interleaved or aliasing destinations) stay serial. Each element is copied once, from the same source element as
 //! in the serial path, so the result is bit-identical.
 
+use super::lines::Lines;
 use super::path::Path;
-use crate::kernels::plan::Mode;
+use super::x86::ROWS;
+use crate::kernels::plan::{Mode, transposed_partner};
 
 /// The smallest copy (bytes written) split across threads: 1 MiB. A fork/join costs some
 /// microseconds; 1 MiB takes ~100 µs at memory speed, so the split pays from there on, and
@@ -52,17 +58,33 @@ fn threads() -> usize {
 pub(super) fn copy<T: Copy + Send + Sync>(
     modes: &[Mode<1>],
     k: usize,
+    src: (&[T], i64),
+    dst: (&mut [T], i64),
+    path: Path<T>,
+) {
+    parts(modes, k, src, dst, path, threads());
+}
+
+/// [`copy`] in `n` parts (one per thread), each a contiguous share of the leaf `k`: cut
+/// finer (down to 1 MiB pieces, 64 for a 4096² transpose), a streamed transpose reads its
+/// source in strips of 64 columns across every row instead of each thread sweeping whole
+/// half rows, which measured slower on two threads than on one.
+#[cfg(feature = "parallel")]
+fn parts<T: Copy + Send + Sync>(
+    modes: &[Mode<1>],
+    k: usize,
     (src, so): (&[T], i64),
     (dst, d_o): (&mut [T], i64),
     path: Path<T>,
+    n: usize,
 ) {
     let bytes = modes.iter().map(|m| m.e as usize).product::<usize>() * size_of::<T>();
     let m = modes[k];
-    if bytes < MIN_BYTES || m.e < 2 * MIN_EXTENT {
+    if n < 2 || bytes < MIN_BYTES || m.e < 2 * MIN_EXTENT {
         super::planned(modes, (src, so), (dst, d_o), path);
         return;
     }
-    let mut h = m.e / 2;
+    let mut h = m.e * (n / 2) as i64 / n as i64;
     if h >= super::tile::ALIGN {
         h -= h % super::tile::ALIGN;
     }
@@ -71,9 +93,86 @@ pub(super) fn copy<T: Copy + Send + Sync>(
     let mut high = low.clone();
     (low[k].e, high[k].e) = (h, m.e - h);
     rayon::join(
-        || copy(&low, k, (src, so), (lo, d_o), path),
-        || copy(&high, k, (src, so + h * m.s[0]), (hi, 0), path),
+        || parts(&low, k, (src, so), (lo, d_o), path, n / 2),
+        || parts(&high, k, (src, so + h * m.s[0]), (hi, 0), path, n - n / 2),
     );
+}
+
+/// The copy of `modes` as a streamed transpose by whole lines ([`Lines`]) whose rows are
+/// cut by positions across threads, when the copy writes [`MIN_BYTES`] or more, the pool
+/// has two threads or more and the line path takes the whole copy (one block of rows);
+/// `false` (nothing written) otherwise. Used when the outermost leaf is too short to split
+/// ([`split_mode`]): the reversed [32,64,64,32] permutation's partner leaf has 32 positions,
+/// its rows 131072.
+#[cfg(feature = "parallel")]
+pub(super) fn try_lines<T: Copy + Send + Sync>(
+    modes: &[Mode<1>],
+    (src, so): (&[T], i64),
+    (dst, d_o): (&mut [T], i64),
+    path: Path<T>,
+) -> bool {
+    let bytes = modes.iter().map(|m| m.e as usize).product::<usize>() * size_of::<T>();
+    if threads() < 2 || bytes < MIN_BYTES {
+        return false;
+    }
+    let Some(k) = transposed_partner::<T, 1>(modes) else {
+        return false;
+    };
+    let Some(lines) = Lines::new(modes, k, dst, path) else {
+        return false;
+    };
+    if !lines.single() {
+        return false;
+    }
+    let rows = lines.rows(dst, d_o);
+    by_positions(&lines, (src, so), rows, 0, path, threads());
+    true
+}
+
+#[cfg(not(feature = "parallel"))]
+pub(super) fn try_lines<T: Copy>(
+    _: &[Mode<1>],
+    _: (&[T], i64),
+    _: (&mut [T], i64),
+    _: Path<T>,
+) -> bool {
+    false
+}
+
+/// The positions `lo ..` of the destination `rows` of `lines` in `parts` shares (one per
+/// thread), halved with `rayon::join` while a half still writes [`MIN_BYTES`] / 2; each
+/// half starts on a line boundary of the rows (a multiple of [`ROWS`] positions past the
+/// first), so every thread streams whole lines and fences its own stores.
+#[cfg(feature = "parallel")]
+fn by_positions<T: Copy + Send + Sync>(
+    lines: &Lines,
+    (src, so): (&[T], i64),
+    mut rows: Vec<&mut [T]>,
+    lo: usize,
+    path: Path<T>,
+    parts: usize,
+) {
+    let n = rows.first().map_or(0, |r| r.len());
+    let bytes = n * rows.len() * size_of::<T>();
+    let head = rows.first().map_or(0, |r| {
+        (64 - r.as_ptr().addr() % 64) % 64 / size_of::<T>().max(1)
+    });
+    let share = n.saturating_sub(head) * (parts / 2) / parts.max(1);
+    let mid = head + share / ROWS * ROWS;
+    if parts >= 2 && bytes >= MIN_BYTES && mid > 0 && mid < n {
+        let (low, high): (Vec<_>, Vec<_>) = rows.into_iter().map(|r| r.split_at_mut(mid)).unzip();
+        rayon::join(
+            || by_positions(lines, (src, so), low, lo, path, parts / 2),
+            || by_positions(lines, (src, so), high, lo + mid, path, parts - parts / 2),
+        );
+        return;
+    }
+    let Some(&x) = src.get(so as usize) else {
+        return;
+    };
+    let mut buf = lines.buffer(x);
+    lines.span(src, so, &mut rows, lo, &mut buf, path);
+    super::x86::fence();
 }
 
 #[cfg(not(feature = "parallel"))]
@@ -89,6 +188,7 @@ pub(super) fn copy<T: Copy>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::path::Isa;
     use super::super::{copy as engine, planned};
     use super::*;
     use crate::kernels::plan::{Order, plan};
@@ -165,6 +265,46 @@ mod tests {
         planned(&modes, (&src, 0), (&mut ser, 0), Path::portable());
         assert!(par == ser);
         assert_eq!(par[(3 + 5 * n) as usize], (5 + 3 * n) as u32);
+    }
+
+    #[test]
+    fn a_streamed_permutation_split_by_positions_equals_the_serial_one() {
+        // The reversed [16,32,32,32] permutation of u32 (2 MiB): its partner leaf (32) is too
+        // short to split, so the pool's threads cut its destination rows by positions (one
+        // line-aligned share each), into a destination one element past a line (a head of
+        // 15 positions before the first line-aligned group).
+        let e = [16i64, 32, 32, 32];
+        let (ss, ds) = (
+            [32 * 32 * 32, 32 * 32, 32, 1],
+            [1, 16, 16 * 32, 16 * 32 * 32],
+        );
+        let n = e.iter().product::<i64>() as usize;
+        let src: Vec<u32> = (0..n as u32)
+            .map(|k| k.wrapping_mul(2_654_435_761))
+            .collect();
+        let (modes, d_o, [so]) = plan(&e, (1, &ds), [(0, &ss)], Order::Strides).unwrap();
+        assert_eq!(
+            split_mode::<u32>(&modes),
+            None,
+            "the outer leaf has 32 positions"
+        );
+        let mut ser = vec![u32::MAX; n + 32];
+        planned(&modes, (&src, so), (&mut ser, d_o), Path::portable());
+        // A destination whose element 1 starts a line: an aligned buffer, one element in.
+        let mut par = vec![u32::MAX; n + 64];
+        let at = par.as_ptr().align_offset(64) + 15;
+        let par = &mut par[at..at + n + 32];
+        let path = Path::new(Isa::Avx2, usize::MAX);
+        let split = try_lines(&modes, (&src, so), (&mut *par, d_o), path);
+        let want = cfg!(feature = "parallel") && threads() > 1 && path.isa() == Isa::Avx2;
+        assert_eq!(split, want);
+        if split {
+            assert!(*par == *ser);
+            assert_eq!(
+                par[1 + 3 + 16 * (5 + 32 * (7 + 32 * 11))],
+                src[11 + 32 * (7 + 32 * (5 + 32 * 3))]
+            );
+        }
     }
 
     proptest! {

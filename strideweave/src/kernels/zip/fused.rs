@@ -5,8 +5,9 @@
 //! block buffer, no per-row call of the run loop.
 //!
 //! The destination is walked in tiles of [`TI`] elements along its fast leaf by [`TJ`]
-//! along the partner, tiles along the partner innermost: each destination row gets
-//! `TI` contiguous elements per tile, and the transposed operand's `TI` rows stay in L1
+//! along the partner, tiles along the partner innermost, their columns starting on the
+//! destination's 64-byte lines: each destination row gets `TI` contiguous elements (whole
+//! lines) per tile, and the transposed operand's `TI` rows stay in L1
 //! between the tile's 8-row groups. `f` is any closure: the blocks are `[[S; 8]; 8]`
 //! arrays and the compiler vectorises `f` across a row of 8 lanes when it can (an add, a
 //! multiply), and runs it lane by lane otherwise; the closure's generality costs nothing
@@ -116,8 +117,23 @@ pub(super) unsafe fn blocked<A: Copy + 'static, B: Copy + 'static, T: Copy>(
     if stream && out.is_empty() {
         out.resize((TI * TJ) as usize, dst[d as usize]);
     }
-    for ib in (0..inner.e).step_by(TI as usize) {
-        let ni = TI.min(inner.e - ib);
+    // The tiles' columns start on the first row's 64-byte lines: a narrow first tile up to
+    // the first line boundary, then whole tiles (every row's when the row distance is a
+    // multiple of 64 bytes), so no 8-lane store splits a line and streamed rows are whole
+    // lines.
+    let size = size_of::<T>();
+    let skip = dst[d as usize..].as_ptr().addr().wrapping_neg() & 63;
+    let lead = match size > 0 && skip.is_multiple_of(size) {
+        true => (skip / size) as i64,
+        false => 0,
+    };
+    let mut ib = 0;
+    while ib < inner.e {
+        let ni = match ib == 0 && lead > 0 {
+            true => lead,
+            false => TI,
+        }
+        .min(inner.e - ib);
         for jb in (0..pair.e).step_by(TJ as usize) {
             let nj = TJ.min(pair.e - jb);
             let xs = x + ib * inner.s[0] + jb * pair.s[0];
@@ -127,13 +143,15 @@ pub(super) unsafe fn blocked<A: Copy + 'static, B: Copy + 'static, T: Copy>(
                 (a, xs, inner.s[0], pair.s[0]),
                 (b, ys, inner.s[1], pair.s[1]),
             );
+            let to = match stream {
+                true => (&mut out[..], 0, TI),
+                false => (&mut *dst, at, pair.d),
+            };
+            // SAFETY: AVX is present (the contract).
+            unsafe { tile(sides, to, (ni, nj), f) };
             if !stream {
-                // SAFETY: AVX is present (the contract).
-                unsafe { tile(sides, (dst, at, pair.d), (ni, nj), f) };
                 continue;
             }
-            // SAFETY: AVX is present (the contract).
-            unsafe { tile(sides, (&mut out[..], 0, TI), (ni, nj), f) };
             for j in 0..nj {
                 let to = (at + j * pair.d) as usize;
                 let from = (j * TI) as usize;
@@ -145,6 +163,7 @@ pub(super) unsafe fn blocked<A: Copy + 'static, B: Copy + 'static, T: Copy>(
                 unsafe { stream::row(to, from) };
             }
         }
+        ib += ni;
     }
 }
 

@@ -87,7 +87,7 @@ fn f32_elementwise_in_place_and_aliasing_on_the_wide_paths_match_the_reference()
 
 /// At the streaming threshold (a 2048² f32 destination is the copy engine's 16 MiB):
 /// `sub_into` a compact destination from compact operands (streamed runs) and from a
-/// transposed operand (fused tiles, streamed rows), bit for bit against a plain loop over
+/// transposed operand (fused tiles, not streamed), bit for bit against a plain loop over
 /// the operands' values (fresh results are never streamed: covered above).
 #[test]
 fn f32_elementwise_at_the_streaming_threshold_matches_a_plain_loop_bit_for_bit() {

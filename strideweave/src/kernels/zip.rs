@@ -18,8 +18,9 @@
 //! * anything else: a strided loop over iterators.
 //!
 //! A call writing at least the copy engine's streaming threshold (16 MiB) of a plain type
-//! on a vector unit writes its contiguous runs and fused tiles with streaming stores
-//! ([`stream`]) and ends with a store fence ([`simd::Path`]).
+//! on a vector unit writes its contiguous runs with streaming stores ([`stream`]) and ends
+//! with a store fence ([`simd::Path`]); tiles are not streamed (measured slower, see
+//! [`fused`]).
 //!
 //! Each destination index is written once, from the same source elements as a naive walk,
 //! so results are bit-identical to it whatever the order of the visit.
@@ -257,13 +258,10 @@ fn run<A: Copy, B: Copy, T: Copy>(
     }
 }
 
-/// The `TILE × TILE` buffers of the blocked kernel, one per source, reused for every block,
-/// and the fused kernel's tile of results when it streams (allocated on first use).
-struct Tiles<A, B, T> {
+/// The `TILE × TILE` buffers of the blocked kernel, one per source, reused for every block.
+struct Tiles<A, B> {
     a: Vec<A>,
     b: Vec<B>,
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    out: Vec<T>,
 }
 
 /// Whether a source with strides `si` along the destination's fast leaf and `sj` along the
@@ -319,14 +317,13 @@ fn gather_block<S: Copy + 'static>(
     }
 }
 
-impl<A: Copy + 'static, B: Copy + 'static, T: Copy> Tiles<A, B, T> {
+impl<A: Copy + 'static, B: Copy + 'static> Tiles<A, B> {
     /// Buffers filled with `x` and `y` (any elements of the sources).
     fn new(x: A, y: B) -> Self {
         let n = (TILE * TILE) as usize;
         Self {
             a: vec![x; n],
             b: vec![y; n],
-            out: Vec::new(),
         }
     }
 
@@ -336,7 +333,7 @@ impl<A: Copy + 'static, B: Copy + 'static, T: Copy> Tiles<A, B, T> {
     /// destination row of the block is one run over unit-stride slices (vectorised).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn blocked(
+    fn blocked<T: Copy>(
         &mut self,
         isa: Isa,
         (a, x): (&[A], i64),
@@ -563,9 +560,9 @@ mod tests {
         }
     }
 
-    /// The fused and streamed tiles for other element types: an `i32` operand transposed
-    /// into a `u8` destination, a `u32` one into `f64` (1- and 8-byte streamed rows), on
-    /// every unit, streaming and not.
+    /// The fused tiles for other element types: an `i32` operand transposed into a `u8`
+    /// destination, a `u32` one into `f64`, on every unit, with the streaming threshold at
+    /// 0 and not (tiles never stream); and the streaming threshold of `Path::new`.
     #[test]
     fn fused_tiles_write_any_destination_type() {
         let (r, c) = (203i64, 77i64);

@@ -10,8 +10,8 @@
 //! every path (only the instructions that move the values differ).
 //!
 //! A [`Path`] adds the copy engine's streaming rule: a call writing at least
-//! [`STREAM_MIN_BYTES`] of a plain element type on a vector unit writes its destination with
-//! streaming stores ([`super::stream`]) and ends with a store fence.
+//! [`STREAM_MIN_BYTES`] of a plain element type on a vector unit writes its contiguous runs
+//! with streaming stores ([`super::stream`]) and ends with a store fence.
 
 use std::any::TypeId;
 use std::cell::Cell;
@@ -214,12 +214,12 @@ pub(super) fn run<A: Copy, B: Copy, T: Copy>(
 
 /// One block of the tiled kernel (see [`Tiles::blocked`]) on the path's unit: the fused
 /// kernel ([`super::fused`]) when a transposed operand is a plain 4-byte type on a vector
-/// unit, the buffered one otherwise.
+/// unit, the buffered one otherwise; tiles are never streamed (see [`super::fused`]).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn blocked<A: Copy + 'static, B: Copy + 'static, T: Copy>(
     path: Path<T>,
-    tiles: &mut Tiles<A, B, T>,
+    tiles: &mut Tiles<A, B>,
     a: (&[A], i64),
     b: (&[B], i64),
     dst: (&mut [T], i64),
@@ -230,16 +230,15 @@ pub(super) fn blocked<A: Copy + 'static, B: Copy + 'static, T: Copy>(
     #[cfg(target_arch = "x86_64")]
     if path.isa >= Isa::Avx2 && super::fused::applies::<A, B>(inner, pair) {
         match path.isa {
-            // SAFETY: as in `run`: the unit is never wider than the detected one; a
-            // streaming path proves `T` plain (the contract when `stream` is set).
+            // SAFETY: as in `run`: the unit is never wider than the detected one.
             #[allow(unsafe_code)]
             Isa::Avx512 => {
-                return unsafe { x86::fused_avx512(tiles, a, b, dst, inner, pair, f, path.stream) };
+                return unsafe { x86::fused_avx512(a, b, dst, inner, pair, f) };
             }
             // SAFETY: as above.
             #[allow(unsafe_code)]
             Isa::Avx2 => {
-                return unsafe { x86::fused_avx2(tiles, a, b, dst, inner, pair, f, path.stream) };
+                return unsafe { x86::fused_avx2(a, b, dst, inner, pair, f) };
             }
             Isa::Portable => {}
         }
@@ -360,47 +359,43 @@ mod x86 {
     /// [`super::super::fused::blocked`] compiled with AVX2.
     ///
     /// # Safety
-    /// AVX2 is present; with `stream`, `T` is [`plain`](super::plain).
+    /// AVX2 is present.
     #[target_feature(enable = "avx2")]
-    #[allow(unsafe_code, clippy::too_many_arguments)]
+    #[allow(unsafe_code)]
     pub(super) unsafe fn fused_avx2<A: Copy + 'static, B: Copy + 'static, T: Copy>(
-        tiles: &mut Tiles<A, B, T>,
         a: (&[A], i64),
         b: (&[B], i64),
         dst: (&mut [T], i64),
         inner: Mode<2>,
         pair: Mode<2>,
         f: &impl Fn(A, B) -> T,
-        stream: bool,
     ) {
         // SAFETY: this function's contract (AVX2 implies AVX) is `fused::blocked`'s.
-        unsafe { super::super::fused::blocked(&mut tiles.out, a, b, dst, inner, pair, f, stream) }
+        unsafe { super::super::fused::blocked(a, b, dst, inner, pair, f) }
     }
 
     /// [`super::super::fused::blocked`] compiled with AVX-512.
     ///
     /// # Safety
-    /// AVX-512 F, BW, VL and DQ are present; with `stream`, `T` is [`plain`](super::plain).
+    /// AVX-512 F, BW, VL and DQ are present.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
-    #[allow(unsafe_code, clippy::too_many_arguments)]
+    #[allow(unsafe_code)]
     pub(super) unsafe fn fused_avx512<A: Copy + 'static, B: Copy + 'static, T: Copy>(
-        tiles: &mut Tiles<A, B, T>,
         a: (&[A], i64),
         b: (&[B], i64),
         dst: (&mut [T], i64),
         inner: Mode<2>,
         pair: Mode<2>,
         f: &impl Fn(A, B) -> T,
-        stream: bool,
     ) {
         // SAFETY: as in `fused_avx2` (AVX-512 F implies AVX).
-        unsafe { super::super::fused::blocked(&mut tiles.out, a, b, dst, inner, pair, f, stream) }
+        unsafe { super::super::fused::blocked(a, b, dst, inner, pair, f) }
     }
 
     /// [`Tiles::blocked`] compiled with AVX2.
     #[target_feature(enable = "avx2")]
     pub(super) fn blocked_avx2<A: Copy + 'static, B: Copy + 'static, T: Copy>(
-        tiles: &mut Tiles<A, B, T>,
+        tiles: &mut Tiles<A, B>,
         a: (&[A], i64),
         b: (&[B], i64),
         dst: (&mut [T], i64),
@@ -414,7 +409,7 @@ mod x86 {
     /// [`Tiles::blocked`] compiled with AVX-512.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
     pub(super) fn blocked_avx512<A: Copy + 'static, B: Copy + 'static, T: Copy>(
-        tiles: &mut Tiles<A, B, T>,
+        tiles: &mut Tiles<A, B>,
         a: (&[A], i64),
         b: (&[B], i64),
         dst: (&mut [T], i64),

@@ -67,31 +67,6 @@ pub(super) unsafe fn run<A: Copy, B: Copy, T: Copy>(
     }
 }
 
-/// `out.copy_from_slice(from)` (equal lengths) with streaming stores for the 32-byte units
-/// between the first and the last 32-byte boundary of `out`, ordinary stores around them
-/// (and for the whole row when no boundary falls on an element of `T`).
-///
-/// # Safety
-/// AVX is present; `T` is [`plain`](crate::kernels::copy::path::plain).
-#[inline(always)]
-#[allow(unsafe_code)]
-pub(super) unsafe fn row<T: Copy>(out: &mut [T], from: &[T]) {
-    let size = size_of::<T>();
-    let skip = out.as_ptr().addr().wrapping_neg() & 31;
-    if size == 0 || !32usize.is_multiple_of(size) || !skip.is_multiple_of(size) {
-        out.copy_from_slice(from);
-        return;
-    }
-    let head = (skip / size).min(out.len());
-    let per = 32 / size;
-    let body = head + (out.len() - head) / per * per;
-    out[..head].copy_from_slice(&from[..head]);
-    // SAFETY: the caller's contract; `out[head..body]` starts at a 32-byte boundary and
-    // holds whole 32-byte units.
-    unsafe { lines(&mut out[head..body], &from[head..body]) };
-    out[body..].copy_from_slice(&from[body..]);
-}
-
 /// `out.copy_from_slice(from)` with 32-byte streaming stores; falls back to ordinary
 /// stores when the lengths differ, `out` is not 32-byte aligned or its size is not a
 /// multiple of 32 bytes.
@@ -116,41 +91,5 @@ unsafe fn lines<T: Copy>(out: &mut [T], from: &[T]) {
         // (`to` aligned, `k` a multiple of 32); the bytes written are those of `T` values,
         // so `out` holds valid values afterwards. AVX is present (the contract).
         unsafe { _mm256_stream_si256(to.add(k).cast(), _mm256_loadu_si256(s.add(k).cast())) };
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every alignment of the destination and the source, lengths around the 32-byte unit,
-    /// element sizes 1 to 16 (and 12, which no boundary fits): the same values as
-    /// `copy_from_slice`.
-    #[test]
-    #[allow(unsafe_code)]
-    fn streamed_rows_equal_copy_from_slice_at_every_offset_and_length() {
-        if !std::arch::is_x86_feature_detected!("avx") {
-            return;
-        }
-        fn check<T: Copy + PartialEq + std::fmt::Debug>(of: impl Fn(usize) -> T, zero: T) {
-            let from: Vec<T> = (0..200).map(&of).collect();
-            for at in 0..9 {
-                for len in [0, 1, 7, 8, 31, 33, 64, 65, 100] {
-                    let mut out = vec![zero; 200];
-                    // SAFETY: AVX checked above; the element types here are plain.
-                    // (This thread reads its own streamed stores: no fence needed.)
-                    unsafe { row(&mut out[at..at + len], &from[at + 1..at + 1 + len]) };
-                    let mut want = vec![zero; 200];
-                    want[at..at + len].copy_from_slice(&from[at + 1..at + 1 + len]);
-                    assert_eq!(out, want, "at {at}, len {len}");
-                }
-            }
-        }
-        check(|k| k as u8, 0);
-        check(|k| k as u16 * 3, 0);
-        check(|k| k as f32 * 0.5, 0.0);
-        check(|k| k as u64 * 7, 0);
-        check(|k| (k as f64, -(k as f64)), (0.0, 0.0));
-        check(|k| [k as u32; 3], [0; 3]);
     }
 }

@@ -84,3 +84,27 @@ fn f32_elementwise_in_place_and_aliasing_on_the_wide_paths_match_the_reference()
         );
     }
 }
+
+/// At the streaming threshold (a 2048² f32 destination is the copy engine's 16 MiB):
+/// `sub_into` a compact destination from compact operands (streamed runs) and from a
+/// transposed operand (fused tiles, not streamed), bit for bit against a plain loop over
+/// the operands' values (fresh results are never streamed: covered above).
+#[test]
+fn f32_elementwise_at_the_streaming_threshold_matches_a_plain_loop_bit_for_bit() {
+    let n = 2048i64;
+    let (a, b) = (matrix(n, n, 1), matrix(n, n, 2));
+    let bt = b.permute(&[1, 0]).unwrap();
+    let out = Tensor::zeros::<f32>(&format!("({n},{n})").parse().unwrap());
+    let values = |t: &Tensor| t.to_vec::<f32>().unwrap();
+    let x = values(&a);
+    for y in [&b, &bt] {
+        let want = x.iter().zip(values(y)).map(|(p, q)| (p - q).to_bits());
+        a.sub_into(y, &out).unwrap();
+        let transposed = std::ptr::eq(y, &bt);
+        let got = values(&out);
+        assert!(
+            got.iter().map(|v| v.to_bits()).eq(want),
+            "into, transposed: {transposed}"
+        );
+    }
+}

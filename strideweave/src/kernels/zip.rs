@@ -9,11 +9,18 @@
 //!
 //! * unit stride on every side: zipped slices, a loop the compiler vectorises;
 //! * a stride-0 source: its one value read once per run (the broadcast path);
-//! * a source whose fastest leaf is another one (a transposed operand): 32×32 blocks over
-//!   the two leaves, the transposed source copied into an L1 buffer along its fast leaf
-//!   (each cache line used whole), then each destination row of the block computed from
-//!   unit-stride slices;
+//! * a source whose fastest leaf is another one (a transposed operand): tiles over the two
+//!   leaves. On a vector unit with a plain 4-byte transposed operand, the fused kernel
+//!   ([`fused`]): 8×8 blocks transposed in registers, `f` applied lane by lane, the rows
+//!   written out; otherwise 32×32 blocks, the transposed source copied into an L1 buffer
+//!   along its fast leaf (each cache line used whole), then each destination row of the
+//!   block computed from unit-stride slices;
 //! * anything else: a strided loop over iterators.
+//!
+//! A call writing at least the copy engine's streaming threshold (16 MiB) of a plain type
+//! on a vector unit writes its contiguous runs with streaming stores ([`stream`]) and ends
+//! with a store fence ([`simd::Path`]); tiles are not streamed (measured slower, see
+//! [`fused`]).
 //!
 //! Each destination index is written once, from the same source elements as a naive walk,
 //! so results are bit-identical to it whatever the order of the visit.
@@ -23,10 +30,15 @@ use std::slice::Iter;
 
 use super::plan::{Mode, Modes, Order, outer, plan, transposed_partner, without};
 
+#[cfg(target_arch = "x86_64")]
+mod fused;
 mod parallel;
 mod simd;
+#[cfg(target_arch = "x86_64")]
+mod stream;
 
 pub(crate) use simd::Isa;
+use simd::Path;
 
 /// The side of a tile in the blocked kernel.
 const TILE: i64 = 32;
@@ -41,7 +53,8 @@ pub(crate) type Dst<'a, 'b, T> = (&'a mut [T], i64, &'b [i64]);
 /// `dst[D(i)] = f(a[A(i)], b[B(i)])` for every index `i` of the leaves `extents`. Callers
 /// guarantee that every index lies inside its slice (validated placements) and that `D` is
 /// injective; the sources may alias themselves (stride 0) and each other. Above 1 MiB
-/// written, the call splits across threads (feature `parallel`; bit-identical).
+/// written, the call splits across threads (feature `parallel`; bit-identical); from the
+/// streaming threshold on, the destination is written with streaming stores.
 pub(crate) fn zip<A, B, T>(
     extents: &[i64],
     a: Src<'_, A>,
@@ -51,39 +64,62 @@ pub(crate) fn zip<A, B, T>(
 ) where
     A: Copy + Sync + 'static,
     B: Copy + Sync + 'static,
-    T: Copy + Send,
+    T: Copy + Send + 'static,
 {
-    if let Some((modes, isa, a, b, dst)) = prepare(extents, a, b, dst, &f) {
-        parallel::zip(&modes, isa, a, b, dst, &f);
+    if let Some((modes, path, a, b, dst)) = prepare(extents, a, b, dst, &f, false) {
+        parallel::zip(&modes, path, a, b, dst, &f);
+    }
+}
+
+/// [`zip`] into a fresh allocation (its pages first touched by this call): never streamed.
+/// The system zeroes each new page into the cache on its first write, so ordinary stores
+/// then hit the cache, while streaming stores would write every line twice (measured:
+/// 1.2× slower on a fresh 64 MiB result).
+pub(crate) fn zip_fresh<A, B, T>(
+    extents: &[i64],
+    a: Src<'_, A>,
+    b: Src<'_, B>,
+    dst: Dst<'_, '_, T>,
+    f: impl Fn(A, B) -> T + Sync,
+) where
+    A: Copy + Sync + 'static,
+    B: Copy + Sync + 'static,
+    T: Copy + Send + 'static,
+{
+    if let Some((modes, path, a, b, dst)) = prepare(extents, a, b, dst, &f, true) {
+        parallel::zip(&modes, path, a, b, dst, &f);
     }
 }
 
 /// [`zip`] on the calling thread only, for a function that cannot be shared with other
-/// threads.
-pub(crate) fn zip_serial<A: Copy + 'static, B: Copy + 'static, T: Copy>(
+/// threads (`fresh`: as [`zip_fresh`]).
+fn zip_serial<A: Copy + 'static, B: Copy + 'static, T: Copy + 'static>(
     extents: &[i64],
     a: Src<'_, A>,
     b: Src<'_, B>,
     dst: Dst<'_, '_, T>,
     f: impl Fn(A, B) -> T,
+    fresh: bool,
 ) {
-    if let Some((modes, isa, a, b, dst)) = prepare(extents, a, b, dst, &f) {
-        planned(&modes, isa, a, b, dst, &f);
+    if let Some((modes, path, a, b, dst)) = prepare(extents, a, b, dst, &f, fresh) {
+        planned(&modes, path, a, b, dst, &f);
     }
 }
 
-/// A planned call: the leaves, the unit to run on and the sides at their planned offsets;
-/// `None` when nothing is left to do (an empty shape, or the one element written here).
+/// A planned call: the leaves, the path to run on (unit, streaming) and the sides at their
+/// planned offsets; `None` when nothing is left to do (an empty shape, or the one element
+/// written here).
 #[allow(clippy::type_complexity)]
-fn prepare<'a, 's, A: Copy, B: Copy, T: Copy>(
+fn prepare<'a, 's, A: Copy, B: Copy, T: Copy + 'static>(
     extents: &[i64],
     (a, ao, a_s): Src<'s, A>,
     (b, bo, b_s): Src<'s, B>,
     (dst, d_o, ds): Dst<'a, '_, T>,
     f: &impl Fn(A, B) -> T,
+    fresh: bool,
 ) -> Option<(
     Modes<2>,
-    Isa,
+    Path<T>,
     (&'s [A], i64),
     (&'s [B], i64),
     (&'a mut [T], i64),
@@ -94,13 +130,18 @@ fn prepare<'a, 's, A: Copy, B: Copy, T: Copy>(
         dst[d_o as usize] = f(a[ao as usize], b[bo as usize]);
         return None;
     }
-    Some((modes, simd::isa(), (a, ao), (b, bo), (dst, d_o)))
+    let bytes = match fresh {
+        true => 0,
+        false => modes.iter().map(|m| m.e as usize).product::<usize>() * size_of::<T>(),
+    };
+    Some((modes, Path::new(bytes), (a, ao), (b, bo), (dst, d_o)))
 }
 
-/// The kernels on the planned leaves `modes` (non-empty), on the unit `isa`.
+/// The kernels on the planned leaves `modes` (non-empty), on `path` (ending with a store
+/// fence when it streams).
 fn planned<A: Copy + 'static, B: Copy + 'static, T: Copy>(
     modes: &[Mode<2>],
-    isa: Isa,
+    path: Path<T>,
     (a, ao): (&[A], i64),
     (b, bo): (&[B], i64),
     (dst, d_o): (&mut [T], i64),
@@ -111,17 +152,18 @@ fn planned<A: Copy + 'static, B: Copy + 'static, T: Copy>(
         let pair = modes[k];
         let mut tiles = Tiles::new(a[ao as usize], b[bo as usize]);
         outer(&without(modes, k), d_o, [ao, bo], |d, [x, y]| {
-            simd::blocked(isa, &mut tiles, (a, x), (b, y), (dst, d), inner, pair, f);
+            simd::blocked(path, &mut tiles, (a, x), (b, y), (dst, d), inner, pair, f);
         });
-        return;
+    } else {
+        outer(&modes[1..], d_o, [ao, bo], |d, [x, y]| {
+            simd::run(path, (a, x), (b, y), (dst, d), inner, f);
+        });
     }
-    outer(&modes[1..], d_o, [ao, bo], |d, [x, y]| {
-        simd::run(isa, (a, x), (b, y), (dst, d), inner, f);
-    });
+    simd::fence(path);
 }
 
 /// `dst[D(i)] = f(a[A(i)])` for every index `i` (see [`zip`]).
-pub(crate) fn map<A: Copy + Sync + 'static, T: Copy + Send>(
+pub(crate) fn map<A: Copy + Sync + 'static, T: Copy + Send + 'static>(
     extents: &[i64],
     a: Src<'_, A>,
     dst: Dst<'_, '_, T>,
@@ -135,8 +177,20 @@ pub(crate) fn map<A: Copy + Sync + 'static, T: Copy + Send>(
     zip(extents, a, (x, xo, &zeros), dst, |x, _| f(x));
 }
 
-/// [`map`] on the calling thread only (see [`zip_serial`]).
-pub(crate) fn map_serial<A: Copy + 'static, T: Copy>(
+/// [`map`] into a fresh allocation (see [`zip_fresh`]).
+pub(crate) fn map_fresh<A: Copy + Sync + 'static, T: Copy + Send + 'static>(
+    extents: &[i64],
+    a: Src<'_, A>,
+    dst: Dst<'_, '_, T>,
+    f: impl Fn(A) -> T + Sync,
+) {
+    let zeros: smallvec::SmallVec<[i64; 8]> = smallvec::smallvec![0; extents.len()];
+    let (x, xo, _) = a;
+    zip_fresh(extents, a, (x, xo, &zeros), dst, |x, _| f(x));
+}
+
+/// [`map_fresh`] on the calling thread only (see [`zip_serial`]).
+pub(crate) fn map_fresh_serial<A: Copy + 'static, T: Copy + 'static>(
     extents: &[i64],
     a: Src<'_, A>,
     dst: Dst<'_, '_, T>,
@@ -144,7 +198,7 @@ pub(crate) fn map_serial<A: Copy + 'static, T: Copy>(
 ) {
     let zeros: smallvec::SmallVec<[i64; 8]> = smallvec::smallvec![0; extents.len()];
     let (x, xo, _) = a;
-    zip_serial(extents, a, (x, xo, &zeros), dst, |x, _| f(x));
+    zip_serial(extents, a, (x, xo, &zeros), dst, |x, _| f(x), true);
 }
 
 /// One run of the innermost leaf `m` from the source offsets to destination offset `d`.
@@ -433,10 +487,11 @@ mod tests {
         assert_eq!(simd::isa(), simd::detected());
     }
 
-    /// `f32` (the in-register transposes' type) through every path, on every unit: odd
-    /// sizes, partial blocks and tails, unaligned starts, reversed and strided operands,
-    /// all bit-identical to the naive walk (values with every bit pattern class: NaN
-    /// payloads, negative zero, subnormals).
+    /// `f32` (the in-register transposes' type) through every path, on every unit, with
+    /// regular and with streaming stores (the threshold lowered to 0 bytes): odd sizes,
+    /// partial blocks and tiles and tails, unaligned starts, reversed and strided operands,
+    /// one or both operands transposed (the fused tiles), all bit-identical to the naive
+    /// walk (values with every bit pattern class: NaN payloads, negative zero, subnormals).
     #[test]
     fn every_unit_writes_what_the_naive_walk_writes_bit_for_bit() {
         let weird = |k: usize| match k % 7 {
@@ -445,8 +500,8 @@ mod tests {
             2 => f32::from_bits(k as u32 & 0x7f_ffff), // subnormals
             _ => k as f32 * 0.37 - 500.0,
         };
-        let a: Vec<f32> = (0..20_000).map(weird).collect();
-        let b: Vec<f32> = (0..20_000).map(|k| weird(k * 3 + 1)).collect();
+        let a: Vec<f32> = (0..40_000).map(weird).collect();
+        let b: Vec<f32> = (0..40_000).map(|k| weird(k * 3 + 1)).collect();
         type Case<'a> = (&'a [i64], &'a [i64], &'a [i64], &'a [i64], [i64; 3]);
         let cases: &[Case] = &[
             (&[100, 97], &[97, 1], &[1, 100], &[1, 100], [0, 0, 0]),
@@ -462,10 +517,24 @@ mod tests {
             (&[1001, 13], &[1, 1001], &[1, 1001], &[1, 1001], [1, 0, 3]),
             (&[1001, 13], &[1, 1001], &[0, 1], &[1, 1001], [1, 5, 0]),
             (&[37, 41], &[2, 80], &[-1, 40], &[1, 37], [0, 1599, 0]),
+            // Fused tiles: two whole tiles and a partial one along the fast leaf, a partial
+            // 8-row group along the partner; the other operand broadcast, reversed or
+            // strided; a transposed operand with reversed rows.
+            (&[300, 43], &[43, 1], &[1, 300], &[1, 301], [0, 0, 5]),
+            (&[300, 43], &[0, 1], &[43, 1], &[1, 300], [7, 9, 0]),
+            (
+                &[260, 40],
+                &[-1, 260],
+                &[-40, 1],
+                &[1, 260],
+                [259, 259 * 40, 2],
+            ),
+            (&[136, 24], &[24, 1], &[2, 300], &[1, 136], [1, 0, 0]),
         ];
         for &(e, a_s, b_s, ds, [ao, bo, d_o]) in cases {
             let n: i64 = e.iter().product();
-            let mut want = vec![0u32; (n + d_o) as usize + 5];
+            let reach: i64 = e.iter().zip(ds).map(|(e, s)| (e - 1) * s).sum();
+            let mut want = vec![0u32; (reach + d_o) as usize + 5];
             let mut i = 0i64;
             while i < n {
                 let (mut r, mut x, mut y, mut d) = (i, ao, bo, d_o);
@@ -477,16 +546,56 @@ mod tests {
                 want[d as usize] = (a[x as usize] - b[y as usize]).to_bits();
                 i += 1;
             }
-            for u in units() {
+            for (u, least) in units().into_iter().flat_map(|u| [(u, None), (u, Some(0))]) {
                 let mut got = vec![0f32; want.len()];
                 simd::with_isa(u, || {
-                    let to = (&mut got[..], d_o, ds);
-                    zip(e, (&a, ao, a_s), (&b, bo, b_s), to, |p, q| p - q);
+                    simd::with_stream_min(least.unwrap_or(usize::MAX), || {
+                        let to = (&mut got[..], d_o, ds);
+                        zip(e, (&a, ao, a_s), (&b, bo, b_s), to, |p, q| p - q);
+                    })
                 });
                 let got: Vec<u32> = got.iter().map(|v| v.to_bits()).collect();
-                assert!(got == want, "{u:?} {e:?} {a_s:?} {b_s:?} {ds:?}");
+                assert!(got == want, "{u:?} {least:?} {e:?} {a_s:?} {b_s:?} {ds:?}");
             }
         }
+    }
+
+    /// The fused tiles for other element types: an `i32` operand transposed into a `u8`
+    /// destination, a `u32` one into `f64`, on every unit, with the streaming threshold at
+    /// 0 and not (tiles never stream); and the streaming threshold of `Path::new`.
+    #[test]
+    fn fused_tiles_write_any_destination_type() {
+        let (r, c) = (203i64, 77i64);
+        let n = (r * c) as usize;
+        let a: Vec<i32> = (0..n as i32)
+            .map(|k| k.wrapping_mul(2_654_435_761u32 as i32))
+            .collect();
+        let b: Vec<u32> = (0..n as u32).map(|k| k.wrapping_mul(40_503)).collect();
+        let (e, t, ds) = ([r, c], [c, 1], [1, r]);
+        for (u, least) in units().into_iter().flat_map(|u| [(u, None), (u, Some(0))]) {
+            let (mut small, mut wide) = (vec![0u8; n + 3], vec![0f64; n]);
+            simd::with_isa(u, || {
+                simd::with_stream_min(least.unwrap_or(usize::MAX), || {
+                    let to = (&mut small[..], 3, &ds[..]);
+                    zip(&e, (&a, 0, &t), (&b, 0, &[1, r]), to, |p, q| {
+                        (p as u32 ^ q) as u8
+                    });
+                    map(&e, (&b, 0, &t), (&mut wide, 0, &ds), |q| q as f64 * 0.5);
+                });
+            });
+            for i in 0..r {
+                for j in 0..c {
+                    let (o, tr) = ((i + j * r) as usize, (j + i * c) as usize);
+                    assert_eq!(small[3 + o], (a[tr] as u32 ^ b[o]) as u8, "{u:?} {least:?}");
+                    assert_eq!(wide[o], b[tr] as f64 * 0.5, "{u:?} {least:?}");
+                }
+            }
+        }
+        assert_eq!(
+            Path::<f32>::new(16 << 20).stream(),
+            simd::detected() >= Isa::Avx2
+        );
+        assert!(!Path::<f32>::new((16 << 20) - 1).stream());
     }
 
     #[test]

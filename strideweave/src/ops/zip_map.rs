@@ -16,7 +16,12 @@ use crate::dtype::Element;
 use crate::error::Result;
 use crate::kernels::copy::copy;
 use crate::kernels::fold::fold;
-use crate::kernels::zip::{Dst, Src, map, map_serial, zip};
+use crate::kernels::zip::{Dst, Src, map, zip};
+// The engine's forms for fresh destinations (never streamed), named apart from this
+// module's tensor-level `zip_fresh`/`map_fresh`.
+use crate::kernels::zip::{
+    map_fresh as map_new, map_fresh_serial as map_new_serial, zip_fresh as zip_new,
+};
 use crate::layout::Layout;
 use crate::ops::Dest;
 use crate::tensor::Tensor;
@@ -91,7 +96,7 @@ pub(crate) fn zip_fresh<T: Element, U: Element>(
     let extents = a.shape().leaves();
     // Reserved before any lock is taken: an impossible size is an error.
     // SAFETY (`written_vec`'s contract): `read2` returns `Ok` only after running the
-    // closure, and `zip` writes `dst[D(i)]` for every index `i` of the shape; `D` is
+    // closure, and `zip_new` writes `dst[D(i)]` for every index `i` of the shape; `D` is
     // the compact layout of that shape, a bijection onto `0..a.size()`, so every
     // element of `out` is written (tested over random layouts against a naive walk by
     // `tests/zip`: `binary_operations_match_the_naive_reference`, whose values are never 0).
@@ -102,7 +107,7 @@ pub(crate) fn zip_fresh<T: Element, U: Element>(
                 let order = Layout::compact(xl.shape());
                 let to = (out, 0, order.stride().leaves());
                 let f = |p, q| MaybeUninit::new(f(p, q));
-                zip(extents, side(x, xo, xl), side(y, yo, yl), to, f);
+                zip_new(extents, side(x, xo, xl), side(y, yo, yl), to, f);
             })
         })
     }
@@ -115,7 +120,7 @@ pub(crate) fn map_fresh<T: Element, U: Element>(
     f: impl Fn(T) -> U + Sync,
 ) -> Result<Vec<U>> {
     map_fresh_by(op, t, |extents, x, to| {
-        map(extents, x, to, |p| MaybeUninit::new(f(p)))
+        map_new(extents, x, to, |p| MaybeUninit::new(f(p)))
     })
 }
 
@@ -127,12 +132,13 @@ pub(crate) fn map_fresh_serial<T: Element, U: Element>(
     f: impl Fn(T) -> U,
 ) -> Result<Vec<U>> {
     map_fresh_by(op, t, |extents, x, to| {
-        map_serial(extents, x, to, |p| MaybeUninit::new(f(p)))
+        map_new_serial(extents, x, to, |p| MaybeUninit::new(f(p)))
     })
 }
 
 /// The frame of [`map_fresh`] and [`map_fresh_serial`]: `t` read in place and `run` — the
-/// engine's `map` or `map_serial`, each of which writes every element of its destination —
+/// engine's `map_fresh` or `map_fresh_serial`, each of which writes every element of its
+/// destination —
 /// given `t`'s extents, `t` as a source and the compact layout of `t`'s shape over a fresh
 /// vector as the destination.
 fn map_fresh_by<T: Element, U: Element>(
@@ -141,9 +147,9 @@ fn map_fresh_by<T: Element, U: Element>(
     run: impl FnOnce(&[i64], Src<'_, T>, Dst<'_, '_, MaybeUninit<U>>),
 ) -> Result<Vec<U>> {
     let extents = t.shape().leaves();
-    // SAFETY (`written_vec`'s contract): `run` is the engine's `map` or `map_serial` (the
-    // only callers are the two functions above), which writes every element of the compact
-    // layout of `t`'s shape once `read` has run the closure.
+    // SAFETY (`written_vec`'s contract): `run` is the engine's `map_fresh` or
+    // `map_fresh_serial` (the only callers are the two functions above), which writes every
+    // element of the compact layout of `t`'s shape once `read` has run the closure.
     #[allow(unsafe_code)]
     unsafe {
         written_vec(op, t.size(), |out| {

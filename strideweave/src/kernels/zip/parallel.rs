@@ -7,15 +7,16 @@
 //! cut with `split_at_mut` at the first index of the upper half, which is sound only when
 //! every index the inner leaves reach from one outer position stays below the next one
 //! (`inner span < outer stride`): other plans stay serial. Each element is computed once,
-//! from the same operand elements as on the serial path, and the unit chosen by the caller
-//! is passed to every half, so the result is bit-identical to one thread.
+//! from the same operand elements as on the serial path, and the path chosen by the caller
+//! (unit, streaming) is passed to every half, so the result is bit-identical to one thread;
+//! each half of a streaming call fences its own stores.
 
 // Without `parallel` every call stays on one thread: the split rules still compile (and
 // their tests run), but nothing calls them.
 #![cfg_attr(not(feature = "parallel"), allow(dead_code))]
 
 use super::super::plan::Mode;
-use super::{Isa, TILE};
+use super::{Path, TILE};
 
 /// The smallest destination (bytes written) split across threads: 1 MiB, as for copies.
 pub(super) const MIN_BYTES: usize = 1 << 20;
@@ -52,7 +53,7 @@ fn threads() -> usize {
 #[cfg(feature = "parallel")]
 pub(super) fn zip<A, B, T, F>(
     modes: &[Mode<2>],
-    isa: Isa,
+    path: Path<T>,
     (a, ao): (&[A], i64),
     (b, bo): (&[B], i64),
     (dst, d_o): (&mut [T], i64),
@@ -64,7 +65,7 @@ pub(super) fn zip<A, B, T, F>(
     F: Fn(A, B) -> T + Sync,
 {
     if !splits::<T>(modes) {
-        super::planned(modes, isa, (a, ao), (b, bo), (dst, d_o), f);
+        super::planned(modes, path, (a, ao), (b, bo), (dst, d_o), f);
         return;
     }
     let k = modes.len() - 1;
@@ -79,15 +80,15 @@ pub(super) fn zip<A, B, T, F>(
     (low[k].e, high[k].e) = (h, m.e - h);
     let (a_hi, b_hi) = (ao + h * m.s[0], bo + h * m.s[1]);
     rayon::join(
-        || zip(&low, isa, (a, ao), (b, bo), (lo, d_o), f),
-        || zip(&high, isa, (a, a_hi), (b, b_hi), (hi, 0), f),
+        || zip(&low, path, (a, ao), (b, bo), (lo, d_o), f),
+        || zip(&high, path, (a, a_hi), (b, b_hi), (hi, 0), f),
     );
 }
 
 #[cfg(not(feature = "parallel"))]
 pub(super) fn zip<A, B, T, F>(
     modes: &[Mode<2>],
-    isa: Isa,
+    path: Path<T>,
     a: (&[A], i64),
     b: (&[B], i64),
     dst: (&mut [T], i64),
@@ -98,13 +99,13 @@ pub(super) fn zip<A, B, T, F>(
     T: Copy + Send,
     F: Fn(A, B) -> T + Sync,
 {
-    super::planned(modes, isa, a, b, dst, f);
+    super::planned(modes, path, a, b, dst, f);
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::super::plan::{Order, plan};
-    use super::super::{planned, simd, zip as engine};
+    use super::super::{Isa, planned, simd, zip as engine};
     use super::*;
 
     /// The engine (split above 1 MiB with the feature and several threads) writes the bits
@@ -126,6 +127,7 @@ mod tests {
             assert_eq!(splits::<f32>(&modes), want, "{a_s:?} {b_s:?}");
             for isa in [Isa::Portable, simd::detected()] {
                 let (mut par, mut ser) = (vec![0f32; n], vec![0f32; n]);
+                let path = simd::with_isa(isa, || Path::new(n * 4));
                 simd::with_isa(isa, || {
                     engine(
                         &[r, c],
@@ -137,7 +139,7 @@ mod tests {
                 });
                 planned(
                     &modes,
-                    isa,
+                    path,
                     (&a, 0),
                     (&b, 0),
                     (&mut ser, 0),

@@ -8,11 +8,17 @@
 //! runs the same code. The wide variants are the same Rust loops as the portable ones, so
 //! they compute the same elements from the same operands: results are bit-identical on
 //! every path (only the instructions that move the values differ).
+//!
+//! A [`Path`] adds the copy engine's streaming rule: a call writing at least
+//! [`STREAM_MIN_BYTES`] of a plain element type on a vector unit writes its contiguous runs
+//! with streaming stores ([`super::stream`]) and ends with a store fence.
 
 use std::any::TypeId;
 use std::cell::Cell;
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU8, Ordering};
 
+use super::super::copy::path::{STREAM_MIN_BYTES, plain};
 use super::super::plan::Mode;
 use super::Tiles;
 
@@ -33,6 +39,9 @@ static DETECTED: AtomicU8 = AtomicU8::new(0);
 thread_local! {
     /// A narrower unit this thread's engine calls use (tests of the portable path).
     static FORCED: Cell<Option<Isa>> = const { Cell::new(None) };
+    /// A lower streaming threshold for this thread's engine calls (tests of the streaming
+    /// paths on small buffers).
+    static STREAM_MIN: Cell<Option<usize>> = const { Cell::new(None) };
 }
 
 /// The widest unit this processor has (detected once, then cached).
@@ -85,14 +94,84 @@ pub(crate) fn with_isa<R>(isa: Isa, f: impl FnOnce() -> R) -> R {
     out
 }
 
+/// Runs `f` with this thread's engine calls streaming from `bytes` written on (instead of
+/// [`STREAM_MIN_BYTES`]).
+#[cfg(test)]
+pub(crate) fn with_stream_min<R>(bytes: usize, f: impl FnOnce() -> R) -> R {
+    let before = STREAM_MIN.with(|c| c.replace(Some(bytes)));
+    let out = f();
+    STREAM_MIN.with(|c| c.set(before));
+    out
+}
+
+/// The kernels of one engine call writing `T`s: the unit, and whether the destination is
+/// written with streaming stores. Made only by [`Path::new`], so a streaming path proves
+/// that the unit is at least [`Isa::Avx2`] (so AVX is present) and that `T` is
+/// [`plain`] (every byte of every value initialised): the streaming kernels rely on both.
+pub(crate) struct Path<T> {
+    isa: Isa,
+    stream: bool,
+    of: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Path<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Path<T> {}
+
+impl<T: 'static> Path<T> {
+    /// The path of a call on this thread's unit ([`isa`]) writing `bytes` bytes: streaming
+    /// from [`STREAM_MIN_BYTES`] on (the copy engine's threshold), on a vector unit, for a
+    /// [`plain`] `T`.
+    pub(crate) fn new(bytes: usize) -> Path<T> {
+        let isa = isa();
+        let least = STREAM_MIN.with(Cell::get).unwrap_or(STREAM_MIN_BYTES);
+        Path {
+            isa,
+            stream: cfg!(target_arch = "x86_64")
+                && isa >= Isa::Avx2
+                && plain::<T>()
+                && bytes >= least,
+            of: PhantomData,
+        }
+    }
+}
+
+impl<T> Path<T> {
+    /// Whether stores stream.
+    #[cfg(test)]
+    pub(crate) fn stream(self) -> bool {
+        self.stream
+    }
+}
+
+/// Orders this thread's streaming stores before whatever it does next (they are weakly
+/// ordered): called once at the end of every call (every half of a split call) whose path
+/// streams.
+pub(super) fn fence<T>(path: Path<T>) {
+    #[cfg(target_arch = "x86_64")]
+    if path.stream {
+        // SAFETY: SSE is part of the x86-64 baseline; `sfence` has no operands.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::arch::x86_64::_mm_sfence()
+        };
+    }
+    let _ = path;
+}
+
 /// Runs shorter than this stay in the portable loop, inlined in the outer walk: a call into
 /// a wide variant costs more than its lanes save on a short run.
 const WIDE: i64 = 32;
 
-/// One run of the innermost leaf (see [`super::run`]) on the unit `isa`.
+/// One run of the innermost leaf (see [`super::run`]) on the path's unit, its whole lines
+/// streamed when the path streams and the destination is contiguous.
 #[inline(always)]
 pub(super) fn run<A: Copy, B: Copy, T: Copy>(
-    isa: Isa,
+    path: Path<T>,
     a: (&[A], i64),
     b: (&[B], i64),
     dst: (&mut [T], i64),
@@ -101,8 +180,23 @@ pub(super) fn run<A: Copy, B: Copy, T: Copy>(
 ) {
     #[cfg(target_arch = "x86_64")]
     if m.e >= WIDE {
-        match isa {
-            // SAFETY: `isa` comes from `isa()`, which never answers a unit wider than
+        if path.stream && m.d == 1 && m.e >= super::stream::LEAST {
+            match path.isa {
+                // SAFETY: a streaming path proves its unit detected (`Path::new` takes it
+                // from `isa()`, never wider than `detected()`, which answers `Avx512` only
+                // when the processor reports AVX-512 F, BW, VL and DQ, and `Avx2` only with
+                // AVX2: the target features of the called function are present) and `T`
+                // plain, the function's contract.
+                #[allow(unsafe_code)]
+                Isa::Avx512 => return unsafe { x86::stream_avx512(a, b, dst, m, f) },
+                // SAFETY: as above.
+                #[allow(unsafe_code)]
+                Isa::Avx2 => return unsafe { x86::stream_avx2(a, b, dst, m, f) },
+                Isa::Portable => {}
+            }
+        }
+        match path.isa {
+            // SAFETY: `path.isa` comes from `isa()`, which never answers a unit wider than
             // `detected()`, and `detect` answers `Avx512` only when the processor reports
             // AVX-512 F, BW, VL and DQ (and `Avx2` only with AVX2): the target features of
             // the called function are present. The function itself is safe code.
@@ -114,15 +208,17 @@ pub(super) fn run<A: Copy, B: Copy, T: Copy>(
             Isa::Portable => {}
         }
     }
-    let _ = isa;
+    let _ = path;
     super::run(a, b, dst, m, f);
 }
 
-/// One block of the tiled kernel (see [`Tiles::blocked`]) on the unit `isa`.
+/// One block of the tiled kernel (see [`Tiles::blocked`]) on the path's unit: the fused
+/// kernel ([`super::fused`]) when a transposed operand is a plain 4-byte type on a vector
+/// unit, the buffered one otherwise; tiles are never streamed (see [`super::fused`]).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn blocked<A: Copy + 'static, B: Copy + 'static, T: Copy>(
-    isa: Isa,
+    path: Path<T>,
     tiles: &mut Tiles<A, B>,
     a: (&[A], i64),
     b: (&[B], i64),
@@ -132,8 +228,24 @@ pub(super) fn blocked<A: Copy + 'static, B: Copy + 'static, T: Copy>(
     f: &impl Fn(A, B) -> T,
 ) {
     #[cfg(target_arch = "x86_64")]
-    match isa {
-        // SAFETY: as in `run`: `isa` is never wider than the detected unit.
+    if path.isa >= Isa::Avx2 && super::fused::applies::<A, B>(inner, pair) {
+        match path.isa {
+            // SAFETY: as in `run`: the unit is never wider than the detected one.
+            #[allow(unsafe_code)]
+            Isa::Avx512 => {
+                return unsafe { x86::fused_avx512(a, b, dst, inner, pair, f) };
+            }
+            // SAFETY: as above.
+            #[allow(unsafe_code)]
+            Isa::Avx2 => {
+                return unsafe { x86::fused_avx2(a, b, dst, inner, pair, f) };
+            }
+            Isa::Portable => {}
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    match path.isa {
+        // SAFETY: as in `run`: the unit is never wider than the detected one.
         #[allow(unsafe_code)]
         Isa::Avx512 => return unsafe { x86::blocked_avx512(tiles, a, b, dst, inner, pair, f) },
         // SAFETY: as in `run`.
@@ -146,7 +258,7 @@ pub(super) fn blocked<A: Copy + 'static, B: Copy + 'static, T: Copy>(
 
 /// Whether `S` is a 4-byte type without padding whose every bit pattern is valid (`f32`,
 /// `i32`, `u32`): its values may travel through the lanes of an `__m256` unchanged.
-fn plain32<S: 'static>() -> bool {
+pub(super) fn plain32<S: 'static>() -> bool {
     let t = TypeId::of::<S>();
     t == TypeId::of::<f32>() || t == TypeId::of::<i32>() || t == TypeId::of::<u32>()
 }
@@ -208,6 +320,76 @@ mod x86 {
         f: &impl Fn(A, B) -> T,
     ) {
         super::super::run(a, b, dst, m, f);
+    }
+
+    /// [`super::super::stream::run`] compiled with AVX2.
+    ///
+    /// # Safety
+    /// AVX2 is present; `T` is [`plain`](super::plain).
+    #[target_feature(enable = "avx2")]
+    #[allow(unsafe_code)]
+    pub(super) unsafe fn stream_avx2<A: Copy, B: Copy, T: Copy>(
+        a: (&[A], i64),
+        b: (&[B], i64),
+        dst: (&mut [T], i64),
+        m: Mode<2>,
+        f: &impl Fn(A, B) -> T,
+    ) {
+        // SAFETY: this function's contract (AVX2 implies AVX) is `stream::run`'s.
+        unsafe { super::super::stream::run(a, b, dst, m, f) }
+    }
+
+    /// [`super::super::stream::run`] compiled with AVX-512.
+    ///
+    /// # Safety
+    /// AVX-512 F, BW, VL and DQ are present; `T` is [`plain`](super::plain).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+    #[allow(unsafe_code)]
+    pub(super) unsafe fn stream_avx512<A: Copy, B: Copy, T: Copy>(
+        a: (&[A], i64),
+        b: (&[B], i64),
+        dst: (&mut [T], i64),
+        m: Mode<2>,
+        f: &impl Fn(A, B) -> T,
+    ) {
+        // SAFETY: as in `stream_avx2` (AVX-512 F implies AVX).
+        unsafe { super::super::stream::run(a, b, dst, m, f) }
+    }
+
+    /// [`super::super::fused::blocked`] compiled with AVX2.
+    ///
+    /// # Safety
+    /// AVX2 is present.
+    #[target_feature(enable = "avx2")]
+    #[allow(unsafe_code)]
+    pub(super) unsafe fn fused_avx2<A: Copy + 'static, B: Copy + 'static, T: Copy>(
+        a: (&[A], i64),
+        b: (&[B], i64),
+        dst: (&mut [T], i64),
+        inner: Mode<2>,
+        pair: Mode<2>,
+        f: &impl Fn(A, B) -> T,
+    ) {
+        // SAFETY: this function's contract (AVX2 implies AVX) is `fused::blocked`'s.
+        unsafe { super::super::fused::blocked(a, b, dst, inner, pair, f) }
+    }
+
+    /// [`super::super::fused::blocked`] compiled with AVX-512.
+    ///
+    /// # Safety
+    /// AVX-512 F, BW, VL and DQ are present.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+    #[allow(unsafe_code)]
+    pub(super) unsafe fn fused_avx512<A: Copy + 'static, B: Copy + 'static, T: Copy>(
+        a: (&[A], i64),
+        b: (&[B], i64),
+        dst: (&mut [T], i64),
+        inner: Mode<2>,
+        pair: Mode<2>,
+        f: &impl Fn(A, B) -> T,
+    ) {
+        // SAFETY: as in `fused_avx2` (AVX-512 F implies AVX).
+        unsafe { super::super::fused::blocked(a, b, dst, inner, pair, f) }
     }
 
     /// [`Tiles::blocked`] compiled with AVX2.

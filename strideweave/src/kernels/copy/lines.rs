@@ -78,6 +78,7 @@ impl Lines {
 
     /// Whether the copy is one block of rows (no outer leaves), the shape a parallel copy
     /// cuts by positions.
+    #[cfg(feature = "parallel")]
     pub(super) fn single(&self) -> bool {
         self.rest.is_empty()
     }

@@ -13,10 +13,14 @@
 //! plans (interleaved or aliasing destinations) stay serial. Each element is copied once, from the same source element as
 //! in the serial path, so the result is bit-identical.
 
+#[cfg(feature = "parallel")]
 use super::lines::Lines;
 use super::path::Path;
+#[cfg(feature = "parallel")]
 use super::x86::ROWS;
-use crate::kernels::plan::{Mode, transposed_partner};
+use crate::kernels::plan::Mode;
+#[cfg(feature = "parallel")]
+use crate::kernels::plan::transposed_partner;
 
 /// The smallest copy (bytes written) split across threads: 1 MiB. A fork/join costs some
 /// microseconds; 1 MiB takes ~100 µs at memory speed, so the split pays from there on, and

@@ -114,8 +114,10 @@ unsafe fn tile_stream<const R: usize, const C: usize>(
 ) {
     let buf = &mut buf[..R * C];
     let b = buf.as_mut_ptr();
-    for c in (0..C).step_by(8) {
-        for r in (0..R).step_by(8) {
+    // Row blocks outer: each group of eight source rows is read whole (all its columns)
+    // while it is in L1, the order the engine's line path reads in.
+    for r in (0..R).step_by(8) {
+        for c in (0..C).step_by(8) {
             let rows: [__m256; 8] =
                 std::array::from_fn(|k| _mm256_loadu_ps(src.add((r + k) * rs + c)));
             let cols = transpose8(rows);

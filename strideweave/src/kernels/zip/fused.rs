@@ -50,52 +50,70 @@ pub(super) fn applies<A: 'static, B: 'static>(inner: Mode<2>, pair: Mode<2>) -> 
     transposes::<A>(inner.s[0], pair.s[0]) || transposes::<B>(inner.s[1], pair.s[1])
 }
 
-/// The block of `src` at `s0` with strides `si` (fast leaf) and `sj` (partner).
+/// The block of a source at `p` with strides `si` (fast leaf) and `sj` (partner).
 ///
 /// # Safety
-/// AVX is present.
+/// AVX is present; `p + k·si + j·sj` for `k, j < 8` are elements of one source.
 #[inline(always)]
 #[allow(unsafe_code)]
-unsafe fn block<S: Copy + 'static>(src: &[S], s0: i64, si: i64, sj: i64) -> Block<S> {
-    if transposes::<S>(si, sj) {
-        // SAFETY: AVX is present (the contract); `transposes` proved `S` a plain 4-byte
-        // type by `TypeId` (`plain32`), what `transposed` requires.
-        return unsafe { transposed(src, s0, si) };
+unsafe fn block<S: Copy + 'static>(p: *const S, si: i64, sj: i64) -> Block<S> {
+    // SAFETY (all three reads): the offsets are the contract's `k·si + j·sj`, `k, j < 8`;
+    // a row `j` read whole when `si` is 1 covers `k < 8`.
+    unsafe {
+        if transposes::<S>(si, sj) {
+            // AVX is present (the contract); `transposes` proved `S` a plain 4-byte type by
+            // `TypeId` (`plain32`), what `transposed` requires; `sj` is 1.
+            return transposed(p, si);
+        }
+        if si == 1 {
+            return std::array::from_fn(|j| {
+                p.offset(j as isize * sj as isize)
+                    .cast::<[S; 8]>()
+                    .read_unaligned()
+            });
+        }
+        std::array::from_fn(|j| {
+            std::array::from_fn(|k| *p.offset(k as isize * si as isize + j as isize * sj as isize))
+        })
     }
-    if si == 1 {
-        return std::array::from_fn(|j| {
-            let at = (s0 + j as i64 * sj) as usize;
-            // unreachable from user input: the range has 8 elements.
-            src[at..at + 8].try_into().expect("8 elements")
-        });
-    }
-    std::array::from_fn(|j| {
-        std::array::from_fn(|k| src[(s0 + k as i64 * si + j as i64 * sj) as usize])
-    })
 }
 
-/// The block `v[j][k] = src[s0 + k·si + j]`: eight 8-element rows of `src` loaded into
-/// `__m256` lanes and transposed in registers.
+/// The block `v[j][k] = p[k·si + j]`: eight 8-element rows loaded into `__m256` lanes and
+/// transposed in registers.
 ///
 /// # Safety
 /// AVX is present; `S` is `f32`, `i32` or `u32` (4 bytes, no padding, every bit pattern
-/// valid).
+/// valid); `p + k·si + j` for `k, j < 8` are elements of one source.
 #[target_feature(enable = "avx")]
 #[inline]
 #[allow(unsafe_code)]
-unsafe fn transposed<S: Copy>(src: &[S], s0: i64, si: i64) -> Block<S> {
+unsafe fn transposed<S: Copy>(p: *const S, si: i64) -> Block<S> {
     let rows = std::array::from_fn(|k| {
-        let at = (s0 + k as i64 * si) as usize;
-        let row = &src[at..at + 8];
-        // SAFETY: `row` holds 8 elements of 4 bytes (the contract on `S`): 32 readable
-        // bytes, read unaligned; AVX is present (the contract).
-        unsafe { _mm256_loadu_ps(row.as_ptr().cast()) }
+        // SAFETY: row `k` is the 8 elements `p + k·si + j`, `j < 8` (the contract), 32
+        // readable bytes of 4-byte `S`, read unaligned; AVX is present (the contract).
+        unsafe { _mm256_loadu_ps(p.offset(k as isize * si as isize).cast()) }
     });
     let cols = transpose8(rows);
     // SAFETY: `[__m256; 8]` and `[[S; 8]; 8]` have the same size (8 × 32 bytes, `S` is 4
     // bytes) and every bit pattern is a valid `S` (the contract); the lanes are bit
     // patterns read from `S` values above, moved unchanged by the transpose.
     unsafe { std::mem::transmute_copy(&cols) }
+}
+
+/// Whether the positions `o + i·si + j·sj` (`i < ni`, `j < nj`, both extents ≥ 1) all lie
+/// inside a slice of `len` elements.
+fn covers(len: usize, o: i64, (ni, si): (i64, i64), (nj, sj): (i64, i64)) -> bool {
+    let reach = |n: i64, s: i64| (n - 1).checked_mul(s);
+    let (Some(ri), Some(rj)) = (reach(ni, si), reach(nj, sj)) else {
+        return false;
+    };
+    let lo = o
+        .checked_add(ri.min(0))
+        .and_then(|v| v.checked_add(rj.min(0)));
+    let hi = o
+        .checked_add(ri.max(0))
+        .and_then(|v| v.checked_add(rj.max(0)));
+    matches!((lo, hi), (Some(lo), Some(hi)) if lo >= 0 && (hi as u64) < len as u64)
 }
 
 /// The tiles of the leaves `inner` (unit destination stride) and `pair` from the source
@@ -150,7 +168,8 @@ pub(super) unsafe fn blocked<A: Copy + 'static, B: Copy + 'static, T: Copy>(
 type Side<'a, S> = (&'a [S], i64, i64, i64);
 
 /// One `ni × nj` tile: `out[o + j·row + i] = f(a[…], b[…])` for `i < ni`, `j < nj`, whole
-/// 8×8 blocks through [`block`], the edges element by element.
+/// 8×8 blocks through [`block`] once every position of the tile is proved inside its slice,
+/// the edges (and a tile that fails the proof) element by element.
 ///
 /// # Safety
 /// AVX is present.
@@ -162,21 +181,34 @@ unsafe fn tile<A: Copy + 'static, B: Copy + 'static, T: Copy>(
     (ni, nj): (i64, i64),
     f: &impl Fn(A, B) -> T,
 ) {
-    let (ni8, nj8) = (ni - ni % 8, nj - nj % 8);
+    let proved = ni > 0
+        && nj > 0
+        && covers(a.len(), x, (ni, ai), (nj, aj))
+        && covers(b.len(), y, (ni, bi), (nj, bj))
+        && covers(out.len(), o, (ni, 1), (nj, row));
+    let (ni8, nj8) = match proved {
+        true => (ni - ni % 8, nj - nj % 8),
+        false => (0, 0),
+    };
+    let (pa, pb, po) = (a.as_ptr(), b.as_ptr(), out.as_mut_ptr());
     for j0 in (0..nj8).step_by(8) {
         for i0 in (0..ni8).step_by(8) {
-            // SAFETY: AVX is present (the contract).
-            let (va, vb) = unsafe {
-                (
-                    block(a, x + i0 * ai + j0 * aj, ai, aj),
-                    block(b, y + i0 * bi + j0 * bj, bi, bj),
-                )
-            };
-            for j in 0..8 {
-                let at = (o + (j0 + j as i64) * row + i0) as usize;
-                // unreachable from user input: the range has 8 elements.
-                let to: &mut [T; 8] = (&mut out[at..at + 8]).try_into().expect("8 elements");
-                *to = std::array::from_fn(|k| f(va[j][k], vb[j][k]));
+            let at = |o: i64, si: i64, sj: i64| (o + i0 * si + j0 * sj) as isize;
+            // SAFETY: AVX is present (the contract); the blocks' positions `i0 + k`,
+            // `j0 + j` (`k, j < 8`) lie inside the tile (`i0 + 8 ≤ ni8 ≤ ni`, likewise `j`),
+            // whose every position `covers` proved inside `a`, `b` and `out`; the offsets
+            // are the positions' own, so `pa.offset(..)` stays inside `a` (likewise `b`,
+            // `out`); `out` is borrowed exclusively, so its writes alias nothing read.
+            unsafe {
+                let va = block(pa.offset(at(x, ai, aj)), ai, aj);
+                let vb = block(pb.offset(at(y, bi, bj)), bi, bj);
+                let to = po.offset(at(o, 1, row));
+                for j in 0..8 {
+                    let lanes: [T; 8] = std::array::from_fn(|k| f(va[j][k], vb[j][k]));
+                    to.offset(j as isize * row as isize)
+                        .cast::<[T; 8]>()
+                        .write_unaligned(lanes);
+                }
             }
         }
     }
@@ -188,5 +220,27 @@ unsafe fn tile<A: Copy + 'static, B: Copy + 'static, T: Copy>(
             );
             out[(o + j * row + i) as usize] = f(p, q);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::covers;
+
+    /// The proof that lets a tile read through pointers: every position of the tile, with
+    /// either stride negative or zero, inside the slice, and nothing that overflows.
+    #[test]
+    fn a_tile_reads_through_pointers_only_when_every_position_is_inside() {
+        assert!(covers(64, 0, (8, 1), (8, 8)));
+        assert!(!covers(63, 0, (8, 1), (8, 8)));
+        assert!(covers(64, 63, (8, -1), (8, -8)));
+        assert!(!covers(64, 62, (8, -1), (8, -8)));
+        assert!(covers(64, 7, (8, -1), (8, 8)));
+        assert!(!covers(64, 6, (8, -1), (8, 8)));
+        assert!(covers(1, 0, (8, 0), (8, 0)));
+        assert!(!covers(0, 0, (1, 0), (1, 0)));
+        assert!(!covers(64, -1, (1, 1), (1, 1)));
+        assert!(!covers(usize::MAX, 0, (i64::MAX, 2), (1, 1)));
+        assert!(!covers(usize::MAX, i64::MAX, (2, 1), (1, 1)));
     }
 }

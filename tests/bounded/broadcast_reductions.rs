@@ -111,6 +111,116 @@ fn sum_and_mean_of_a_2_40_broadcast_backward_into_the_compact_source_at_once() {
     assert_eq!(g, [(N / 2.0) as f32; 2]);
 }
 
+/// `src`'s gradient after `(reduce(src broadcast along a new first mode to n rows, "a b ->
+/// b", red) · w).sum()`: a non-splat cotangent `w` per output.
+fn broadcast_grad(src: &[f64], rows: &str, red: Reduction, w: &[f64]) -> Vec<f64> {
+    let shape = format!("(1,{})", src.len());
+    let x = Tensor::from_vec(src.to_vec(), &shape.parse().unwrap()).unwrap();
+    x.set_requires_grad(true).unwrap();
+    let target = format!("({rows},{})", src.len());
+    let b = x.broadcast_to(&target.parse().unwrap()).unwrap();
+    let r = b.reduce("a b -> b", red, &[]).unwrap();
+    let w = Tensor::from_vec(w.to_vec(), &src.len().to_string().parse().unwrap()).unwrap();
+    r.mul(&w).unwrap().sum().unwrap().backward().unwrap();
+    x.grad().unwrap().to_vec::<f64>().unwrap()
+}
+
+#[test]
+fn every_reduction_of_a_2_40_broadcast_backward_into_its_source_at_once() {
+    // 2^39 rows of (1, −1), the cotangent (3, 5) per output: each source value's gradient
+    // is the sum over its copies, in closed form.
+    let n = N / 2.0;
+    let (src, w) = ([1.0, -1.0], [3.0, 5.0]);
+    let g = |red| broadcast_grad(&src, "549755813888", red, &w);
+    assert_eq!(g(Reduction::Sum), [3.0 * n, 5.0 * n]);
+    assert_eq!(g(Reduction::Mean), [3.0, 5.0]);
+    // The first copy takes the whole cotangent; the others none.
+    assert_eq!(g(Reduction::Max), [3.0, 5.0]);
+    assert_eq!(g(Reduction::Min), [3.0, 5.0]);
+    // d(v^n)/dv = n·v^(n−1): (−1)^(n−1) = −1 for an even n.
+    assert_eq!(g(Reduction::Prod), [3.0 * n, -5.0 * n]);
+    // logsumexp = v + ln n: slope 1.
+    assert_eq!(g(Reduction::LogSumExp), [3.0, 5.0]);
+    // Through a chain of views (permute, then broadcast), over a split pattern.
+    let col = Tensor::from_vec(vec![4.0f32, -2.0], &"(2,1)".parse().unwrap()).unwrap();
+    col.set_requires_grad(true).unwrap();
+    let v = col
+        .permute(&[1, 0])
+        .unwrap()
+        .broadcast_to(&"(549755813888,2)".parse().unwrap())
+        .unwrap();
+    let m = v
+        .reduce("(a2 a) b -> b", Reduction::Max, &[("a2", 4)])
+        .unwrap();
+    assert_eq!(m.to_vec::<f32>().unwrap(), [4.0, -2.0]);
+    let w = Tensor::from_vec(vec![3.0f32, 5.0], &"2".parse().unwrap()).unwrap();
+    m.mul(&w).unwrap().sum().unwrap().backward().unwrap();
+    assert_eq!(col.grad().unwrap().to_vec::<f32>().unwrap(), [3.0, 5.0]);
+}
+
+#[test]
+fn a_kept_broadcast_gradient_is_its_slots_sum_after_any_reduction() {
+    // A broadcast's own gradient holds, at each coordinate, the sum over the coordinates
+    // that share its storage slot: its source's gradient, repeated.
+    for red in [
+        Reduction::Max,
+        Reduction::Sum,
+        Reduction::Prod,
+        Reduction::LogSumExp,
+    ] {
+        let x = Tensor::from_vec(vec![0.5f64, -1.5], &"(1,2)".parse().unwrap()).unwrap();
+        x.set_requires_grad(true).unwrap();
+        let b = x.broadcast_to(&"(3,2)".parse().unwrap()).unwrap();
+        b.retain_grad();
+        let r = b.reduce("a b -> b", red, &[]).unwrap();
+        let w = Tensor::from_vec(vec![3.0f64, 5.0], &"2".parse().unwrap()).unwrap();
+        r.mul(&w).unwrap().sum().unwrap().backward().unwrap();
+        let g = x.grad().unwrap().to_vec::<f64>().unwrap();
+        let kept = b.grad().unwrap().to_vec::<f64>().unwrap();
+        assert_eq!(kept, [g[0], g[0], g[0], g[1], g[1], g[1]], "{red}");
+    }
+}
+
+#[test]
+fn reductions_of_small_broadcasts_backward_as_the_materialized_copies_do() {
+    // Six rows of (0.5, −1.5, 0): every value below is exact, so the closed forms equal
+    // the gradients the materialized six copies give term by term.
+    let (src, w) = ([0.5, -1.5, 0.0], [3.0, 5.0, 7.0]);
+    for red in [
+        Reduction::Sum,
+        Reduction::Mean,
+        Reduction::Max,
+        Reduction::Min,
+        Reduction::Prod,
+        Reduction::LogSumExp,
+    ] {
+        let view = broadcast_grad(&src, "6", red, &w);
+        let x = Tensor::from_vec(src.to_vec(), &"(1,3)".parse().unwrap()).unwrap();
+        x.set_requires_grad(true).unwrap();
+        let b = x.broadcast_to(&"(6,3)".parse().unwrap()).unwrap();
+        let copies = b.materialize().unwrap();
+        let r = copies.reduce("a b -> b", red, &[]).unwrap();
+        let wt = Tensor::from_vec(w.to_vec(), &"3".parse().unwrap()).unwrap();
+        r.mul(&wt).unwrap().sum().unwrap().backward().unwrap();
+        let naive = x.grad().unwrap().to_vec::<f64>().unwrap();
+        let close = view
+            .iter()
+            .zip(&naive)
+            .all(|(a, b)| (a - b).abs() <= 1e-12 * b.abs().max(1.0));
+        assert!(close, "{red}: {view:?} vs {naive:?}");
+    }
+    // Max: the first copy's; prod: n·v^(n−1) per source value, zero for a repeated zero.
+    assert_eq!(broadcast_grad(&src, "6", Reduction::Max, &w), w);
+    assert_eq!(
+        broadcast_grad(&src, "6", Reduction::Prod, &w),
+        [
+            3.0 * 6.0 * 0.5f64.powi(5),
+            5.0 * 6.0 * (-1.5f64).powi(5),
+            0.0
+        ]
+    );
+}
+
 /// The materialized (naive) value of `f` on `b` and its value on the broadcast view.
 fn both(b: &Tensor, f: impl Fn(&Tensor) -> Tensor) -> (Tensor, Tensor) {
     (f(&b.materialize().unwrap()), f(b))

@@ -8,24 +8,27 @@
 //! `reduce!` check evaluates too) and one backward rule serve them all. Also
 //! [`Tensor::count_nonzero`].
 
+mod backward;
+
 use std::borrow::Cow;
 use std::rc::Rc;
 
-use crate::autograd::node::{Cotangents, rule};
+use crate::autograd::node::rule;
 use crate::dtype::{DType, Element, zeroed_vec};
 use crate::error::{Error, Result};
 use crate::kernels::copy::copy;
 use crate::kernels::fold::fold;
 use crate::kernels::int::{Int, with_int};
-use crate::kernels::num::{Dense, Num, with_num, with_real};
+use crate::kernels::num::{Num, with_num, with_real};
 use crate::layout::{Layout, Shape};
-use crate::ops::along::{logsumexp_columns, logsumexp_grads};
+use crate::ops::along::logsumexp_columns;
 use crate::ops::repeat::{collapse, int_times, num_times, power, repeats};
 use crate::ops::{Accepts, Dest, check_dest, deliver, finish, fresh};
 use crate::pattern::Op;
 use crate::pattern::run::{Plan, Prepared};
 use crate::tensor::Tensor;
 use crate::tensor::read::read;
+use backward::{ReduceRule, distinct};
 
 /// How [`Tensor::reduce`] folds the elements of each output.
 ///
@@ -585,8 +588,16 @@ fn reduce_with(
         }, _ => unreachable!("checked: a floating or complex dtype")),
     };
     let out = space.out.clone();
-    finish(op, dest, &[t], values, &out, || {
-        let grads = ReduceRule { space, r };
+    let held = match &walked {
+        Some(w) if crate::autograd::node::wants(&[t]) => Some((distinct(op, t, &space, w)?, w.1)),
+        _ => None,
+    };
+    let (x, space, n) = match held {
+        Some(((x, over), n)) => (Cow::Owned(x), over, n),
+        None => (Cow::Borrowed(t), space, 1),
+    };
+    finish(op, dest, &[&x], values, &out, || {
+        let grads = ReduceRule { space, r, n };
         rule(move |step| grads.backward(step.op, step.cot, &step.inputs[0]))
     })
 }
@@ -663,136 +674,4 @@ ordered! {
 ordered! {
     half::f16: half::f16::NEG_INFINITY, half::f16::INFINITY, half::f16::ONE;
     half::bf16: half::bf16::NEG_INFINITY, half::bf16::INFINITY, half::bf16::ONE;
-}
-
-/// Backward of every reduction. With `M` the space's view of the compact layout of the
-/// operand's shape (iteration index → operand ordinal) and `G` the gather (iteration index
-/// → output ordinal): `Sum` is `g[M(i)] = c[G(i)]` (over the count for `Mean`), the
-/// cotangent read by the copy engine (stride-0 fills and memcpy runs) straight into the
-/// gradient; one value everywhere (a splat cotangent, or the one output of a total) stays a
-/// splat, so no vector of copies is made. `Max`/`Min`/`Prod` read the saved operand in
-/// iteration order, one column of `nred` terms per output, and place each term's gradient
-/// through `M` the same way.
-struct ReduceRule {
-    space: Space,
-    r: Reduction,
-}
-
-impl ReduceRule {
-    /// Places `per_term` (compact over the iteration space) at the operand's ordinals.
-    fn place<T: Num>(&self, per_term: &[T], shape: &Shape) -> Vec<T> {
-        let compact = Layout::compact(shape);
-        let map = self.space.view(&compact);
-        let mut g = vec![T::zero(); shape.size()];
-        copy(
-            &self.space.extents,
-            (per_term, 0, &self.space.compact()),
-            (&mut g, 0, map.stride().leaves()),
-        );
-        g
-    }
-
-    /// The saved operand in iteration order (`j + nout·r`).
-    fn terms<T: Num>(&self, x: &Tensor) -> Result<Vec<T>> {
-        self.space.terms(OP, x)
-    }
-
-    fn sum<T: Num>(&self, op: &'static str, cot: Dense, shape: &Shape) -> Result<Dense> {
-        let n = T::from_f64(self.space.nred as f64);
-        let scale = |c: T| if self.r == Reduction::Mean { c / n } else { c };
-        if let Some((c, splat)) = T::undense_strided(&cot)
-            && (splat || self.space.nout == 1)
-        {
-            return Ok(T::splat(scale(c[0]), shape.size()));
-        }
-        let c: Vec<T> = T::cotangent(op, cot)?.into_iter().map(scale).collect();
-        let compact = Layout::compact(shape);
-        let map = self.space.view(&compact);
-        let mut g = zeroed_vec(op, shape.size())?;
-        copy(
-            &self.space.extents,
-            (&c, 0, &self.space.gather),
-            (&mut g, 0, map.stride().leaves()),
-        );
-        Ok(T::dense(g))
-    }
-
-    fn prod<T: Num>(&self, op: &'static str, cot: Dense, x: &Tensor) -> Result<Dense> {
-        let c = T::cotangent(op, cot)?;
-        let xs = self.terms::<T>(x)?;
-        let (nout, nred) = (self.space.nout, self.space.nred);
-        let mut per = vec![T::zero(); xs.len()];
-        for j in 0..nout {
-            let col = |r: usize| xs[j + nout * r];
-            let mut zeros = (0..nred).filter(|&r| col(r) == T::zero());
-            match (zeros.next(), zeros.next()) {
-                // No zero: each term's cofactor is the product over the term (torch's rule).
-                (None, _) => {
-                    let all = (0..nred).fold(T::one(), |a, r| a * col(r));
-                    for r in 0..nred {
-                        per[j + nout * r] = c[j] * (all / col(r)).conj();
-                    }
-                }
-                // One zero: only its cofactor, the product of the others, is nonzero.
-                (Some(z), None) => {
-                    let others = (0..nred)
-                        .filter(|&r| r != z)
-                        .fold(T::one(), |a, r| a * col(r));
-                    per[j + nout * z] = c[j] * others.conj();
-                }
-                // Two zeros or more: every cofactor holds a zero.
-                _ => {}
-            }
-        }
-        Ok(T::dense(self.place(&per, x.shape())))
-    }
-
-    fn extremum<T: Num + Ordered>(
-        &self,
-        op: &'static str,
-        cot: Dense,
-        x: &Tensor,
-    ) -> Result<Dense> {
-        let c = T::cotangent(op, cot)?;
-        let xs = self.terms::<T>(x)?;
-        let (nout, nred) = (self.space.nout, self.space.nred);
-        let pick = if self.r == Reduction::Max {
-            max::<T>
-        } else {
-            min::<T>
-        };
-        let mut per = vec![T::zero(); xs.len()];
-        for j in 0..nout {
-            let col = |r: usize| xs[j + nout * r];
-            let best = (0..nred).fold(col(0), |a, r| pick(a, col(r)));
-            let first = (0..nred).find(|&r| {
-                let v = col(r);
-                v == best || (best.is_nan() && v.is_nan())
-            });
-            // Unreachable from user input: `best` is one of the column's own elements.
-            let r = first.expect("the extremum is one of its terms");
-            per[j + nout * r] = c[j];
-        }
-        Ok(T::dense(self.place(&per, x.shape())))
-    }
-
-    /// The cotangent of operand `x`.
-    fn backward(&self, op: &'static str, cot: Dense, x: &Tensor) -> Result<Cotangents> {
-        let g = match self.r {
-            Reduction::Sum | Reduction::Mean => {
-                with_num!(cot.dtype(), T => self.sum::<T>(op, cot, x.shape())?, _ => unreachable!("differentiable"))
-            }
-            Reduction::Prod => {
-                with_num!(cot.dtype(), T => self.prod::<T>(op, cot, x)?, _ => unreachable!("differentiable"))
-            }
-            Reduction::Max | Reduction::Min => {
-                with_real!(cot.dtype(), T => self.extremum::<T>(op, cot, x)?, _ => unreachable!("real: checked"))
-            }
-            Reduction::LogSumExp => with_real!(cot.dtype(), T => {
-                let (c, xs) = (T::cotangent(op, cot)?, self.terms::<T>(x)?);
-                T::dense(self.place(&logsumexp_grads(&xs, &c), x.shape()))
-            }, _ => unreachable!("real: checked")),
-        };
-        Ok(smallvec::smallvec![Some(g)])
-    }
 }

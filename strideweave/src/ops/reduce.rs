@@ -588,13 +588,13 @@ fn reduce_with(
         }, _ => unreachable!("checked: a floating or complex dtype")),
     };
     let out = space.out.clone();
-    let held = match &walked {
-        Some(w) if crate::autograd::node::wants(&[t]) => Some((distinct(op, t, &space, w)?, w.1)),
-        _ => None,
-    };
-    let (x, space, n) = match held {
-        Some(((x, over), n)) => (Cow::Owned(x), over, n),
-        None => (Cow::Borrowed(t), space, 1),
+    // Recorded against the distinct terms when some repeat (`reduce/backward.rs`).
+    let (x, space, n) = match &walked {
+        Some(w) if crate::autograd::node::wants(&[t]) => {
+            let (x, over) = distinct(op, t, &space, w)?;
+            (Cow::Owned(x), over, w.1)
+        }
+        _ => (Cow::Borrowed(t), space, 1),
     };
     finish(op, dest, &[&x], values, &out, || {
         let grads = ReduceRule { space, r, n };

@@ -21,20 +21,6 @@ mod copy_avx;
 use common::{B, N, shape, sq};
 use copy_avx::{Aligned, avx2};
 
-/// A compact f32 tensor of `dims` whose first element starts a 64-byte line: its carrier
-/// holds 15 elements more, and the tensor starts at the offset that aligns it.
-fn aligned_tensor(dims: &str, f: impl Fn(usize) -> f32) -> Tensor {
-    let shape = shape(dims);
-    let n = shape.size();
-    let mut v = vec![0f32; n + 15];
-    let off = v.as_ptr().align_offset(64);
-    for (i, x) in v[off..off + n].iter_mut().enumerate() {
-        *x = f(i);
-    }
-    let carrier = strideweave::Carrier::from_vec(v);
-    Tensor::new(carrier, off, strideweave::Layout::compact(&shape)).unwrap()
-}
-
 fn main() {
     common::run();
 }
@@ -205,16 +191,6 @@ mod transpose {
         b.bench_local(|| dst.copy_from(black_box(&src)).unwrap());
     }
 
-    /// Both tensors' first elements on a 64-byte line, as the hand kernel's buffers are.
-    #[divan::bench]
-    fn strideweave_aligned(b: Bencher) {
-        let src = aligned_tensor("(4096,4096)", |i| i as f32)
-            .permute(&[1, 0])
-            .unwrap();
-        let dst = aligned_tensor("(4096,4096)", |_| 0.0);
-        b.bench_local(|| dst.copy_from(black_box(&src)).unwrap());
-    }
-
     #[divan::bench]
     fn ndarray(b: Bencher) {
         let src = Array2::<f32>::from_shape_fn((N, N), |(i, j)| (i + j) as f32);
@@ -296,17 +272,6 @@ mod permute4 {
             .permute(&[3, 2, 1, 0])
             .unwrap();
         let dst = Tensor::zeros::<f32>(&shape("(32,64,64,32)"));
-        b.bench_local(|| dst.copy_from(black_box(&src)).unwrap());
-    }
-
-    /// The same copy with both tensors' first elements on a 64-byte line, as the hand
-    /// kernel's buffers are (a fresh `Vec` of this size starts 16 bytes past a page).
-    #[divan::bench]
-    fn strideweave_aligned(b: Bencher) {
-        let src = aligned_tensor("(32,64,64,32)", |i| i as f32)
-            .permute(&[3, 2, 1, 0])
-            .unwrap();
-        let dst = aligned_tensor("(32,64,64,32)", |_| 0.0);
         b.bench_local(|| dst.copy_from(black_box(&src)).unwrap());
     }
 

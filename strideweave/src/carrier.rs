@@ -12,7 +12,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
-use crate::dtype::{DType, Element, HostBuffer, HostSlice, HostSliceMut, Scalar};
+use crate::dtype::{DType, Element, HostBuffer, HostSlice, HostSliceMut, HostVec, Scalar};
 use crate::error::{Error, Result};
 
 mod lock;
@@ -247,6 +247,11 @@ impl Carrier {
     /// assert_eq!((c.len(), c.dtype()), (3, strideweave::DType::I32));
     /// ```
     pub fn from_vec<T: Element>(data: Vec<T>) -> Carrier {
+        Carrier::from_host_vec(data.into())
+    }
+
+    /// A host carrier holding `data`'s elements (kept where they are, past any padding).
+    pub(crate) fn from_host_vec<T: Element>(data: HostVec<T>) -> Carrier {
         Carrier::from_storage(HostStorage(T::wrap(data)))
     }
 
@@ -425,10 +430,11 @@ impl Carrier {
         Arc::strong_count(&self.shared) == 1 && Arc::weak_count(&self.shared) == 0
     }
 
-    /// Moves the elements out as a `Vec<T>` and releases the carrier, when this is the only
-    /// handle and the storage is the host class holding `T`s; otherwise `None`, untouched.
+    /// Moves the elements out (with their padding) and releases the carrier, when this is
+    /// the only handle and the storage is the host class holding `T`s; otherwise `None`,
+    /// untouched.
     #[cfg(feature = "ndarray")]
-    pub(crate) fn take_host_vec<T: Element>(&self) -> Option<Vec<T>> {
+    pub(crate) fn take_host_vec<T: Element>(&self) -> Option<HostVec<T>> {
         if !self.is_sole_handle() {
             return None;
         }

@@ -4,6 +4,7 @@
 
 mod cast;
 mod host;
+mod host_vec;
 mod promote;
 mod zeroed;
 
@@ -12,6 +13,8 @@ use std::fmt;
 #[doc(hidden)]
 pub use host::HostBuffer;
 pub use host::{HostSlice, HostSliceMut};
+#[doc(hidden)]
+pub use host_vec::HostVec;
 /// A complex of two `f32` (num-complex's name, by the width of a part): the element type
 /// of [`DType::ComplexF32`], which numpy calls `complex64`.
 pub use num_complex::Complex32;
@@ -450,7 +453,7 @@ pub trait Element: Copy + Send + Sync + fmt::Debug + PartialEq + 'static + seale
     /// The value of a [`Scalar`] of exactly this dtype.
     fn from_scalar(s: Scalar) -> Option<Self>;
     #[doc(hidden)]
-    fn wrap(v: Vec<Self>) -> HostBuffer;
+    fn wrap(v: HostVec<Self>) -> HostBuffer;
     #[doc(hidden)]
     fn slice<'a>(b: HostSlice<'a>) -> Option<&'a [Self]>;
     #[doc(hidden)]
@@ -489,7 +492,7 @@ macro_rules! element {
                     _ => None,
                 }
             }
-            fn wrap(v: Vec<Self>) -> HostBuffer {
+            fn wrap(v: HostVec<Self>) -> HostBuffer {
                 HostBuffer::$variant(v)
             }
             fn slice<'a>(b: HostSlice<'a>) -> Option<&'a [Self]> {

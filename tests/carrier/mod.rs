@@ -181,5 +181,6 @@ fn a_storage_lending_other_elements_than_it_declared_is_a_runtime_error_not_a_pa
     );
     assert_eq!(c.version(), 0);
 }
+mod lines;
 mod locks;
 mod transfer;

@@ -226,3 +226,27 @@ fn foreign_storage_tensors_are_refused_and_copied_on_request() {
         .unwrap();
     assert_eq!(a, ndarray::arr2(&[[1, 2], [3, 4]]).into_dyn());
 }
+
+#[test]
+fn tensors_on_a_cache_line_move_into_ndarray_and_back_without_copying() {
+    // 4096 f32: a fresh buffer this large starts on a cache line, past its vector's front.
+    let t = strideweave::Tensor::arange::<f32>(&"(64,64)".parse().unwrap());
+    let ptr = t.carrier().read(|x: &[f32]| x.as_ptr()).unwrap();
+    let a = ArrayD::<f32>::try_from(t).unwrap();
+    assert_eq!(
+        (a.as_ptr(), a.shape(), a[[3, 2]]),
+        (ptr, &[64, 64][..], 131.0)
+    );
+    let back = strideweave::Tensor::try_from(a).unwrap();
+    assert_eq!(back.carrier().read(|x: &[f32]| x.as_ptr()).unwrap(), ptr);
+    assert_eq!(
+        back.to_vec::<f32>().unwrap(),
+        (0..4096).map(|i| i as f32).collect::<Vec<_>>()
+    );
+    let a = ArrayD::<f32>::try_from(back).unwrap();
+    assert_eq!(a.as_ptr(), ptr);
+    // A typed tensor owns a plain vector: the elements shift to its front, in place.
+    let typed = TypedTensor::try_from(a).unwrap();
+    assert_eq!(typed.view().get(&[3, 2]), Some(&131.0));
+    assert_eq!(typed.into_vec().len(), 4096);
+}

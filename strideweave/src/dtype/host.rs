@@ -2,28 +2,27 @@
 //! and borrowed ([`HostSlice`], [`HostSliceMut`], what any storage class lends to readers
 //! and writers).
 
-use super::zeroed_vec;
-use super::{DType, Element, Scalar};
+use super::{DType, Element, HostVec, Scalar};
 use crate::error::Result;
 use num_complex::{Complex32, Complex64};
 
-/// Host memory of one plain dtype, owned.
+/// Host memory of one plain dtype, owned (large fresh buffers start on a cache line).
 #[doc(hidden)]
 #[derive(Clone, Debug)]
 pub enum HostBuffer {
-    F32(Vec<f32>),
-    F64(Vec<f64>),
-    I32(Vec<i32>),
-    I64(Vec<i64>),
-    U8(Vec<u8>),
-    I8(Vec<i8>),
-    Bool(Vec<bool>),
-    ComplexF32(Vec<Complex32>),
-    ComplexF64(Vec<Complex64>),
+    F32(HostVec<f32>),
+    F64(HostVec<f64>),
+    I32(HostVec<i32>),
+    I64(HostVec<i64>),
+    U8(HostVec<u8>),
+    I8(HostVec<i8>),
+    Bool(HostVec<bool>),
+    ComplexF32(HostVec<Complex32>),
+    ComplexF64(HostVec<Complex64>),
     #[cfg(feature = "half")]
-    F16(Vec<half::f16>),
+    F16(HostVec<half::f16>),
     #[cfg(feature = "half")]
-    BF16(Vec<half::bf16>),
+    BF16(HostVec<half::bf16>),
 }
 
 /// The elements of a storage, borrowed for reading: a slice of one plain dtype in host
@@ -140,29 +139,29 @@ impl HostBuffer {
 
     /// Moves the elements out when they are `T`s (leaving this buffer empty); `None` otherwise.
     #[cfg(feature = "ndarray")]
-    pub(crate) fn take_vec<T: Element>(&mut self) -> Option<Vec<T>> {
+    pub(crate) fn take_vec<T: Element>(&mut self) -> Option<HostVec<T>> {
         each_variant!(HostBuffer, self, v => (v as &mut dyn std::any::Any)
-            .downcast_mut::<Vec<T>>()
-            .map(std::mem::take))
+            .downcast_mut::<HostVec<T>>()
+            .map(HostVec::take))
     }
 
     /// `len` zeros of a plain dtype; `Ok(None)` for a dtype that is not plain, an error naming
     /// `op` when `len` elements cannot be allocated.
     pub(crate) fn zeros(op: &'static str, dtype: DType, len: usize) -> Result<Option<HostBuffer>> {
         Ok(Some(match dtype {
-            DType::F32 => HostBuffer::F32(zeroed_vec(op, len)?),
-            DType::F64 => HostBuffer::F64(zeroed_vec(op, len)?),
-            DType::I32 => HostBuffer::I32(zeroed_vec(op, len)?),
-            DType::I64 => HostBuffer::I64(zeroed_vec(op, len)?),
-            DType::U8 => HostBuffer::U8(zeroed_vec(op, len)?),
-            DType::I8 => HostBuffer::I8(zeroed_vec(op, len)?),
-            DType::Bool => HostBuffer::Bool(zeroed_vec(op, len)?),
-            DType::ComplexF32 => HostBuffer::ComplexF32(zeroed_vec(op, len)?),
-            DType::ComplexF64 => HostBuffer::ComplexF64(zeroed_vec(op, len)?),
+            DType::F32 => HostBuffer::F32(HostVec::zeroed(op, len)?),
+            DType::F64 => HostBuffer::F64(HostVec::zeroed(op, len)?),
+            DType::I32 => HostBuffer::I32(HostVec::zeroed(op, len)?),
+            DType::I64 => HostBuffer::I64(HostVec::zeroed(op, len)?),
+            DType::U8 => HostBuffer::U8(HostVec::zeroed(op, len)?),
+            DType::I8 => HostBuffer::I8(HostVec::zeroed(op, len)?),
+            DType::Bool => HostBuffer::Bool(HostVec::zeroed(op, len)?),
+            DType::ComplexF32 => HostBuffer::ComplexF32(HostVec::zeroed(op, len)?),
+            DType::ComplexF64 => HostBuffer::ComplexF64(HostVec::zeroed(op, len)?),
             #[cfg(feature = "half")]
-            DType::F16 => HostBuffer::F16(zeroed_vec(op, len)?),
+            DType::F16 => HostBuffer::F16(HostVec::zeroed(op, len)?),
             #[cfg(feature = "half")]
-            DType::BF16 => HostBuffer::BF16(zeroed_vec(op, len)?),
+            DType::BF16 => HostBuffer::BF16(HostVec::zeroed(op, len)?),
             DType::BlockScaledI8F32 => return Ok(None),
         }))
     }

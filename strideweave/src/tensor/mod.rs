@@ -31,9 +31,8 @@ use std::fmt;
 use std::mem::{ManuallyDrop, MaybeUninit};
 use std::sync::Arc;
 
-use crate::budget::reserved_vec;
 use crate::carrier::{Carrier, CarrierClass};
-use crate::dtype::{DType, Element, zeroed_vec};
+use crate::dtype::{DType, Element, HostVec};
 use crate::error::{Error, Result};
 use crate::layout::{Layout, Shape};
 use crate::repr::{Representation, Snapshot, Subtensor};
@@ -229,10 +228,11 @@ impl Tensor {
     /// A tensor over `data` placed by `layout` (compact), reporting a length that is not the
     /// layout's size as `op`.
     pub(crate) fn from_vec_with<T: Element>(
-        data: Vec<T>,
+        data: impl Into<HostVec<T>>,
         layout: Layout,
         op: &'static str,
     ) -> Result<Tensor> {
+        let data = data.into();
         if data.len() != layout.size() {
             return Err(Error::RankMismatch {
                 op,
@@ -241,7 +241,7 @@ impl Tensor {
                 found: data.len(),
             });
         }
-        Tensor::new(Carrier::from_vec(data), 0, layout)
+        Tensor::new(Carrier::from_host_vec(data), 0, layout)
     }
 
     /// A compact tensor of zeros. Its buffer comes from a zeroed allocation, as numpy's does:
@@ -260,10 +260,10 @@ impl Tensor {
     /// [`zeros_of`](Self::zeros_of) (`Tensor::zeros_of(T::DTYPE, shape)`) returns the same
     /// case as an [`Error::TooLarge`].
     pub fn zeros<T: Element>(shape: &Shape) -> Tensor {
-        let data = zeroed_vec::<T>("Tensor::zeros", shape.size())
+        let data = HostVec::<T>::zeroed("Tensor::zeros", shape.size())
             // The documented panic (# Panics) of an infallible constructor: checked, not an abort.
             .unwrap_or_else(|e| panic!("{e} (Tensor::zeros_of returns this as an error)"));
-        Tensor::from_repr(compact_repr(Carrier::from_vec(data), shape))
+        Tensor::from_repr(compact_repr(Carrier::from_host_vec(data), shape))
     }
 
     /// A compact tensor of zeros of a plain dtype.
@@ -314,10 +314,12 @@ impl Tensor {
     }
 
     fn arange_as<T: Element>(op: &'static str, shape: &Shape) -> Result<Tensor> {
-        let mut data = reserved_vec(op, shape.size())?;
-        data.extend((0..shape.size()).map(T::from_ordinal));
+        let mut data = HostVec::zeroed(op, shape.size())?;
+        for (i, x) in data.iter_mut().enumerate() {
+            *x = T::from_ordinal(i);
+        }
         Ok(Tensor::from_repr(compact_repr(
-            Carrier::from_vec(data),
+            Carrier::from_host_vec(data),
             shape,
         )))
     }

@@ -7,7 +7,7 @@ use super::rank::TensorRank;
 use super::repr::ViewRepresentation;
 use super::view::TypedTensorView;
 use crate::carrier::Carrier;
-use crate::dtype::Element;
+use crate::dtype::{Element, HostVec};
 use crate::error::{Error, Result};
 use crate::layout::{IntTuple, Layout, Shape};
 use crate::tensor::Tensor;
@@ -135,9 +135,10 @@ fn tensor_shape(op: &'static str, extents: &[usize]) -> Result<Shape> {
 pub(crate) fn tensor_from_col_major<T: Element>(
     op: &'static str,
     extents: &[usize],
-    data: Vec<T>,
+    data: impl Into<HostVec<T>>,
 ) -> Result<Tensor> {
-    Tensor::from_vec(data, &tensor_shape(op, extents)?)
+    let layout = Layout::compact(&tensor_shape(op, extents)?);
+    Tensor::from_vec_with(data, layout, "Tensor::from_vec")
 }
 
 impl<T: Element, R: TensorRank, D: ViewRepresentation> TypedTensorView<'_, T, R, D> {

@@ -14,7 +14,7 @@ use super::owned::TypedTensor;
 use super::rank::{DynRank, TensorRank};
 use super::repr::{Dynamic, ViewRepresentation};
 use super::view::TypedTensorView;
-use crate::dtype::Element;
+use crate::dtype::{Element, HostVec};
 use crate::error::{Error, Result};
 use crate::tensor::Tensor;
 use ndarray::{ArrayD, ArrayView, ArrayViewD, Dimension, IxDyn, ShapeBuilder};
@@ -161,7 +161,7 @@ impl<T> TryFrom<ArrayD<T>> for TypedTensor<T, DynRank> {
     fn try_from(a: ArrayD<T>) -> Result<Self> {
         const OP: &str = "TypedTensor::try_from(ArrayD)";
         let (shape, data) = take_col_major(OP, a)?;
-        TypedTensor::from_vec(shape, data)
+        TypedTensor::from_vec(shape, data.into_front())
     }
 }
 
@@ -191,14 +191,17 @@ impl<T: Element> TryFrom<ArrayD<T>> for Tensor {
     }
 }
 
-/// The shape and the buffer of a compact column-major array that covers its whole buffer.
-fn take_col_major<T>(op: &'static str, a: ArrayD<T>) -> Result<(Vec<usize>, Vec<T>)> {
+/// The shape and the elements of a compact column-major array that covers its buffer from
+/// its first element on (it may begin past the buffer's front, as an array moved out of a
+/// [`Tensor`] whose elements sit on a cache line does).
+fn take_col_major<T>(op: &'static str, a: ArrayD<T>) -> Result<(Vec<usize>, HostVec<T>)> {
     let shape = a.shape().to_vec();
     let compact = super::layout::is_compact(&shape, a.strides());
     let (data, offset) = a.into_raw_vec_and_offset();
-    match offset {
-        Some(0) | None if compact && data.len() == shape.iter().product::<usize>() => {
-            Ok((shape, data))
+    let start = offset.unwrap_or(0);
+    match data.len().checked_sub(start) {
+        Some(n) if compact && n == shape.iter().product::<usize>() => {
+            Ok((shape, HostVec::from_parts(data, start)))
         }
         _ => Err(Error::not_representable(
             op,
@@ -271,10 +274,16 @@ impl<T: Element> TryFrom<Tensor> for ArrayD<T> {
                 ),
             ));
         };
+        // The elements may begin past the vector's front (padding that puts a large buffer
+        // on a cache line): the array keeps the whole vector and begins where they do.
+        let (data, start) = data.into_parts();
+        let elements = ndarray::Array1::from_vec(data).slice_move(ndarray::s![start..]);
         // unreachable from user input: the checks just above: a compact column-major tensor over its whole carrier.
-        Ok(ArrayD::from_shape_vec(IxDyn(&shape).f(), data).expect(
-            "a compact column-major tensor over its whole carrier has its shape's elements",
-        ))
+        Ok(elements
+            .into_shape_with_order((IxDyn(&shape), ndarray::Order::ColumnMajor))
+            .expect(
+                "a compact column-major tensor over its whole carrier has its shape's elements",
+            ))
     }
 }
 

@@ -294,6 +294,58 @@ mod add_compact {
     }
 }
 
+/// `add_into` of compact n × n f32 at the streaming threshold (n = 1024: 4 MiB written,
+/// streamed) and above it, next to a plain loop (ordinary stores) and the AVX streaming
+/// kernel: whether streaming pays at that size.
+mod add_compact_sizes {
+    use super::*;
+
+    const SIDES: [usize; 2] = [1024, 2048];
+
+    fn operands(n: usize) -> (Vec<f32>, Vec<f32>) {
+        (
+            (0..n * n).map(|i| i as f32).collect(),
+            (0..n * n).map(|i| i as f32 * 0.5).collect(),
+        )
+    }
+
+    #[divan::bench(args = SIDES)]
+    fn strideweave_into(b: Bencher, n: usize) {
+        let sh: strideweave::Shape = format!("({n},{n})").parse().unwrap();
+        let (x, y) = (
+            Tensor::arange::<f32>(&sh),
+            Tensor::arange::<f32>(&sh).mul_scalar(0.5f32).unwrap(),
+        );
+        let out = Tensor::zeros::<f32>(&sh);
+        b.bench_local(|| black_box(&x).add_into(black_box(&y), &out).unwrap());
+    }
+
+    #[divan::bench(args = SIDES)]
+    fn hand_into(b: Bencher, n: usize) {
+        let (x, y) = operands(n);
+        let mut out = vec![0f32; n * n];
+        b.bench_local(|| {
+            for ((z, p), q) in out.iter_mut().zip(black_box(&x)).zip(black_box(&y)) {
+                *z = p + q;
+            }
+        });
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[divan::bench(args = SIDES)]
+    #[allow(unsafe_code)]
+    fn hand_avx_stream_into(b: Bencher, n: usize) {
+        assert!(avx::has_avx());
+        let (x, y) = operands(n);
+        let mut out = vec![0f32; n * n];
+        b.bench_local(|| {
+            let (x, y) = (black_box(&x), black_box(&y));
+            // SAFETY: AVX checked above; all three hold n² elements.
+            unsafe { avx::add(x, y, out.as_mut_ptr(), n * n) }
+        });
+    }
+}
+
 /// `a + bᵀ`, both stored compact 4096² f32, the second read through a transposed view.
 mod add_transposed {
     use super::*;

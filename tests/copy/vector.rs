@@ -99,14 +99,14 @@ fn vector_copies_keep_every_bit_at_odd_sizes_offsets_and_tails() {
     }
 }
 
-/// 2048² f32 is 16 MiB, the smallest copy written with streaming stores: a transposed
+/// 1024² f32 is 4 MiB, the smallest copy written with streaming stores: a transposed
 /// `to_vec` (the streamed transpose by whole lines, into a fresh allocation that starts
 /// 16 bytes past a line) and a rank-4 permutation's `to_vec` write every element. (The unit
 /// tests run every streaming kernel on small inputs; this one runs the engine's decision at
 /// the threshold.)
 #[test]
 fn copies_at_the_streaming_threshold_write_every_element() {
-    let n = 2048;
+    let n = 1024;
     let x = Tensor::arange::<f32>(&sh(&format!("({n},{n})")));
     let t = x.permute(&[1, 0]).unwrap().to_vec::<f32>().unwrap();
     assert!(

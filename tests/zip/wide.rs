@@ -85,13 +85,13 @@ fn f32_elementwise_in_place_and_aliasing_on_the_wide_paths_match_the_reference()
     }
 }
 
-/// At the streaming threshold (a 2048² f32 destination is the copy engine's 16 MiB):
+/// At the streaming threshold (a 1024² f32 destination is the copy engine's 4 MiB):
 /// `sub_into` a compact destination from compact operands (streamed runs) and from a
 /// transposed operand (fused tiles, not streamed), bit for bit against a plain loop over
 /// the operands' values (fresh results are never streamed: covered above).
 #[test]
 fn f32_elementwise_at_the_streaming_threshold_matches_a_plain_loop_bit_for_bit() {
-    let n = 2048i64;
+    let n = 1024i64;
     let (a, b) = (matrix(n, n, 1), matrix(n, n, 2));
     let bt = b.permute(&[1, 0]).unwrap();
     let out = Tensor::zeros::<f32>(&format!("({n},{n})").parse().unwrap());

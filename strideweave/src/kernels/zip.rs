@@ -17,7 +17,7 @@
 //!   block computed from unit-stride slices;
 //! * anything else: a strided loop over iterators.
 //!
-//! A call writing at least the copy engine's streaming threshold (16 MiB) of a plain type
+//! A call writing at least the copy engine's streaming threshold (4 MiB) of a plain type
 //! on a vector unit writes its contiguous runs with streaming stores ([`stream`]) and ends
 //! with a store fence ([`simd::Path`]); tiles are not streamed (measured slower, see
 //! [`fused`]).
@@ -415,6 +415,7 @@ impl<T: Copy> Iterator for Lane<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::copy::path::STREAM_MIN_BYTES;
 
     /// The naive walk: ordinal by ordinal, each index computed from the coordinates.
     fn naive(
@@ -592,10 +593,10 @@ mod tests {
             }
         }
         assert_eq!(
-            Path::<f32>::new(16 << 20).stream(),
+            Path::<f32>::new(STREAM_MIN_BYTES).stream(),
             simd::detected() >= Isa::Avx2
         );
-        assert!(!Path::<f32>::new((16 << 20) - 1).stream());
+        assert!(!Path::<f32>::new(STREAM_MIN_BYTES - 1).stream());
     }
 
     #[test]

@@ -116,16 +116,17 @@ impl<T> Path<T> {
     }
 }
 
-/// The smallest destination (bytes) written with streaming stores: 16 MiB.
+/// The smallest destination (bytes) written with streaming stores: 4 MiB.
 ///
 /// Streaming (non-temporal) stores write whole lines to memory without first reading them
 /// into the caches, which saves a third of the traffic of a copy and keeps the caches for
-/// the source; but a destination that fits in the last-level cache is read back faster from
-/// it. This machine's L3 reports 260 MiB shared by the whole host (a VM's share is
-/// unknown): measured on `benches/copy.rs`, streaming already won at 16 MiB and 64 MiB
-/// destinations and lost below a few MiB, so the threshold is fixed here rather than read
-/// from the reported cache size.
-pub(crate) const STREAM_MIN_BYTES: usize = 16 << 20;
+/// the source; but a destination that fits in a core's cache is read back faster from it.
+/// This machine has 2 MiB of L2 per core and an L3 that reports 260 MiB shared by the whole
+/// host (a VM's share is unknown), so the threshold is measured, not read from the reported
+/// sizes (`benches/copy.rs`, groups `threshold` and `two_cores`, one thread): at 1 MiB
+/// streaming lost (compact copy 45 → 51–57 µs); at 4 MiB it won (compact 316–321 →
+/// 257–264 µs, transpose 531–637 → 471–520 µs), as at 16 and 64 MiB.
+pub(crate) const STREAM_MIN_BYTES: usize = 4 << 20;
 
 /// Whether every byte of every value of `T` is initialised (no padding): the crate's
 /// element types, as themselves or as `MaybeUninit` (the view `budget::as_uninit` gives of

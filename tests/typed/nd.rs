@@ -250,3 +250,28 @@ fn tensors_on_a_cache_line_move_into_ndarray_and_back_without_copying() {
     assert_eq!(typed.view().get(&[3, 2]), Some(&131.0));
     assert_eq!(typed.into_vec().len(), 4096);
 }
+
+#[test]
+fn arrays_that_begin_past_their_buffers_front_move_into_tensors() {
+    // Column-major (2, 4); dropping the first column keeps it compact, 2 elements in.
+    let full = ArrayD::from_shape_vec(IxDyn(&[2, 4]).f(), (0..8).collect::<Vec<i32>>()).unwrap();
+    let tail = full.slice_move(s![.., 1..]).into_dyn();
+    let ptr = tail.as_ptr();
+    let t = strideweave::Tensor::try_from(tail).unwrap();
+    assert_eq!(t.carrier().read(|x: &[i32]| x.as_ptr()).unwrap(), ptr);
+    assert_eq!(t.to_vec::<i32>().unwrap(), [2, 3, 4, 5, 6, 7]);
+    // Dropping the last column leaves elements after the array's end: refused, not copied.
+    let full = ArrayD::from_shape_vec(IxDyn(&[2, 4]).f(), (0..8).collect::<Vec<i32>>()).unwrap();
+    let head = full.slice_move(s![.., ..3]).into_dyn();
+    let err = strideweave::Tensor::try_from(head).unwrap_err();
+    assert!(
+        err.to_string().starts_with(
+            "Tensor::try_from(ArrayD): the array of shape [2, 3] is not compact column-major"
+        ),
+        "{err}"
+    );
+    // A typed tensor takes the elements too, shifted to its vector's front.
+    let full = ArrayD::from_shape_vec(IxDyn(&[2, 4]).f(), (0..8).collect::<Vec<i32>>()).unwrap();
+    let typed = TypedTensor::try_from(full.slice_move(s![.., 2..]).into_dyn()).unwrap();
+    assert_eq!(typed.into_vec(), [4, 5, 6, 7]);
+}

@@ -39,6 +39,16 @@ mod notation;
 #[path = "common/torch_programs.rs"]
 pub(crate) mod torch_programs;
 
+/// Every reduction, for the families that run each one.
+pub(crate) const REDUCTIONS: [strideweave::Reduction; 6] = [
+    strideweave::Reduction::Sum,
+    strideweave::Reduction::Mean,
+    strideweave::Reduction::Max,
+    strideweave::Reduction::Min,
+    strideweave::Reduction::Prod,
+    strideweave::Reduction::LogSumExp,
+];
+
 mod algebra;
 mod alloc;
 mod autograd;

@@ -186,14 +186,7 @@ fn reductions_of_small_broadcasts_backward_as_the_materialized_copies_do() {
     // Six rows of (0.5, −1.5, 0): every value below is exact, so the closed forms equal
     // the gradients the materialized six copies give term by term.
     let (src, w) = ([0.5, -1.5, 0.0], [3.0, 5.0, 7.0]);
-    for red in [
-        Reduction::Sum,
-        Reduction::Mean,
-        Reduction::Max,
-        Reduction::Min,
-        Reduction::Prod,
-        Reduction::LogSumExp,
-    ] {
+    for red in crate::REDUCTIONS {
         let view = broadcast_grad(&src, "6", red, &w);
         let x = Tensor::from_vec(src.to_vec(), &"(1,3)".parse().unwrap()).unwrap();
         x.set_requires_grad(true).unwrap();

@@ -199,14 +199,7 @@ fn reduce_on_a_dynamic_tensor_says_what_the_compiler_says() {
 #[test]
 fn gradients_flow_through_a_static_reduce_as_through_tensor_reduce() {
     let data: Vec<f64> = (0..24).map(|i| ((i * 7) % 11) as f64 * 0.5 - 2.0).collect();
-    for r in [
-        Reduction::Sum,
-        Reduction::Mean,
-        Reduction::Max,
-        Reduction::Min,
-        Reduction::Prod,
-        Reduction::LogSumExp,
-    ] {
+    for r in crate::REDUCTIONS {
         let s = StaticTensor::<f64, shape_t!(4, 6)>::from_vec(data.clone()).unwrap();
         s.as_dynamic().set_requires_grad(true).unwrap();
         let d = Tensor::from_vec(data.clone(), &shape!(4, 6)).unwrap();

@@ -278,13 +278,13 @@ impl<T: Element> TryFrom<Tensor> for ArrayD<T> {
         // on a cache line): the array keeps the whole vector and begins where they do.
         let (data, start) = data.into_parts();
         let elements = ndarray::Array1::from_vec(data).slice_move(ndarray::s![start..]);
-        Ok(elements
+        // The checks above proved a compact column-major tensor over its whole carrier, and
+        // a contiguous 1-D array reshapes in either order, so this error does not occur.
+        elements
             .into_shape_with_order((IxDyn(&shape), ndarray::Order::ColumnMajor))
-            // Unreachable from user input: the checks above proved a compact column-major
-            // tensor over its whole carrier, and a 1-D array reshapes in either order.
-            .expect(
-                "a compact column-major tensor over its whole carrier has its shape's elements",
-            ))
+            .map_err(|e| {
+                Error::not_representable(OP, format!("ndarray refused the shape {shape:?}: {e}"))
+            })
     }
 }
 

@@ -99,16 +99,23 @@ fn sum_and_mean_of_a_2_40_broadcast_backward_into_the_compact_source_at_once() {
     b.mean().unwrap().backward().unwrap();
     assert_eq!(src.grad().unwrap().to_vec::<f64>().unwrap(), [1.0]);
     // Through a chain of views (permute, then broadcast): one placement, not walked.
-    let row = Tensor::from_vec(vec![1.0f32, 2.0], &"(2,1)".parse().unwrap()).unwrap();
-    row.set_requires_grad(true).unwrap();
-    let v = row
+    let (row, v) = permuted_broadcast([1.0, 2.0]);
+    v.sum().unwrap().backward().unwrap();
+    let g = row.grad().unwrap().to_vec::<f32>().unwrap();
+    assert_eq!(g, [(N / 2.0) as f32; 2]);
+}
+
+/// A (2,1) source requiring gradients, and the view of it permuted to (1,2) then broadcast
+/// to 2^39 rows: a chain of two views.
+fn permuted_broadcast(values: [f32; 2]) -> (Tensor, Tensor) {
+    let src = Tensor::from_vec(values.to_vec(), &"(2,1)".parse().unwrap()).unwrap();
+    src.set_requires_grad(true).unwrap();
+    let v = src
         .permute(&[1, 0])
         .unwrap()
         .broadcast_to(&"(549755813888,2)".parse().unwrap())
         .unwrap();
-    v.sum().unwrap().backward().unwrap();
-    let g = row.grad().unwrap().to_vec::<f32>().unwrap();
-    assert_eq!(g, [(N / 2.0) as f32; 2]);
+    (src, v)
 }
 
 /// `src`'s gradient after `(reduce(src broadcast along a new first mode to n rows, "a b ->
@@ -142,13 +149,7 @@ fn every_reduction_of_a_2_40_broadcast_backward_into_its_source_at_once() {
     // logsumexp = v + ln n: slope 1.
     assert_eq!(g(Reduction::LogSumExp), [3.0, 5.0]);
     // Through a chain of views (permute, then broadcast), over a split pattern.
-    let col = Tensor::from_vec(vec![4.0f32, -2.0], &"(2,1)".parse().unwrap()).unwrap();
-    col.set_requires_grad(true).unwrap();
-    let v = col
-        .permute(&[1, 0])
-        .unwrap()
-        .broadcast_to(&"(549755813888,2)".parse().unwrap())
-        .unwrap();
+    let (col, v) = permuted_broadcast([4.0, -2.0]);
     let m = v
         .reduce("(a2 a) b -> b", Reduction::Max, &[("a2", 4)])
         .unwrap();

@@ -12,15 +12,15 @@
 //!
 //! The yardstick is numpy's OpenBLAS (0.3.31, `np.matmul(x, y, out=out)` on C-ordered
 //! arrays and their `.T` views — the same problems transposed), measured outside the
-//! repository. One thread, GFLOP/s from thread CPU time (the 2-core host was at load 7–17),
-//! best over rounds; SW / numpy:
+//! repository in rounds alternated with this bench on a quiet host. One thread, GFLOP/s from
+//! the wall-clock minimum over five rounds (two threads: docs/performance.md); SW / numpy:
 //!
-//! | case | SW | gemm direct | matrixmultiply | numpy | SW / numpy |
-//! | --- | --- | --- | --- | --- | --- |
-//! | f32 512 A·B / Aᵀ·B / A·Bᵀ | 155 / 134 / 150 | 157 / 146 / 147 | 145 / 144 / 143 | 154 / 148 / 141 | 1.01 / 0.91 / 1.07 |
-//! | f64 512 A·B / Aᵀ·B / A·Bᵀ | 75 / 76 / 67 | 77 / 78 / 67 | 60 / 62 / 59 | 64 / 65 / 66 | 1.16 / 1.17 / 1.03 |
-//! | f32 1024 A·B / Aᵀ·B / A·Bᵀ | 150 / 142 / 127 | 152 / 144 / 132 | 123 / 114 / 123 | 143 / 141 / 140 | 1.05 / 1.01 / 0.91 |
-//! | f64 1024 A·B / Aᵀ·B / A·Bᵀ | 69 / 71 / 63 | 71 / 71 / 61 | 51 / 51 / 49 | 66 / 63 / 66 | 1.05 / 1.13 / 0.96 |
+//! | case | SW | gemm direct | numpy | SW / numpy |
+//! | --- | --- | --- | --- | --- |
+//! | f32 512 A·B / Aᵀ·B / A·Bᵀ | 166 / 154 / 153 | 167 / 154 / 149 | 155 / 153 / 149 | 1.07 / 1.01 / 1.03 |
+//! | f64 512 A·B / Aᵀ·B / A·Bᵀ | 81 / 80 / 76 | 82 / 80 / 75 | 70 / 69 / 71 | 1.16 / 1.16 / 1.07 |
+//! | f32 1024 A·B / Aᵀ·B / A·Bᵀ | 165 / 155 / 155 | 165 / 157 / 156 | 155 / 152 / 154 | 1.06 / 1.02 / 1.01 |
+//! | f64 1024 A·B / Aᵀ·B / A·Bᵀ | 80 / 80 / 77 | 80 / 80 / 77 | 74 / 73 / 74 | 1.08 / 1.10 / 1.04 |
 
 use divan::{Bencher, black_box};
 use std::any::TypeId;

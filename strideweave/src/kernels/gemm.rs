@@ -15,7 +15,7 @@ use crate::kernels::num::Num;
 
 /// The smallest product (`m·k·n` multiply-adds) run on more than one thread: about 128³.
 /// Below it a fork/join and the second packing buffer cost more than the second core saves
-/// (2-core figures in the notes of `benches/matmul.rs`).
+/// (2-core figures in docs/performance.md).
 #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
 pub(crate) const MIN_PARALLEL_WORK: usize = 1 << 21;
 

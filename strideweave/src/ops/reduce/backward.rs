@@ -172,13 +172,13 @@ impl ReduceRule {
         let mut per = vec![T::zero(); xs.len()];
         for j in 0..nout {
             let col = |r: usize| xs[j + nout * r];
-            let best = (0..nred).fold(col(0), |a, r| pick(a, col(r)));
-            let first = (0..nred).find(|&r| {
-                let v = col(r);
-                v == best || (best.is_nan() && v.is_nan())
+            // The first term equal to the column's extremum (the first NaN once one is
+            // met) is the last term that changed the running extremum.
+            let (_, r) = (1..nred).fold((col(0), 0), |(best, at), r| {
+                let v = pick(best, col(r));
+                let kept = v == best || (v.is_nan() && best.is_nan());
+                if kept { (best, at) } else { (v, r) }
             });
-            // Unreachable from user input: `best` is one of the column's own elements.
-            let r = first.expect("the extremum is one of its terms");
             per[j + nout * r] = c[j];
         }
         Ok(T::dense(self.place(&per, x.shape())))

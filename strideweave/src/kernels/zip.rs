@@ -17,8 +17,8 @@
 //!   block computed from unit-stride slices;
 //! * anything else: a strided loop over iterators.
 //!
-//! A call writing at least the copy engine's streaming threshold (4 MiB) of a plain type
-//! on a vector unit writes its contiguous runs with streaming stores ([`stream`]) and ends
+//! A call writing at least the copy engine's streaming threshold (`STREAM_MIN_BYTES`) of a
+//! plain type on a vector unit writes its contiguous runs with streaming stores ([`stream`]) and ends
 //! with a store fence ([`simd::Path`]); tiles are not streamed (measured slower, see
 //! [`fused`]).
 //!

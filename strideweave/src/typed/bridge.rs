@@ -138,7 +138,7 @@ pub(crate) fn tensor_from_col_major<T: Element>(
     data: impl Into<HostVec<T>>,
 ) -> Result<Tensor> {
     let layout = Layout::compact(&tensor_shape(op, extents)?);
-    Tensor::from_vec_with(data, layout, "Tensor::from_vec")
+    Tensor::from_vec_with(data, layout, op)
 }
 
 impl<T: Element, R: TensorRank, D: ViewRepresentation> TypedTensorView<'_, T, R, D> {

@@ -219,8 +219,9 @@ mod tests {
         // transposes at unaligned offsets, step-2 rows with odd tails, broadcast rows, the
         // reversed permutation of a small rank-4 shape, a long contiguous run; transposes
         // into padded rows (16-element multiples: the whole-line path when streaming) with
-        // odd column counts, more than 64 columns and several groups of positions.
-        let cases: [Case<'_>; 11] = [
+        // odd column counts, more than 64 columns, more than one block of 128 columns and
+        // several groups of positions.
+        let cases: [Case<'_>; 12] = [
             (&[150, 21], 0, &[21, 1], 3, &[1, 160]),
             (&[256, 40], 1, &[40, 1], 0, &[1, 272]),
             (&[70, 130], 2, &[130, 1], 5, &[1, 80]),
@@ -238,6 +239,7 @@ mod tests {
             ),
             (&[1001], 3, &[1], 1, &[1]),
             (&[96, 80], 0, &[160, 2], 0, &[1, 96]),
+            (&[40, 200], 3, &[200, 1], 0, &[1, 48]),
         ];
         let src: Vec<u32> = (0..20_000u32)
             .map(|k| k.wrapping_mul(2_654_435_761))

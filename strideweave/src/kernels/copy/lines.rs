@@ -9,9 +9,9 @@
 //! continue it); the blocks are cut at line boundaries of the destination, not at
 //! coordinates: a group of [`ROWS`] consecutive run positions starting on a line, whose
 //! source positions may come from several leaves (their offsets stepped as an odometer),
-//! times up to 64 columns of `b` ([`x86::try_rows`]). The positions before the first line boundary and
-//! after the last whole group, and the columns past a multiple of 8, are copied by plain
-//! loops with ordinary stores.
+//! times up to [`COLS`](x86::COLS) columns of `b` ([`x86::try_rows`]). The positions before
+//! the first line boundary and after the last whole group, and the columns past a multiple
+//! of 8, are copied by plain loops with ordinary stores.
 //!
 //! The rows are handed to the kernels as separate slices (one per column of `b`), each
 //! covering a span of positions: [`Lines::span`] copies any span, so a parallel copy
@@ -21,7 +21,7 @@
 use smallvec::SmallVec;
 
 use super::path::{Isa, Path};
-use super::x86::{self, Offsets, ROWS};
+use super::x86::{self, COLS, ROWS};
 use crate::kernels::plan::{Mode, Modes, outer};
 
 /// The plan of a streamed transpose by whole lines: the partner leaf `b` (one destination
@@ -97,9 +97,10 @@ impl Lines {
         });
     }
 
-    /// The block buffer of one thread, filled with `x` (any element).
+    /// The block buffer of one thread, filled with `x` (any element): room for the largest
+    /// block, 32 × 128 or 64 × 64.
     pub(super) fn buffer<T: Copy>(&self, x: T) -> Vec<T> {
-        vec![x; ROWS * 64]
+        vec![x; x86::group_rows(COLS) * COLS]
     }
 
     /// The destination rows of the block at `d`: row `c` is `dst[d + c·b.d ..]`, as many
@@ -139,25 +140,16 @@ impl Lines {
         // Positions before the first line boundary of the rows (all rows alike: they lie a
         // multiple of 16 elements apart), whole groups, then the rest.
         let head = ((64 - first.as_ptr().addr() % 64) % 64 / 4).min(n);
-        let groups = (n - head) / ROWS;
-        let tail = head + groups * ROWS;
         let wide = cols - cols % 8;
-        let mut base: Offsets = [0; ROWS];
-        let mut odometer = Odometer::new(&self.run, s, lo + head);
-        for g in 0..groups {
-            let p0 = head + g * ROWS;
-            odometer.fill(&mut base);
-            for c0 in (0..wide).step_by(64) {
-                let w = (wide - c0).min(64);
-                let shifted: Offsets = std::array::from_fn(|r| base[r] + c0);
-                let out = (&mut rows[c0..c0 + w], p0);
-                if !x86::try_rows((src, &shifted), out, buf, path) {
-                    plain(src, &shifted, (&mut rows[c0..c0 + w], p0));
-                }
-            }
-        }
+        let (from, to) = ((src, s), (&mut *rows, lo));
+        let tail = if x86::group_rows(wide.min(COLS)) == ROWS {
+            self.groups::<T, ROWS>(from, to, head, wide, buf, path)
+        } else {
+            self.groups::<T, { x86::group_rows(COLS) }>(from, to, head, wide, buf, path)
+        };
         // Ordinary stores: the columns past a multiple of 8 for the grouped positions, every
-        // column for the positions outside groups (fewer than 16 before, 64 after).
+        // column for the positions outside groups (fewer than 16 before, fewer than a
+        // group after).
         let (mut before, mut after) = ([0; 16], [0; ROWS]);
         let (before, after) = (&mut before[..head], &mut after[..n - tail]);
         self.offsets(s, lo, before);
@@ -166,8 +158,9 @@ impl Lines {
             if c >= wide {
                 let mut all = [0; ROWS];
                 for p0 in (head..tail).step_by(ROWS) {
-                    self.offsets(s, lo + p0, &mut all);
-                    for (x, o) in row[p0..p0 + ROWS].iter_mut().zip(all) {
+                    let all = &mut all[..(tail - p0).min(ROWS)];
+                    self.offsets(s, lo + p0, all);
+                    for (x, o) in row[p0..].iter_mut().zip(&*all) {
                         *x = src[o + c];
                     }
                 }
@@ -180,11 +173,41 @@ impl Lines {
             }
         }
     }
+
+    /// The whole groups of `R` positions from `head` on of the rows of [`span`](Self::span),
+    /// their columns below `wide` in blocks of up to [`COLS`] by the vector kernel; the
+    /// position after the last group.
+    fn groups<T: Copy, const R: usize>(
+        &self,
+        (src, s): (&[T], i64),
+        (rows, lo): (&mut [&mut [T]], usize),
+        head: usize,
+        wide: usize,
+        buf: &mut [T],
+        path: Path<T>,
+    ) -> usize {
+        let n = rows.first().map_or(0, |r| r.len());
+        let groups = (n - head) / R;
+        let mut base = [0; R];
+        let mut odometer = Odometer::new(&self.run, s, lo + head);
+        for g in 0..groups {
+            let p0 = head + g * R;
+            odometer.fill(&mut base);
+            for c0 in (0..wide).step_by(COLS) {
+                let w = (wide - c0).min(COLS);
+                let shifted: [usize; R] = std::array::from_fn(|r| base[r] + c0);
+                if !x86::try_rows((src, &shifted), (&mut rows[c0..c0 + w], p0), buf, path) {
+                    plain(src, &shifted, (&mut rows[c0..c0 + w], p0));
+                }
+            }
+        }
+        head + groups * R
+    }
 }
 
 /// [`x86::try_rows`] by plain loops (reached only if a block were out of range, which a
 /// validated placement never is).
-fn plain<T: Copy>(src: &[T], offs: &Offsets, (rows, p): (&mut [&mut [T]], usize)) {
+fn plain<T: Copy>(src: &[T], offs: &[usize], (rows, p): (&mut [&mut [T]], usize)) {
     for (c, row) in rows.iter_mut().enumerate() {
         for (r, &o) in offs.iter().enumerate() {
             row[p + r] = src[o + c];

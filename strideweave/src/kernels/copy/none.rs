@@ -22,15 +22,20 @@ pub(super) fn try_square<T: Copy, const W: usize>(
     false
 }
 
-/// The source positions of one group of [`ROWS`] destination positions.
-pub(super) type Offsets = [usize; ROWS];
-
-/// The destination positions of a group.
+/// The most destination positions of a group.
 pub(super) const ROWS: usize = 64;
 
+/// The most columns of a group.
+pub(super) const COLS: usize = 128;
+
+/// The positions of a group `cols` columns wide.
+pub(super) const fn group_rows(cols: usize) -> usize {
+    if cols > 64 { 32 } else { ROWS }
+}
+
 #[inline]
-pub(super) fn try_rows<T: Copy>(
-    _: (&[T], &Offsets),
+pub(super) fn try_rows<T: Copy, const R: usize>(
+    _: (&[T], &[usize; R]),
     _: (&mut [&mut [T]], usize),
     _: &mut [T],
     _: Path<T>,

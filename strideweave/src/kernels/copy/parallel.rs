@@ -69,10 +69,10 @@ pub(super) fn copy<T: Copy + Send + Sync>(
     parts(modes, k, src, dst, path, threads());
 }
 
-/// [`copy`] in `n` parts (one per thread), each a contiguous share of the leaf `k`: cut
-/// finer (down to 1 MiB pieces, 64 for a 4096² transpose), a streamed transpose reads its
-/// source in strips of 64 columns across every row instead of each thread sweeping whole
-/// half rows, which measured slower on two threads than on one.
+/// [`copy`] in `n` parts (one per thread), each a contiguous share of the leaf `k`. Not
+/// finer: cut down to 1 MiB pieces (64 for a 4096² transpose), a streamed transpose read its
+/// source in narrow strips across every row instead of each thread sweeping whole half
+/// rows, which measured slower on two threads than on one.
 #[cfg(feature = "parallel")]
 fn parts<T: Copy + Send + Sync>(
     modes: &[Mode<1>],

@@ -121,19 +121,34 @@ pub(super) fn try_square<T: Copy, const W: usize>(
     true
 }
 
-/// The source positions of one group of [`ROWS`] destination positions.
-pub(super) type Offsets = [usize; ROWS];
-
-/// The destination positions of a line-aligned group: 64 4-byte elements, four lines.
+/// The most destination positions of a line-aligned group: 64 4-byte elements, four
+/// lines. A group has [`ROWS`] positions when its block has at most 64 columns, and 32 (two
+/// lines) when it has more, up to [`COLS`]: blocks of 16 KiB (half of L1) either way.
+///
+/// A wide transpose takes 32 × 128 blocks, the shape of the hand kernel in
+/// `benches/copy_avx`: a 4096² transpose in 64 × 64 blocks (64 source rows read at once, 256
+/// bytes of each at a time) measured 1.06–1.27× slower. The reversed [32,64,64,32]
+/// permutation (32 columns) keeps 64 positions: 32 × 32 blocks, which pay the per-group
+/// set-up on half as many elements, measured 1.14× slower than 64 × 32.
 pub(super) const ROWS: usize = 64;
 
+/// The most columns (destination rows) of one block.
+pub(super) const COLS: usize = 128;
+
+/// The positions of one group of a block `cols` columns wide: [`ROWS`], or 32 past 64
+/// columns.
+pub(super) const fn group_rows(cols: usize) -> usize {
+    if cols > 64 { 32 } else { ROWS }
+}
+
 /// One group of a streamed transpose of 4-byte `T`s: `rows[c][p + r] = src[offs[r] + c]`
-/// for r < [`ROWS`] and c < `rows.len()` (a multiple of 8, at most 64), through `buf` (8×8
-/// register transposes into it), each of its rows streamed out as four whole lines. Every
-/// destination row must reach `p + ROWS` and be 64-byte aligned at `p`.
+/// for r < `R` (a multiple of 8; [`group_rows`] chooses it) and c < `rows.len()` (a multiple
+/// of 8, at most [`COLS`]), through `buf` (8×8 register transposes into it), each of its rows
+/// streamed out as whole lines. Every destination row must reach `p + R` and be 64-byte
+/// aligned at `p`.
 #[inline]
-pub(super) fn try_rows<T: Copy>(
-    (src, offs): (&[T], &Offsets),
+pub(super) fn try_rows<T: Copy, const R: usize>(
+    (src, offs): (&[T], &[usize; R]),
     (rows, p): (&mut [&mut [T]], usize),
     buf: &mut [T],
     path: Path<T>,
@@ -144,25 +159,26 @@ pub(super) fn try_rows<T: Copy>(
         || size_of::<T>() != 4
         || cols == 0
         || !cols.is_multiple_of(8)
-        || cols > 64
-        || buf.len() < ROWS * cols
+        || cols > COLS
+        || !R.is_multiple_of(8)
+        || buf.len() < R * cols
         || offs
             .iter()
             .any(|&o| o.checked_add(cols).is_none_or(|end| end > src.len()))
     {
         return false;
     }
-    let mut to = [ptr::null_mut::<f32>(); 64];
+    let mut to = [ptr::null_mut::<f32>(); COLS];
     for (t, row) in to.iter_mut().zip(rows.iter_mut()) {
-        match row.get_mut(p..p + ROWS) {
+        match row.get_mut(p..p + R) {
             Some(out) if out.as_ptr().addr().is_multiple_of(64) => *t = out.as_mut_ptr().cast(),
             _ => return false,
         }
     }
     // SAFETY: an AVX2 path proves AVX2 present and `T` plain; `T` is 4 bytes wide, so the
     // lanes of `f32` carry its bits; `rows4` reads `src[offs[r] + c]` for c < cols (each
-    // row's end checked) and writes `to[c][r]` for r < ROWS, c < cols: `to[c]` points at
-    // `rows[c][p..p + ROWS]` (taken by `get_mut`, 64-byte aligned, checked); `buf[..ROWS·cols]`
+    // row's end checked) and writes `to[c][r]` for r < R, c < cols: `to[c]` points at
+    // `rows[c][p..p + R]` (taken by `get_mut`, 64-byte aligned, checked); `buf[..R·cols]`
     // (checked) lies between; the destination rows are exclusive borrows of separate slices,
     // so they are disjoint from each other, from `buf` and from the shared `src`.
     #[allow(unsafe_code)]
@@ -177,9 +193,9 @@ pub(super) fn try_rows<T: Copy>(
     true
 }
 
-/// `d[c][r] = s[offs[r] + c]` for r < [`ROWS`], c < `d.len()` (a multiple of 8): 8×8
-/// blocks transposed in registers into `b` (`d.len()` rows of [`ROWS`]), then each row of
-/// `b` streamed to its destination row.
+/// `d[c][r] = s[offs[r] + c]` for r < `R`, c < `d.len()` (both multiples of 8): 8×8 blocks
+/// transposed in registers into `b` (`d.len()` rows of `R`), then each row of `b` streamed
+/// to its destination row.
 ///
 /// The source is read row by row (eight source rows at a time, all their columns): each
 /// source line is used whole while it is in L1. Column by column instead (eight columns of
@@ -188,28 +204,28 @@ pub(super) fn try_rows<T: Copy>(
 /// the reversed [32,64,64,32] permutation.
 ///
 /// Safety: AVX2 present; `s[offs[r] .. offs[r] + d.len()]` readable and initialised,
-/// `d[c][..ROWS]` writable and 32-byte aligned for every c, `b[..ROWS·d.len()]` writable;
-/// all disjoint.
+/// `d[c][..R]` writable and 32-byte aligned for every c, `b[..R·d.len()]` writable; all
+/// disjoint.
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
-unsafe fn rows4(offs: &Offsets, s: *const f32, d: &[*mut f32], b: *mut f32) {
+unsafe fn rows4<const R: usize>(offs: &[usize; R], s: *const f32, d: &[*mut f32], b: *mut f32) {
     let cols = d.len();
     // SAFETY (every block below): reads s[offs[r8 + k] + c8 + 0..8] with c8 + 8 ≤ cols;
-    // writes b[(c8 + k)·ROWS + r8 + 0..8] < ROWS·cols; then reads b[c·ROWS + 0..ROWS] and
-    // streams to d[c][8j .. 8j + 8], 32-byte aligned: all inside the contract's ranges.
+    // writes b[(c8 + k)·R + r8 + 0..8] < R·cols; then reads b[c·R + 0..R] and streams to
+    // d[c][8j .. 8j + 8], 32-byte aligned: all inside the contract's ranges.
     unsafe {
-        for r8 in (0..ROWS).step_by(8) {
+        for r8 in (0..R).step_by(8) {
             let from: [*const f32; 8] = std::array::from_fn(|k| s.add(offs[r8 + k]));
             for c8 in (0..cols).step_by(8) {
                 let rows: [__m256; 8] = std::array::from_fn(|k| _mm256_loadu_ps(from[k].add(c8)));
                 for (k, v) in transpose8(rows).into_iter().enumerate() {
-                    _mm256_storeu_ps(b.add((c8 + k) * ROWS + r8), v);
+                    _mm256_storeu_ps(b.add((c8 + k) * R + r8), v);
                 }
             }
         }
         for (c, &to) in d.iter().enumerate() {
-            let from = b.add(c * ROWS);
-            for j in (0..ROWS).step_by(8) {
+            let from = b.add(c * R);
+            for j in (0..R).step_by(8) {
                 _mm256_stream_ps(to.add(j), _mm256_loadu_ps(from.add(j)));
             }
         }

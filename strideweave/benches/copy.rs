@@ -247,6 +247,12 @@ mod transpose {
         hand_avx::<128, 32>(b);
     }
 
+    /// The same with 64×64 tiles: 64 source rows read at once, 256 bytes of each.
+    #[divan::bench]
+    fn hand_avx_stream_64x64(b: Bencher) {
+        hand_avx::<64, 64>(b);
+    }
+
     fn hand_avx<const R: usize, const C: usize>(b: Bencher) {
         if !avx2() {
             return;

@@ -18,9 +18,9 @@
 //! * anything else: a strided loop over iterators.
 //!
 //! A call writing at least the copy engine's streaming threshold (`STREAM_MIN_BYTES`) of a
-//! plain type on a vector unit writes its contiguous runs with streaming stores ([`stream`]) and ends
-//! with a store fence ([`simd::Path`]); tiles are not streamed (measured slower, see
-//! [`fused`]).
+//! plain type on a vector unit writes its contiguous runs with streaming stores
+//! ([`stream`]) and ends with a store fence ([`simd::Path`]); tiles are not streamed
+//! (measured slower, see [`fused`]).
 //!
 //! Each destination index is written once, from the same source elements as a naive walk,
 //! so results are bit-identical to it whatever the order of the visit.

@@ -21,8 +21,22 @@
 use smallvec::SmallVec;
 
 use super::path::{Isa, Path};
-use super::x86::{self, COLS, ROWS};
+use super::x86::{self, COLS};
 use crate::kernels::plan::{Mode, Modes, outer};
+
+/// The positions of a line-aligned group: 64 4-byte elements, four lines; 32 (two lines,
+/// [`WIDE_ROWS`]) when its block has more than 64 columns, up to [`COLS`]. Blocks are 16 KiB
+/// (half of L1) either way.
+///
+/// A wide transpose takes 32 × 128 blocks, the shape of the hand kernel in
+/// `benches/copy_avx`: a 4096² transpose in 64 × 64 blocks (64 source rows read at once, 256
+/// bytes of each at a time) measured 1.06–1.27× slower. The reversed [32,64,64,32]
+/// permutation (32 columns) keeps 64 positions: 32 × 32 blocks, which pay the per-group
+/// set-up on half as many elements, measured 1.14× slower than 64 × 32.
+pub(super) const ROWS: usize = 64;
+
+/// The positions of a group whose block is wider than 64 columns.
+const WIDE_ROWS: usize = 32;
 
 /// The plan of a streamed transpose by whole lines: the partner leaf `b` (one destination
 /// row per position of it), the run's leaves and positions, and the outer leaves.
@@ -100,7 +114,7 @@ impl Lines {
     /// The block buffer of one thread, filled with `x` (any element): room for the largest
     /// block, 32 × 128 or 64 × 64.
     pub(super) fn buffer<T: Copy>(&self, x: T) -> Vec<T> {
-        vec![x; x86::group_rows(COLS) * COLS]
+        vec![x; WIDE_ROWS * COLS]
     }
 
     /// The destination rows of the block at `d`: row `c` is `dst[d + c·b.d ..]`, as many
@@ -142,10 +156,10 @@ impl Lines {
         let head = ((64 - first.as_ptr().addr() % 64) % 64 / 4).min(n);
         let wide = cols - cols % 8;
         let (from, to) = ((src, s), (&mut *rows, lo));
-        let tail = if x86::group_rows(wide.min(COLS)) == ROWS {
-            self.groups::<T, ROWS>(from, to, head, wide, buf, path)
+        let tail = if wide > 64 {
+            self.groups::<T, WIDE_ROWS>(from, to, head, wide, buf, path)
         } else {
-            self.groups::<T, { x86::group_rows(COLS) }>(from, to, head, wide, buf, path)
+            self.groups::<T, ROWS>(from, to, head, wide, buf, path)
         };
         // Ordinary stores: the columns past a multiple of 8 for the grouped positions, every
         // column for the positions outside groups (fewer than 16 before, fewer than a

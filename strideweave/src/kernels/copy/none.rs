@@ -22,16 +22,8 @@ pub(super) fn try_square<T: Copy, const W: usize>(
     false
 }
 
-/// The most destination positions of a group.
-pub(super) const ROWS: usize = 64;
-
-/// The most columns of a group.
+/// The most columns of a block.
 pub(super) const COLS: usize = 128;
-
-/// The positions of a group `cols` columns wide.
-pub(super) const fn group_rows(cols: usize) -> usize {
-    if cols > 64 { 32 } else { ROWS }
-}
 
 #[inline]
 pub(super) fn try_rows<T: Copy, const R: usize>(

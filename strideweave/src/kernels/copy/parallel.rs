@@ -14,10 +14,8 @@
 //! in the serial path, so the result is bit-identical.
 
 #[cfg(feature = "parallel")]
-use super::lines::Lines;
+use super::lines::{Lines, ROWS};
 use super::path::Path;
-#[cfg(feature = "parallel")]
-use super::x86::ROWS;
 use crate::kernels::plan::Mode;
 #[cfg(feature = "parallel")]
 use crate::kernels::plan::transposed_partner;

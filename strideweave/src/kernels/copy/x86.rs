@@ -121,28 +121,11 @@ pub(super) fn try_square<T: Copy, const W: usize>(
     true
 }
 
-/// The most destination positions of a line-aligned group: 64 4-byte elements, four
-/// lines. A group has [`ROWS`] positions when its block has at most 64 columns, and 32 (two
-/// lines) when it has more, up to [`COLS`]: blocks of 16 KiB (half of L1) either way.
-///
-/// A wide transpose takes 32 × 128 blocks, the shape of the hand kernel in
-/// `benches/copy_avx`: a 4096² transpose in 64 × 64 blocks (64 source rows read at once, 256
-/// bytes of each at a time) measured 1.06–1.27× slower. The reversed [32,64,64,32]
-/// permutation (32 columns) keeps 64 positions: 32 × 32 blocks, which pay the per-group
-/// set-up on half as many elements, measured 1.14× slower than 64 × 32.
-pub(super) const ROWS: usize = 64;
-
-/// The most columns (destination rows) of one block.
+/// The most columns (destination rows) of one block of [`try_rows`].
 pub(super) const COLS: usize = 128;
 
-/// The positions of one group of a block `cols` columns wide: [`ROWS`], or 32 past 64
-/// columns.
-pub(super) const fn group_rows(cols: usize) -> usize {
-    if cols > 64 { 32 } else { ROWS }
-}
-
 /// One group of a streamed transpose of 4-byte `T`s: `rows[c][p + r] = src[offs[r] + c]`
-/// for r < `R` (a multiple of 8; [`group_rows`] chooses it) and c < `rows.len()` (a multiple
+/// for r < `R` (a multiple of 8; the line path chooses it) and c < `rows.len()` (a multiple
 /// of 8, at most [`COLS`]), through `buf` (8×8 register transposes into it), each of its rows
 /// streamed out as whole lines. Every destination row must reach `p + R` and be 64-byte
 /// aligned at `p`.

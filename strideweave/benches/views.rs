@@ -78,6 +78,19 @@ mod slice {
         b.bench_local(|| black_box(&t).index(black_box(&keys)).unwrap());
     }
 
+    /// The borrowed view (`Tensor::view`): `slice` keeps the integer-keyed mode at extent 1.
+    #[divan::bench]
+    fn strideweave_view(b: Bencher) {
+        let t = sw_source();
+        let keys = [
+            Key::Int(2),
+            (1..9).into(),
+            Key::all(),
+            Key::slice(None, None, Some(2)),
+        ];
+        b.bench_local(|| black_box(&t).view().slice(black_box(&keys)).unwrap());
+    }
+
     #[divan::bench]
     fn ndarray_dyn(b: Bencher) {
         let a = nd_dyn_source();
@@ -122,6 +135,12 @@ mod permute {
     }
 
     #[divan::bench]
+    fn strideweave_view(b: Bencher) {
+        let t = sw_source();
+        b.bench_local(|| black_box(&t).view().permute(black_box(&ORDER)).unwrap());
+    }
+
+    #[divan::bench]
     fn ndarray_dyn(b: Bencher) {
         let a = nd_dyn_source();
         b.bench_local(|| black_box(&a).view().permuted_axes(black_box(&ORDER[..])));
@@ -145,6 +164,13 @@ mod reshape {
         let t = sw_source();
         let target = shape("(128,32,64)");
         b.bench_local(|| black_box(&t).reshape(black_box(&target)).unwrap());
+    }
+
+    #[divan::bench]
+    fn strideweave_view(b: Bencher) {
+        let t = sw_source();
+        let target = shape("(128,32,64)");
+        b.bench_local(|| black_box(&t).view().reshape(black_box(&target)).unwrap());
     }
 
     #[divan::bench]
@@ -180,6 +206,18 @@ mod broadcast {
         let t = Tensor::arange::<f32>(&shape("(8,1,32,64)"));
         let target = shape("(8,16,32,64)");
         b.bench_local(|| black_box(&t).broadcast_to(black_box(&target)).unwrap());
+    }
+
+    #[divan::bench]
+    fn strideweave_view(b: Bencher) {
+        let t = Tensor::arange::<f32>(&shape("(8,1,32,64)"));
+        let target = shape("(8,16,32,64)");
+        b.bench_local(|| {
+            black_box(&t)
+                .view()
+                .broadcast_to(black_box(&target))
+                .unwrap()
+        });
     }
 
     #[divan::bench]
@@ -244,6 +282,17 @@ macro_rules! strideweave_rearrangements {
             let t = sw_source();
             b.bench_local(|| {
                 black_box(&t)
+                    .rearrange(black_box($pattern), black_box(&[]))
+                    .unwrap()
+            });
+        }
+
+        #[divan::bench]
+        fn strideweave_view_str(b: Bencher) {
+            let t = sw_source();
+            b.bench_local(|| {
+                black_box(&t)
+                    .view()
                     .rearrange(black_box($pattern), black_box(&[]))
                     .unwrap()
             });
@@ -389,6 +438,18 @@ mod rank2 {
         }
 
         #[divan::bench]
+        fn strideweave_view(b: Bencher) {
+            let t = sw("(4096,1)");
+            let target = shape("(4096,4096)");
+            b.bench_local(|| {
+                black_box(&t)
+                    .view()
+                    .broadcast_to(black_box(&target))
+                    .unwrap()
+            });
+        }
+
+        #[divan::bench]
         fn ndarray_dyn(b: Bencher) {
             let a = nd(&[1, 4096]);
             b.bench_local(|| {
@@ -411,6 +472,16 @@ mod rank2 {
                 Key::slice(None, None, Some(2)),
             ];
             b.bench_local(|| black_box(&t).slice(black_box(&keys)).unwrap());
+        }
+
+        #[divan::bench]
+        fn strideweave_view(b: Bencher) {
+            let t = sw("(4096,8192)");
+            let keys = [
+                Key::slice(None, None, Some(2)),
+                Key::slice(None, None, Some(2)),
+            ];
+            b.bench_local(|| black_box(&t).view().slice(black_box(&keys)).unwrap());
         }
 
         #[divan::bench]
@@ -437,6 +508,12 @@ mod rank2 {
         }
 
         #[divan::bench]
+        fn strideweave_view(b: Bencher) {
+            let t = sw("(4096,4096)");
+            b.bench_local(|| black_box(&t).view().permute(black_box(&[1, 0])).unwrap());
+        }
+
+        #[divan::bench]
         fn ndarray_dyn(b: Bencher) {
             let a = nd(&[4096, 4096]);
             b.bench_local(|| {
@@ -456,6 +533,13 @@ mod rank2 {
             let t = sw("(4096,4096)");
             let target = shape("(4096,64,64)");
             b.bench_local(|| black_box(&t).reshape(black_box(&target)).unwrap());
+        }
+
+        #[divan::bench]
+        fn strideweave_view(b: Bencher) {
+            let t = sw("(4096,4096)");
+            let target = shape("(4096,64,64)");
+            b.bench_local(|| black_box(&t).view().reshape(black_box(&target)).unwrap());
         }
 
         #[divan::bench]
@@ -491,6 +575,17 @@ mod rank2 {
         fn strideweave_macro_dynamic(b: Bencher) {
             let t = sw("(4096,4096)");
             b.bench_local(|| rearrange!(black_box(&t), "a b -> b a").unwrap());
+        }
+
+        #[divan::bench]
+        fn strideweave_view_str(b: Bencher) {
+            let t = sw("(4096,4096)");
+            b.bench_local(|| {
+                black_box(&t)
+                    .view()
+                    .rearrange(black_box("a b -> b a"), black_box(&[]))
+                    .unwrap()
+            });
         }
 
         #[divan::bench]

@@ -6,7 +6,9 @@
 //! permute2, reshape2 ((4096,4096) as (64,64,4096)), rearrange2 (`"a b -> b a"`, tree form);
 //! the pattern forms of the rank-4 permute `"a b c d -> d b a c"`: str (`Tensor::rearrange`)
 //! and macro (`rearrange!` on a `Tensor`), and macro2 (`rearrange!` of `"a b -> b a"`);
-//! `nd_OP` runs ndarray's equivalent on an `ArrayD<f32>` (`ArrayViewD` ops, as
+//! `view_OP` runs the borrowed form (`Tensor::view`, then the view) of permute, slice,
+//! broadcast, reshape, str, and of the rank-2 broadcast2, slice2, permute2, reshape2, str2
+//! (`"a b -> b a"`); `nd_OP` runs ndarray's equivalent on an `ArrayD<f32>` (`ArrayViewD` ops, as
 //! benches/views.rs measures them) and `nd_none` its baseline.
 use std::hint::black_box;
 use strideweave::{Key, Shape, Tensor, Tree};
@@ -75,12 +77,59 @@ fn ndarray_views(op: &str, n: usize) {
     }
 }
 
+/// The borrowed views (`Tensor::view`) of the same sources, N times.
+fn borrowed_views(op: &str, n: usize) {
+    let sh = |s: &str| -> Shape { s.parse().unwrap() };
+    let t = Tensor::arange::<f32>(&sh("(8,16,32,64)"));
+    let b = Tensor::arange::<f32>(&sh("(8,1,32,64)"));
+    let keys = [
+        Key::Int(2),
+        (1..9).into(),
+        Key::all(),
+        Key::slice(None, None, Some(2)),
+    ];
+    let target = sh("(8,16,32,64)");
+    let merged = sh("(128,32,64)");
+    let row = Tensor::zeros::<f32>(&sh("(4096,1)"));
+    let sqt = Tensor::zeros::<f32>(&sh("(4096,4096)"));
+    let big = Tensor::zeros::<f32>(&sh("(4096,8192)"));
+    let sq = sh("(4096,4096)");
+    let split = sh("(4096,64,64)");
+    let steps = [
+        Key::slice(None, None, Some(2)),
+        Key::slice(None, None, Some(2)),
+    ];
+    for _ in 0..n {
+        let v = match op {
+            "permute" => black_box(&t).view().permute(black_box(&[3, 1, 0, 2])),
+            "slice" => black_box(&t).view().slice(black_box(&keys)),
+            "broadcast" => black_box(&b).view().broadcast_to(black_box(&target)),
+            "reshape" => black_box(&t).view().reshape(black_box(&merged)),
+            "str" => black_box(&t)
+                .view()
+                .rearrange(black_box("a b c d -> d b a c"), black_box(&[])),
+            "broadcast2" => black_box(&row).view().broadcast_to(black_box(&sq)),
+            "slice2" => black_box(&big).view().slice(black_box(&steps)),
+            "permute2" => black_box(&sqt).view().permute(black_box(&[1, 0])),
+            "reshape2" => black_box(&sqt).view().reshape(black_box(&split)),
+            "str2" => black_box(&sqt)
+                .view()
+                .rearrange(black_box("a b -> b a"), black_box(&[])),
+            _ => Ok(black_box(&t).view()),
+        };
+        black_box(v.unwrap());
+    }
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let op = args.next().unwrap_or_else(|| "permute".into());
     let n: usize = args.next().map_or(100_000, |s| s.parse().unwrap());
     if op.starts_with("nd_") {
         return ndarray_views(&op, n);
+    }
+    if let Some(op) = op.strip_prefix("view_") {
+        return borrowed_views(op, n);
     }
     let sh = |s: &str| -> Shape { s.parse().unwrap() };
     let t = Tensor::arange::<f32>(&sh("(8,16,32,64)"));

@@ -235,7 +235,7 @@ pub use rand_distr;
 pub use strideweave_macros::{
     einsum, layout, layout_t, rearrange, reduce, repeat, s, shape, shape_t,
 };
-pub use tensor::{Indexed, Tensor};
+pub use tensor::{Indexed, Tensor, TensorView};
 pub use typed::{
     ColMajorView, DynRank, Host, MemoryKind, Placement, Rank, StaticLayoutView, StridedSliceSpec,
     TensorLayout, TensorRank, TensorRead, TypedTensor, TypedTensorView,

@@ -208,6 +208,53 @@ fn each_view_allocates_at_most_once() {
     }
 }
 
+/// Issue 27, item 3: a chain of borrowed views (`Tensor::view`) allocates nothing — no
+/// handle per step — once its pattern is kept, and gives the owned chain's layout.
+#[test]
+fn a_chain_of_borrowed_views_allocates_nothing() {
+    let t = Tensor::arange::<f32>(&"(8,16,32,64)".parse().unwrap());
+    let merged: Shape = "(128,32,64)".parse().unwrap();
+    let target: Shape = "(3,32,128,8)".parse().unwrap();
+    let keys = [
+        strideweave::Key::slice(None, None, Some(2)),
+        strideweave::Key::all(),
+        (1..9).into(),
+    ];
+    let chain = || {
+        t.view()
+            .reshape(&merged)
+            .unwrap()
+            .permute(&[2, 0, 1])
+            .unwrap()
+            .slice(&keys)
+            .unwrap()
+            .unsqueeze(0)
+            .unwrap()
+            .broadcast_to(&target)
+            .unwrap()
+            .rearrange("o a b c -> (o c) b a", &[])
+            .unwrap()
+    };
+    let owned = t
+        .reshape(&merged)
+        .unwrap()
+        .permute(&[2, 0, 1])
+        .unwrap()
+        .slice(&keys)
+        .unwrap()
+        .unsqueeze(0)
+        .unwrap()
+        .broadcast_to(&target)
+        .unwrap()
+        .rearrange("o a b c -> (o c) b a", &[])
+        .unwrap();
+    let _ = chain();
+    let (n, v) = allocations(chain);
+    assert_eq!(n, 0, "a chain of six borrowed views allocated {n} times");
+    assert_eq!(v.layout(), owned.layout());
+    assert_eq!(v.offset(), owned.offset());
+}
+
 /// A (256,256) f64 leaf (512 KiB) and a chain of 10 views of it: permutes, reversals,
 /// unsqueeze/squeeze pairs and a tree rearrangement, in turn.
 fn ten_views() -> (Tensor, Tensor) {

@@ -1665,6 +1665,81 @@ fn check_released(spec: &Spec, family: Family, seed: u64) -> Result<(), TestCase
     Ok(())
 }
 
+/// The borrowed form of `op` (`Tensor::view`, then the view of the same name, made into an
+/// owned handle) beside the owned form it must equal; `None` for a family the borrowed
+/// view does not offer. An index becomes a slice (the borrowed view only slices).
+fn run_borrowed(t: &Tensor, op: &Op) -> Option<[Result<Tensor, Error>; 2]> {
+    let v = t.view();
+    let owned = |r: Result<strideweave::TensorView<'_>, Error>| r.map(|v| v.to_tensor());
+    Some(match op {
+        Op::Index(keys) => [owned(v.slice(keys)), t.slice(keys)],
+        Op::Permute(order) => [owned(v.permute(order)), t.permute(order)],
+        Op::Reshape(target) => [
+            owned(v.reshape(&target.shape())),
+            t.reshape(&target.shape()),
+        ],
+        Op::BroadcastTo(target) => [
+            owned(v.broadcast_to(&target.shape())),
+            t.broadcast_to(&target.shape()),
+        ],
+        Op::Squeeze(dim) => [owned(v.squeeze(*dim)), t.squeeze(*dim)],
+        Op::Unsqueeze(dim) => [owned(v.unsqueeze(*dim)), t.unsqueeze(*dim)],
+        Op::Rearrange(output, selection) => [
+            owned(v.rearrange_tree(output, selection.as_ref())),
+            t.rearrange_tree(output, selection.as_ref()),
+        ],
+        _ => return None,
+    })
+}
+
+/// `op` through a borrowed view gives the owned view's error text, or a view with the same
+/// dtype, layout, offset, carriers and values, and changes no carrier.
+fn check_borrowed(spec: &Spec, family: Family, seed: u64) -> Result<(), TestCaseError> {
+    let src = build(spec)?;
+    let op = gen_op(family, &src, seed);
+    let before = state(&src.tensor);
+    let Some([borrowed, owned]) = run_borrowed(&src.tensor, &op) else {
+        return Ok(());
+    };
+    prop_assert_eq!(&state(&src.tensor), &before, "{:?} changed a carrier", op);
+    match (&borrowed, &owned) {
+        (Err(b), Err(o)) => prop_assert_eq!(b.to_string(), o.to_string(), "{:?}", op),
+        (Ok(b), Ok(o)) => {
+            let seen = |t: &Tensor| {
+                let r = t.representation();
+                (
+                    r.dtype(),
+                    t.layout().to_string(),
+                    t.offset(),
+                    r.subtensors().len(),
+                )
+            };
+            prop_assert_eq!(seen(b), seen(o), "{:?} on {:?}", op, src.tensor);
+            for (x, y) in b
+                .representation()
+                .subtensors()
+                .iter()
+                .zip(o.representation().subtensors())
+            {
+                prop_assert!(
+                    Carrier::same(&x.carrier, &y.carrier),
+                    "{:?}: another carrier",
+                    op
+                );
+            }
+            let (bv, ov) = (values(&src, b), values(&src, o));
+            prop_assert_eq!(format!("{bv:?}"), format!("{ov:?}"), "{:?}: values", op);
+        }
+        _ => {
+            return Err(fail(format!(
+                "{op:?} on {:?}: borrowed {borrowed:?}, owned {owned:?}",
+                src.tensor
+            )));
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(config())]
 
@@ -1723,6 +1798,16 @@ proptest! {
     #[test]
     fn atomicity_rearrange(spec in spec(), seed in any::<u64>()) {
         check(&spec, Family::Rearrange, seed, Strictness::Exact)?;
+    }
+
+    /// `Tensor::view`'s borrowed views: the owned view's results and errors, on random input.
+    #[test]
+    fn borrowed_views_on_random_input_match_the_owned_views(
+        spec in spec(),
+        family in prop::sample::select(FAMILIES.to_vec()),
+        seed in any::<u64>(),
+    ) {
+        check_borrowed(&spec, family, seed)?;
     }
 
     #[test]

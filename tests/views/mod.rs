@@ -2,6 +2,7 @@
 //! requirement and scenario, named after it, plus property tests.
 
 mod atomicity;
+mod borrowed;
 mod messages;
 mod representation;
 mod scenarios;

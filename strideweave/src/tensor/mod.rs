@@ -8,11 +8,13 @@
 //! | `spare` | the per-thread free list of emptied handle allocations that views reuse |
 //! | `transfer` | `to_shape` (keep the storage, change the shape) and `transfer_to` (a new owner of a requested class) |
 //! | `index` | slice indexing (`index(&[Key])`) |
+//! | `borrowed` | `TensorView`: the same views on a borrowed tensor, without a handle per step |
 //! | `views` | permute, reshape, as_strided, broadcasts, squeeze/unsqueeze, reversal, rearrange |
 //! | `tiling` | CuTe's tensor algebra as views: compose, the divides, `local_tile`, `local_partition`, `inner_partition`, `outer_partition`, `partition_tv` |
 
 mod access;
 mod block_scaled;
+mod borrowed;
 mod display;
 pub(crate) mod groups;
 #[cfg(all(test, feature = "half"))]
@@ -37,6 +39,7 @@ use crate::error::{Error, Result};
 use crate::layout::{Layout, Shape};
 use crate::repr::{Representation, Snapshot, Subtensor};
 
+pub use borrowed::TensorView;
 pub use index::Indexed;
 
 /// A tensor: a logical dtype and ordered subtensors over shared carriers; each subtensor

@@ -1,20 +1,22 @@
-//! Spare handle allocations: a per-thread free list of the `Arc` allocations that hold a
-//! [`Tensor`](super::Tensor)'s representation and gradient state.
+//! Spare handle allocations: per-thread free lists of the allocations that hold a
+//! [`Tensor`](super::Tensor)'s representation and gradient state, and a borrowed
+//! [`TensorView`](super::TensorView)'s offset and layout.
 //!
 //! Every view is a new handle, and each handle is one heap allocation of a few hundred
 //! bytes — too large for the system allocator's fastest bins, so a program that keeps many
 //! views alive at once and then drops them (a batch of views, a recorded graph) paid the
 //! allocator's slow path per view. A handle dropped as the only owner of its allocation
 //! leaves the emptied allocation here instead of freeing it (up to [`CAPACITY`] per
-//! thread), and the next handle built on the same thread takes it back: a view allocates
-//! at most once, and only when the list is empty.
-//! Memory kept per thread is at most `CAPACITY` allocations (≈ 90 KiB) plus the list, a
-//! fixed array of `CAPACITY` pointers in thread-local storage (the list never allocates);
-//! the allocations are freed with the thread.
+//! thread and list), and the next handle built on the same thread takes it back: a view
+//! allocates at most once, and only when the list is empty.
+//! Memory kept per thread is at most `CAPACITY` allocations per list (≈ 90 KiB each) plus
+//! the lists, fixed arrays of `CAPACITY` pointers in thread-local storage (a list never
+//! allocates); the allocations are freed with the thread.
 
 use std::cell::RefCell;
 use std::mem::MaybeUninit;
 use std::sync::Arc;
+use std::thread::LocalKey;
 
 use super::TensorInner;
 
@@ -22,49 +24,57 @@ use super::TensorInner;
 /// uninitialised.
 pub(super) type Slot = Arc<MaybeUninit<TensorInner>>;
 
-/// The most spare allocations a thread keeps.
+/// The most spare allocations a thread keeps in each list.
 pub(super) const CAPACITY: usize = 256;
 
-/// The spare allocations of one thread: a fixed array (the list itself never allocates),
-/// filled from the front.
-struct Spare {
-    slots: [Option<Slot>; CAPACITY],
+/// The spare allocations `S` of one thread: a fixed array (the list itself never
+/// allocates), filled from the front.
+pub(super) struct List<S> {
+    slots: [Option<S>; CAPACITY],
     len: usize,
 }
 
-thread_local! {
-    static SPARE: RefCell<Spare> = const {
-        RefCell::new(Spare {
+impl<S> List<S> {
+    /// An empty list.
+    pub(super) const fn new() -> List<S> {
+        List {
             slots: [const { None }; CAPACITY],
             len: 0,
-        })
-    };
+        }
+    }
+
+    /// How many spare allocations the list holds.
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The allocation the next `pop` returns.
+    #[cfg(test)]
+    pub(super) fn last(&self) -> Option<&S> {
+        self.slots[..self.len].last()?.as_ref()
+    }
 }
 
-/// A uniquely owned, uninitialised handle allocation: a spare one when this thread has
-/// one, a new one otherwise.
+/// The last allocation put on this thread's `list`, if it has one (none while the thread
+/// is exiting).
 #[inline]
-pub(super) fn take() -> Slot {
-    let spare = SPARE.try_with(|s| {
+pub(super) fn pop<S: 'static>(list: &'static LocalKey<RefCell<List<S>>>) -> Option<S> {
+    list.try_with(|s| {
         let mut s = s.try_borrow_mut().ok()?;
         let last = s.len.checked_sub(1)?;
         s.len = last;
         s.slots[last].take()
-    });
-    match spare {
-        Ok(Some(slot)) => slot,
-        // `Arc::new(MaybeUninit::uninit())` rather than `Arc::new_uninit()`: the same
-        // allocation, with its size known at compile time (no out-of-line layout call).
-        _ => Arc::new(MaybeUninit::uninit()),
-    }
+    })
+    .ok()
+    .flatten()
 }
 
-/// Keeps the emptied allocation `slot` for the next handle built on this thread, or frees
-/// it when the list is full (or the thread is exiting).
+/// Keeps `slot` on this thread's `list` for the next view, or drops it when the list is
+/// full (or the thread is exiting).
 #[inline]
-pub(super) fn give(slot: Slot) {
-    debug_assert_eq!(Arc::strong_count(&slot), 1);
-    let _ = SPARE.try_with(move |s| {
+pub(super) fn push<S: 'static>(list: &'static LocalKey<RefCell<List<S>>>, slot: S) {
+    let _ = list.try_with(move |s| {
         if let Ok(mut s) = s.try_borrow_mut()
             && s.len < CAPACITY
         {
@@ -75,6 +85,27 @@ pub(super) fn give(slot: Slot) {
     });
 }
 
+thread_local! {
+    static SPARE: RefCell<List<Slot>> = const { RefCell::new(List::new()) };
+}
+
+/// A uniquely owned, uninitialised handle allocation: a spare one when this thread has
+/// one, a new one otherwise.
+#[inline]
+pub(super) fn take() -> Slot {
+    // `Arc::new(MaybeUninit::uninit())` rather than `Arc::new_uninit()`: the same
+    // allocation, with its size known at compile time (no out-of-line layout call).
+    pop(&SPARE).unwrap_or_else(|| Arc::new(MaybeUninit::uninit()))
+}
+
+/// Keeps the emptied allocation `slot` for the next handle built on this thread, or frees
+/// it when the list is full (or the thread is exiting).
+#[inline]
+pub(super) fn give(slot: Slot) {
+    debug_assert_eq!(Arc::strong_count(&slot), 1);
+    push(&SPARE, slot);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,7 +113,7 @@ mod tests {
 
     /// How many spare allocations this thread holds.
     fn held() -> usize {
-        SPARE.with(|s| s.borrow().len)
+        SPARE.with(|s| s.borrow().len())
     }
 
     fn source() -> Tensor {

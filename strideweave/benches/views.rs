@@ -22,6 +22,9 @@
 //! left one. A sample keeps its 200 results alive until it ends, and their drops refill the
 //! list, so from the second sample on every op reports 0 allocations; with more than 256
 //! handles alive at once, the ones beyond the list's size allocate (the first sample does).
+//! The `strideweave_view` rows take the borrowed form (`Tensor::view`, then the view): no
+//! reference count and no autograd record per step, the offset and layout written into an
+//! allocation from the thread's spare list of view placements, as a handle's is.
 //! Every benchmark runs with `bench_local`, on the thread that also drops its results, as a
 //! program's views are made and dropped: with divan's `bench` (0.1.21), every StrideWeave
 //! view reported one allocation, the list of the thread that ran the samples never refilled.
@@ -393,6 +396,14 @@ mod drop_view {
         let t = sw_source();
         b.with_inputs(|| t.permute(&[3, 1, 0, 2]).unwrap())
             .bench_values(drop);
+    }
+
+    /// A borrowed view: its placement goes back to the thread's spare list.
+    #[divan::bench]
+    fn strideweave_view(b: Bencher) {
+        let t = sw_source();
+        b.with_inputs(|| t.view().permute(&[3, 1, 0, 2]).unwrap())
+            .bench_local_values(drop);
     }
 
     #[divan::bench]

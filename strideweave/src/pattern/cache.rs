@@ -116,21 +116,29 @@ impl<'a> Key<'a> {
         }
     }
 
-    /// FxHash's mix over the text and keywords (eight bytes at a time) and the extents;
-    /// the profile enters by its length (a full comparison settles the rest).
+    /// FxHash's mix over the text and keywords (eight bytes at a time, the last word
+    /// overlapping the one before it rather than padded) and the extents; the profile
+    /// enters by its length (a full comparison settles the rest).
     fn hash(&self) -> u64 {
         const K: u64 = 0x517c_c1b7_2722_0a95;
         let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
-        let bytes = |mut h: u64, b: &[u8]| {
-            let mut chunks = b.chunks_exact(8);
-            for c in &mut chunks {
-                let mut w = [0u8; 8];
-                w.copy_from_slice(c);
-                h = mix(h, u64::from_le_bytes(w));
-            }
+        let word = |b: &[u8], at: usize| {
             let mut w = [0u8; 8];
-            w[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-            mix(h, u64::from_le_bytes(w))
+            w.copy_from_slice(&b[at..at + 8]);
+            u64::from_le_bytes(w)
+        };
+        let bytes = |mut h: u64, b: &[u8]| {
+            let n = b.len();
+            if n < 8 {
+                let w = b.iter().rev().fold(0u64, |w, &x| w << 8 | u64::from(x));
+                return mix(h, w);
+            }
+            let mut at = 0;
+            while at + 8 < n {
+                h = mix(h, word(b, at));
+                at += 8;
+            }
+            mix(h, word(b, n - 8))
         };
         let shape = self.shape;
         let head = (self.op as u64)

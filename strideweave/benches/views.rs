@@ -69,28 +69,25 @@ fn nd_static_source() -> Array4<f32> {
 mod slice {
     use super::*;
 
-    #[divan::bench]
-    fn strideweave(b: Bencher) {
-        let t = sw_source();
-        let keys = [
+    fn keys() -> [Key; 4] {
+        [
             Key::Int(2),
             (1..9).into(),
             Key::all(),
             Key::slice(None, None, Some(2)),
-        ];
+        ]
+    }
+
+    #[divan::bench]
+    fn strideweave(b: Bencher) {
+        let (t, keys) = (sw_source(), keys());
         b.bench_local(|| black_box(&t).index(black_box(&keys)).unwrap());
     }
 
     /// The borrowed view (`Tensor::view`): `slice` keeps the integer-keyed mode at extent 1.
     #[divan::bench]
     fn strideweave_view(b: Bencher) {
-        let t = sw_source();
-        let keys = [
-            Key::Int(2),
-            (1..9).into(),
-            Key::all(),
-            Key::slice(None, None, Some(2)),
-        ];
+        let (t, keys) = (sw_source(), keys());
         b.bench_local(|| black_box(&t).view().slice(black_box(&keys)).unwrap());
     }
 

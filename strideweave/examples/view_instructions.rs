@@ -77,45 +77,60 @@ fn ndarray_views(op: &str, n: usize) {
     }
 }
 
+/// The sources and arguments of the StrideWeave views, built once.
+struct Sources {
+    t: Tensor,
+    b: Tensor,
+    keys: [Key; 4],
+    target: Shape,
+    merged: Shape,
+    // Rank 2, first-mode-fastest: the transposes of ndarray's row-major sources.
+    row: Tensor,
+    sqt: Tensor,
+    big: Tensor,
+    sq: Shape,
+    split: Shape,
+    steps: [Key; 2],
+}
+
+fn sources() -> Sources {
+    let sh = |s: &str| -> Shape { s.parse().unwrap() };
+    let step2 = Key::slice(None, None, Some(2));
+    Sources {
+        t: Tensor::arange::<f32>(&sh("(8,16,32,64)")),
+        b: Tensor::arange::<f32>(&sh("(8,1,32,64)")),
+        keys: [Key::Int(2), (1..9).into(), Key::all(), step2],
+        target: sh("(8,16,32,64)"),
+        merged: sh("(128,32,64)"),
+        row: Tensor::zeros::<f32>(&sh("(4096,1)")),
+        sqt: Tensor::zeros::<f32>(&sh("(4096,4096)")),
+        big: Tensor::zeros::<f32>(&sh("(4096,8192)")),
+        sq: sh("(4096,4096)"),
+        split: sh("(4096,64,64)"),
+        steps: [step2, step2],
+    }
+}
+
 /// The borrowed views (`Tensor::view`) of the same sources, N times.
 fn borrowed_views(op: &str, n: usize) {
-    let sh = |s: &str| -> Shape { s.parse().unwrap() };
-    let t = Tensor::arange::<f32>(&sh("(8,16,32,64)"));
-    let b = Tensor::arange::<f32>(&sh("(8,1,32,64)"));
-    let keys = [
-        Key::Int(2),
-        (1..9).into(),
-        Key::all(),
-        Key::slice(None, None, Some(2)),
-    ];
-    let target = sh("(8,16,32,64)");
-    let merged = sh("(128,32,64)");
-    let row = Tensor::zeros::<f32>(&sh("(4096,1)"));
-    let sqt = Tensor::zeros::<f32>(&sh("(4096,4096)"));
-    let big = Tensor::zeros::<f32>(&sh("(4096,8192)"));
-    let sq = sh("(4096,4096)");
-    let split = sh("(4096,64,64)");
-    let steps = [
-        Key::slice(None, None, Some(2)),
-        Key::slice(None, None, Some(2)),
-    ];
+    let s = sources();
     for _ in 0..n {
         let v = match op {
-            "permute" => black_box(&t).view().permute(black_box(&[3, 1, 0, 2])),
-            "slice" => black_box(&t).view().slice(black_box(&keys)),
-            "broadcast" => black_box(&b).view().broadcast_to(black_box(&target)),
-            "reshape" => black_box(&t).view().reshape(black_box(&merged)),
-            "str" => black_box(&t)
+            "permute" => black_box(&s.t).view().permute(black_box(&[3, 1, 0, 2])),
+            "slice" => black_box(&s.t).view().slice(black_box(&s.keys)),
+            "broadcast" => black_box(&s.b).view().broadcast_to(black_box(&s.target)),
+            "reshape" => black_box(&s.t).view().reshape(black_box(&s.merged)),
+            "str" => black_box(&s.t)
                 .view()
                 .rearrange(black_box("a b c d -> d b a c"), black_box(&[])),
-            "broadcast2" => black_box(&row).view().broadcast_to(black_box(&sq)),
-            "slice2" => black_box(&big).view().slice(black_box(&steps)),
-            "permute2" => black_box(&sqt).view().permute(black_box(&[1, 0])),
-            "reshape2" => black_box(&sqt).view().reshape(black_box(&split)),
-            "str2" => black_box(&sqt)
+            "broadcast2" => black_box(&s.row).view().broadcast_to(black_box(&s.sq)),
+            "slice2" => black_box(&s.big).view().slice(black_box(&s.steps)),
+            "permute2" => black_box(&s.sqt).view().permute(black_box(&[1, 0])),
+            "reshape2" => black_box(&s.sqt).view().reshape(black_box(&s.split)),
+            "str2" => black_box(&s.sqt)
                 .view()
                 .rearrange(black_box("a b -> b a"), black_box(&[])),
-            _ => Ok(black_box(&t).view()),
+            _ => Ok(black_box(&s.t).view()),
         };
         black_box(v.unwrap());
     }
@@ -131,28 +146,20 @@ fn main() {
     if let Some(op) = op.strip_prefix("view_") {
         return borrowed_views(op, n);
     }
-    let sh = |s: &str| -> Shape { s.parse().unwrap() };
-    let t = Tensor::arange::<f32>(&sh("(8,16,32,64)"));
-    let b = Tensor::arange::<f32>(&sh("(8,1,32,64)"));
-    let keys = [
-        Key::Int(2),
-        (1..9).into(),
-        Key::all(),
-        Key::slice(None, None, Some(2)),
-    ];
-    let target = sh("(8,16,32,64)");
-    let reshape = sh("(128,32,64)");
+    let Sources {
+        t,
+        b,
+        keys,
+        target,
+        merged: reshape,
+        row,
+        sqt,
+        big,
+        sq,
+        split,
+        steps,
+    } = sources();
     let tree = Tree::node([Tree::id(3), Tree::id(1), Tree::id(0), Tree::id(2)]);
-    // Rank 2, first-mode-fastest: the transposes of ndarray's row-major sources.
-    let row = Tensor::zeros::<f32>(&sh("(4096,1)"));
-    let sqt = Tensor::zeros::<f32>(&sh("(4096,4096)"));
-    let big = Tensor::zeros::<f32>(&sh("(4096,8192)"));
-    let sq = sh("(4096,4096)");
-    let split = sh("(4096,64,64)");
-    let steps = [
-        Key::slice(None, None, Some(2)),
-        Key::slice(None, None, Some(2)),
-    ];
     let swap = Tree::node([Tree::id(1), Tree::id(0)]);
     for _ in 0..n {
         let v = match op.as_str() {

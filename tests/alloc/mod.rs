@@ -220,34 +220,26 @@ fn a_chain_of_borrowed_views_allocates_nothing() {
         strideweave::Key::all(),
         (1..9).into(),
     ];
-    let chain = || {
-        t.view()
-            .reshape(&merged)
-            .unwrap()
-            .permute(&[2, 0, 1])
-            .unwrap()
-            .slice(&keys)
-            .unwrap()
-            .unsqueeze(0)
-            .unwrap()
-            .broadcast_to(&target)
-            .unwrap()
-            .rearrange("o a b c -> (o c) b a", &[])
-            .unwrap()
-    };
-    let owned = t
-        .reshape(&merged)
-        .unwrap()
-        .permute(&[2, 0, 1])
-        .unwrap()
-        .slice(&keys)
-        .unwrap()
-        .unsqueeze(0)
-        .unwrap()
-        .broadcast_to(&target)
-        .unwrap()
-        .rearrange("o a b c -> (o c) b a", &[])
-        .unwrap();
+    // The same steps on a `Tensor` and on a `TensorView` (the methods share their names).
+    macro_rules! steps {
+        ($start:expr) => {
+            $start
+                .reshape(&merged)
+                .unwrap()
+                .permute(&[2, 0, 1])
+                .unwrap()
+                .slice(&keys)
+                .unwrap()
+                .unsqueeze(0)
+                .unwrap()
+                .broadcast_to(&target)
+                .unwrap()
+                .rearrange("o a b c -> (o c) b a", &[])
+                .unwrap()
+        };
+    }
+    let chain = || steps!(t.view());
+    let owned = steps!(t);
     let _ = chain();
     let (n, v) = allocations(chain);
     assert_eq!(n, 0, "a chain of six borrowed views allocated {n} times");

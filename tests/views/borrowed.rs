@@ -21,33 +21,26 @@ fn a_chain_of_borrowed_views_equals_the_chain_of_owned_views() {
     let t = Tensor::arange::<f64>(&shape("(4,6,5)"));
     let keys = [(1..4).into(), Key::slice(None, None, Some(2)), Key::all()];
     let every_other = Key::slice(Some(1), Some(11), Some(2));
-    let owned = t
-        .reshape(&shape("(24,5)"))
-        .unwrap()
-        .permute(&[1, 0])
-        .unwrap()
-        .slice(&[Key::all(), every_other])
-        .unwrap()
-        .unsqueeze(0)
-        .unwrap()
-        .broadcast_to(&shape("(2,5,5)"))
-        .unwrap()
-        .rearrange("r a b -> b (r a)", &[])
-        .unwrap();
-    let borrowed = t
-        .view()
-        .reshape(&shape("(24,5)"))
-        .unwrap()
-        .permute(&[1, 0])
-        .unwrap()
-        .slice(&[Key::all(), every_other])
-        .unwrap()
-        .unsqueeze(0)
-        .unwrap()
-        .broadcast_to(&shape("(2,5,5)"))
-        .unwrap()
-        .rearrange("r a b -> b (r a)", &[])
-        .unwrap();
+    // The same steps on a `Tensor` and on a `TensorView` (the methods share their names).
+    macro_rules! chain {
+        ($start:expr) => {
+            $start
+                .reshape(&shape("(24,5)"))
+                .unwrap()
+                .permute(&[1, 0])
+                .unwrap()
+                .slice(&[Key::all(), every_other])
+                .unwrap()
+                .unsqueeze(0)
+                .unwrap()
+                .broadcast_to(&shape("(2,5,5)"))
+                .unwrap()
+                .rearrange("r a b -> b (r a)", &[])
+                .unwrap()
+        };
+    }
+    let owned = chain!(t);
+    let borrowed = chain!(t.view());
     assert_eq!(borrowed.layout(), owned.layout());
     assert_eq!(borrowed.offset(), owned.offset());
     assert_eq!(seen(&borrowed.to_tensor()), seen(&owned));

@@ -5,7 +5,7 @@
 //! | `mod` | the handle, constructors, accessors |
 //! | `access` | element reads and writes, `to_vec`, iteration |
 //! | `materialize` | materialize, relayout and their `_into` forms; the copy path of `copy_from` and `to_vec` |
-//! | `spare` | the per-thread free list of emptied handle allocations that views reuse |
+//! | `spare` | per-thread free lists of emptied handle and borrowed-view allocations that views reuse |
 //! | `transfer` | `to_shape` (keep the storage, change the shape) and `transfer_to` (a new owner of a requested class) |
 //! | `index` | slice indexing (`index(&[Key])`) |
 //! | `borrowed` | `TensorView`: the same views on a borrowed tensor, without a handle per step |

@@ -175,6 +175,16 @@ impl Layout {
         self.set_flat_profile(n, int_root);
     }
 
+    /// Whether the layout keeps every token and leaf inline (no heap storage): what a kept,
+    /// reused layout allocation may hold without pinning memory.
+    pub(crate) fn is_inline(&self) -> bool {
+        let (shape, stride) = (&self.shape.0, &self.stride.0);
+        shape.toks.inline_items().is_some()
+            && stride.toks.inline_items().is_some()
+            && shape.vals.inline_items().is_some()
+            && stride.vals.inline_items().is_some()
+    }
+
     /// [`set_flat_valid`](Self::set_flat_valid) from the first `n` items of fixed arrays
     /// (`n` at most the inline capacity): block copies, no per-leaf loop.
     #[inline(always)]

@@ -73,16 +73,11 @@ thread_local! {
 }
 
 impl Placed {
-    /// A placement of `dtype` at `offset` that `write` completes (it sets the layout, over
-    /// whatever layout the reused allocation held, and may move the offset); `write`'s
-    /// error drops it (back to the list).
+    /// An allocation for a placement of `dtype` at `offset`: a spare one (its layout is
+    /// whatever the last view left) or a new one.
     #[inline(always)]
-    fn written(
-        dtype: DType,
-        offset: usize,
-        write: impl FnOnce(&mut Placement) -> Result<()>,
-    ) -> Result<Placed> {
-        let mut p = match spare::pop(&SPARE) {
+    fn slot(dtype: DType, offset: usize) -> Box<Placement> {
+        match spare::pop(&SPARE) {
             Some(mut p) => {
                 p.dtype = dtype;
                 p.offset = offset;
@@ -93,13 +88,26 @@ impl Placed {
                 offset,
                 layout: Layout::unit(),
             }),
-        };
-        write(&mut p)?;
-        Ok(Placed(Some(p)))
+        }
+    }
+
+    /// A placement of `dtype` at `offset` that `write` completes (it sets the layout, over
+    /// whatever layout the reused allocation held, and may move the offset); on `write`'s
+    /// error the allocation goes back to the list.
+    #[inline(always)]
+    fn written(
+        dtype: DType,
+        offset: usize,
+        write: impl FnOnce(&mut Placement) -> Result<()>,
+    ) -> Result<Placed> {
+        let mut p = Placed::slot(dtype, offset);
+        let done = write(&mut p);
+        let placed = Placed(Some(p));
+        done.map(|()| placed)
     }
 
     fn get(&self) -> &Placement {
-        // Unreachable: `Some` from `written` until `drop` takes it.
+        // Unreachable `None`: `Some` from `written` until `drop` takes it.
         self.0.as_deref().expect("a live view's placement")
     }
 }
@@ -107,8 +115,8 @@ impl Placed {
 impl Drop for Placed {
     fn drop(&mut self) {
         if let Some(mut p) = self.0.take() {
-            if p.layout.shape().leaves().len() > 8 {
-                // A layout past the inline size holds heap storage: not kept.
+            if !p.layout.is_inline() {
+                // Heap storage is not kept with a spare allocation.
                 p.layout = Layout::unit();
             }
             spare::push(&SPARE, p);
@@ -123,12 +131,9 @@ impl Clone for TensorView<'_> {
             Kind::Source(dtype, s) => Kind::Source(*dtype, s),
             Kind::Borrowed(c, p) => {
                 let p = p.get();
-                let copy = Placed::written(p.dtype, p.offset, |out| {
-                    out.layout.clone_from(&p.layout);
-                    Ok(())
-                });
-                // Unreachable: copying a layout cannot fail.
-                Kind::Borrowed(c, copy.expect("a copied placement"))
+                let mut copy = Placed::slot(p.dtype, p.offset);
+                copy.layout.clone_from(&p.layout);
+                Kind::Borrowed(c, Placed(Some(copy)))
             }
             Kind::Owned(t) => Kind::Owned(t.clone()),
         };
@@ -519,6 +524,12 @@ mod tests {
                 .to_vec::<f32>()
                 .unwrap()
         );
+    }
+
+    #[test]
+    fn borrowed_views_are_send_and_sync() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<TensorView<'static>>();
     }
 
     #[test]

@@ -56,6 +56,13 @@ enum Kind<'a> {
     Owned(Tensor),
 }
 
+/// What a view reads (`TensorView::reads`): element `k` at `offset + layout(k)` of a
+/// carrier, or an owned handle's elements.
+enum Reads<'v, 'a> {
+    At(&'a Carrier, DType, usize, &'v Layout),
+    Owned(&'v Tensor),
+}
+
 /// A borrowed view's dtype, offset and layout (element `k` at `offset + layout(k)` of the
 /// carrier), in an allocation that goes back to the thread's spare list when the view
 /// drops. Always `Some` until then.
@@ -107,7 +114,8 @@ impl Placed {
     }
 
     fn get(&self) -> &Placement {
-        // Unreachable `None`: `Some` from `written` until `drop` takes it.
+        // Unreachable from user input: every `Placed` is built `Some` (`written`, `clone`)
+        // and only its own `drop` takes the allocation out, after which it is never read.
         self.0.as_deref().expect("a live view's placement")
     }
 }
@@ -164,6 +172,20 @@ impl Tensor {
 }
 
 impl<'a> TensorView<'a> {
+    /// What the view reads: a placement (carrier, dtype, offset, layout) for the tensor or
+    /// a borrowed view, the handle otherwise.
+    #[inline(always)]
+    fn reads(&self) -> Reads<'_, 'a> {
+        match &self.kind {
+            Kind::Source(dtype, s) => Reads::At(&s.carrier, *dtype, s.offset, &s.layout),
+            Kind::Borrowed(c, p) => {
+                let p = p.get();
+                Reads::At(c, p.dtype, p.offset, &p.layout)
+            }
+            Kind::Owned(t) => Reads::Owned(t),
+        }
+    }
+
     /// The next view: `owned` on an owned handle; on the tensor or a borrowed view,
     /// `write(layout, out)` writes the new layout over `out` and returns the offset change.
     #[inline(always)]
@@ -173,28 +195,20 @@ impl<'a> TensorView<'a> {
         owned: impl FnOnce(&Tensor) -> Result<Tensor>,
         write: impl FnOnce(&Layout, &mut Layout) -> Result<i64>,
     ) -> Result<TensorView<'a>> {
-        let (carrier, dtype, offset, layout) = match &self.kind {
-            Kind::Source(dtype, s) => (&s.carrier, *dtype, s.offset, &s.layout),
-            Kind::Borrowed(c, p) => {
-                let p = p.get();
-                (*c, p.dtype, p.offset, &p.layout)
+        let kind = match self.reads() {
+            Reads::At(carrier, dtype, offset, layout) => {
+                let placed = Placed::written(dtype, offset, |p| {
+                    let delta = write(layout, &mut p.layout)?;
+                    if delta != 0 {
+                        p.offset = offset_plus(op, offset, delta)?;
+                    }
+                    Ok(())
+                })?;
+                Kind::Borrowed(carrier, placed)
             }
-            Kind::Owned(t) => {
-                return Ok(TensorView {
-                    kind: Kind::Owned(owned(t)?),
-                });
-            }
+            Reads::Owned(t) => Kind::Owned(owned(t)?),
         };
-        let placed = Placed::written(dtype, offset, |p| {
-            let delta = write(layout, &mut p.layout)?;
-            if delta != 0 {
-                p.offset = offset_plus(op, offset, delta)?;
-            }
-            Ok(())
-        })?;
-        Ok(TensorView {
-            kind: Kind::Borrowed(carrier, placed),
-        })
+        Ok(TensorView { kind })
     }
 
     /// [`Tensor::permute`] on the borrowed view.
@@ -373,17 +387,13 @@ impl<'a> TensorView<'a> {
     /// assert_eq!(owned.to_vec::<f32>().unwrap(), [0.0, 2.0, 4.0, 1.0, 3.0, 5.0]);
     /// ```
     pub fn to_tensor(&self) -> Tensor {
-        match &self.kind {
-            Kind::Source(dtype, s) => {
-                Tensor::single(*dtype, s.carrier.clone(), s.offset, s.layout.clone())
-            }
+        match self.reads() {
             // The layout functions keep every view inside its carrier (a reordering,
             // regrouping, broadcast or selection of a placement its source validated).
-            Kind::Borrowed(c, p) => {
-                let p = p.get();
-                Tensor::single(p.dtype, (*c).clone(), p.offset, p.layout.clone())
+            Reads::At(c, dtype, offset, layout) => {
+                Tensor::single(dtype, c.clone(), offset, layout.clone())
             }
-            Kind::Owned(t) => t.clone(),
+            Reads::Owned(t) => t.clone(),
         }
     }
 
@@ -405,10 +415,9 @@ impl<'a> TensorView<'a> {
     /// assert_eq!(t.view().layout().to_string(), "(2,3):(1,2)");
     /// ```
     pub fn layout(&self) -> &Layout {
-        match &self.kind {
-            Kind::Source(_, s) => &s.layout,
-            Kind::Borrowed(_, p) => &p.get().layout,
-            Kind::Owned(t) => t.layout(),
+        match self.reads() {
+            Reads::At(_, _, _, layout) => layout,
+            Reads::Owned(t) => t.layout(),
         }
     }
 
@@ -431,10 +440,9 @@ impl<'a> TensorView<'a> {
     /// assert_eq!(t.view().slice(&[Key::all(), (1..3).into()]).unwrap().offset(), 2);
     /// ```
     pub fn offset(&self) -> usize {
-        match &self.kind {
-            Kind::Source(_, s) => s.offset,
-            Kind::Borrowed(_, p) => p.get().offset,
-            Kind::Owned(t) => t.offset(),
+        match self.reads() {
+            Reads::At(_, _, offset, _) => offset,
+            Reads::Owned(t) => t.offset(),
         }
     }
 
@@ -445,10 +453,9 @@ impl<'a> TensorView<'a> {
     /// assert_eq!(t.view().dtype(), strideweave::DType::U8);
     /// ```
     pub fn dtype(&self) -> DType {
-        match &self.kind {
-            Kind::Source(dtype, _) => *dtype,
-            Kind::Borrowed(_, p) => p.get().dtype,
-            Kind::Owned(t) => t.dtype(),
+        match self.reads() {
+            Reads::At(_, dtype, _, _) => dtype,
+            Reads::Owned(t) => t.dtype(),
         }
     }
 
@@ -460,10 +467,9 @@ impl<'a> TensorView<'a> {
     /// assert!(Carrier::same(t.view().carrier(), t.carrier()));
     /// ```
     pub fn carrier(&self) -> &Carrier {
-        match &self.kind {
-            Kind::Source(_, s) => &s.carrier,
-            Kind::Borrowed(c, _) => c,
-            Kind::Owned(t) => t.carrier(),
+        match self.reads() {
+            Reads::At(c, ..) => c,
+            Reads::Owned(t) => t.carrier(),
         }
     }
 }

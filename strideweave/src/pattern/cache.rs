@@ -4,23 +4,28 @@
 //!
 //! A key is the operation, the pattern's text, the keyword extents as the call gave them and
 //! the source's shape (profile tokens, extents and whether the root is an integer); it is
-//! compared whole, so two keys with one hash never share a value. A thread
-//! keeps [`SLOTS`] values per cache, one per slot of the key's hash (a new key replaces the
-//! one in its slot), and keys longer than [`MAX_KEY`] bytes are never kept: the memory a
-//! thread holds stays bounded whatever patterns and shapes it is given. Mistakes are never
-//! kept: a failing call runs the whole rule again, so its message is the same every time.
+//! compared whole, so two keys with one hash never share a value. A thread keeps [`SLOTS`]
+//! values per cache, one per slot of the key's hash (a new key replaces the one in its slot),
+//! and keys longer than [`MAX_KEY`] bytes are never kept: the memory a thread holds stays
+//! bounded whatever patterns and shapes it is given. A pattern string passed again from the
+//! same address (a literal in a loop) is looked for first in the slot where it was last
+//! found, without hashing its text; the whole key is still compared. Mistakes are never kept:
+//! a failing call runs the whole rule again, so its message is the same every time.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::thread::LocalKey;
 
 use smallvec::SmallVec;
 
 use super::code::Op;
-use crate::layout::Shape;
+use crate::layout::{ProfileToken, Shape};
 
 /// How many prepared rearrangements a thread keeps in each cache.
 pub(crate) const SLOTS: usize = 256;
+
+/// How many pattern strings a thread remembers by address (see [`Hint`]).
+const HINTS: usize = 16;
 
 /// Keys longer than this many bytes (a long pattern, a shape of many leaves) are compiled on
 /// every call and never kept.
@@ -45,7 +50,19 @@ struct Kept {
     site: usize,
     text: Box<str>,
     extra: Box<[u8]>,
-    shape: Shape,
+    leaves: Box<[i64]>,
+    profile: Box<[ProfileToken]>,
+    is_int: bool,
+}
+
+/// Where a pattern string was last found: the text's address and length, and its slot. Only
+/// a guess: the key found there is compared whole, so a string rewritten at the same address
+/// (or a slot since taken by another key) just falls back to the hash.
+#[derive(Clone, Copy)]
+struct Hint {
+    addr: usize,
+    len: usize,
+    slot: usize,
 }
 
 impl<'a> Key<'a> {
@@ -94,15 +111,27 @@ impl<'a> Key<'a> {
     }
 
     /// Whether `kept` is this key (a macro's key by its address alone: its text and
-    /// keywords are empty).
+    /// keywords are empty). Compared inline, word by word: keys are short.
     fn is(&self, kept: &Kept) -> bool {
-        let (a, b) = (self.shape.as_int_tuple(), kept.shape.as_int_tuple());
+        let shape = self.shape.as_int_tuple();
         self.op == kept.op
             && self.site == kept.site
-            && (self.site != 0 || (*self.text == *kept.text && self.extra[..] == kept.extra[..]))
-            && a.leaves() == b.leaves()
-            && a.profile() == b.profile()
-            && a.is_int() == b.is_int()
+            && same_bytes(self.text.as_bytes(), kept.text.as_bytes())
+            && same_bytes(&self.extra, &kept.extra)
+            && same(shape.leaves(), &kept.leaves)
+            && same(shape.profile(), &kept.profile)
+            && shape.is_int() == kept.is_int
+    }
+
+    /// Where a text key's hint is kept; `None` for a macro's key (found by address already).
+    fn hint(&self) -> Option<usize> {
+        let addr = self.text.as_ptr().addr();
+        (self.site == 0).then_some((addr >> 3 ^ addr >> 7 ^ self.text.len()) % HINTS)
+    }
+
+    /// Whether `hint` names this key's text (by address and length).
+    fn hinted(&self, hint: Hint) -> bool {
+        hint.addr == self.text.as_ptr().addr() && hint.len == self.text.len()
     }
 
     /// The key, owned.
@@ -112,61 +141,125 @@ impl<'a> Key<'a> {
             site: self.site,
             text: self.text.into(),
             extra: self.extra[..].into(),
-            shape: self.shape.clone(),
+            leaves: self.shape.leaves().into(),
+            profile: self.shape.profile().into(),
+            is_int: self.shape.as_int_tuple().is_int(),
         }
     }
 
-    /// FxHash's mix over the text and keywords (eight bytes at a time, the last word
-    /// overlapping the one before it rather than padded) and the extents; the profile
-    /// enters by its length (a full comparison settles the rest).
+    /// FxHash's mix over the text and keywords (eight bytes at a time, see [`last_word`])
+    /// and the extents; the profile and the integer root are left to the comparison.
     fn hash(&self) -> u64 {
-        const K: u64 = 0x517c_c1b7_2722_0a95;
-        let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
-        let word = |b: &[u8], at: usize| {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(&b[at..at + 8]);
-            u64::from_le_bytes(w)
-        };
-        let bytes = |mut h: u64, b: &[u8]| {
-            let n = b.len();
-            if n < 8 {
-                let w = b.iter().rev().fold(0u64, |w, &x| w << 8 | u64::from(x));
-                return mix(h, w);
-            }
-            let mut at = 0;
-            while at + 8 < n {
-                h = mix(h, word(b, at));
-                at += 8;
-            }
-            mix(h, word(b, n - 8))
-        };
-        let shape = self.shape;
-        let head = (self.op as u64)
-            | (shape.profile().len() as u64) << 8
-            | u64::from(shape.as_int_tuple().is_int()) << 40;
+        let leaves = self.shape.leaves();
+        let head = (self.op as u64) | (leaves.len() as u64) << 8;
         let mut h = match self.site {
-            0 => bytes(mix(head, self.text.len() as u64), self.text.as_bytes()),
+            0 => mix_bytes(mix(head, self.text.len() as u64), self.text.as_bytes()),
             site => mix(head, site as u64),
         };
         if !self.extra.is_empty() {
-            h = bytes(h, &self.extra);
+            h = mix_bytes(h, &self.extra);
         }
-        for &e in shape.leaves() {
+        for &e in leaves {
             h = mix(h, e as u64);
         }
         h ^ (h >> 29)
     }
 }
 
-/// One thread's prepared values: [`SLOTS`] slots, each the last key whose hash chose it.
+/// FxHash's step: the hash `h` with the word `w` mixed in.
+fn mix(h: u64, w: u64) -> u64 {
+    (h.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95)
+}
+
+/// The last word of `b`'s: its last eight bytes, or all of them when shorter (the hash
+/// reads a text's whole words, then this one, overlapping the one before rather than padded).
+fn last_word(b: &[u8]) -> u64 {
+    match b.len() {
+        n @ 8.. => word(&b[n - 8..]),
+        _ => b.iter().rev().fold(0u64, |w, &x| w << 8 | u64::from(x)),
+    }
+}
+
+/// The little-endian word of eight bytes.
+fn word(b: &[u8]) -> u64 {
+    u64::from_le_bytes(b.try_into().unwrap_or([0; 8]))
+}
+
+/// FxHash of `b`'s words mixed into `h` (see [`last_word`]).
+fn mix_bytes(mut h: u64, b: &[u8]) -> u64 {
+    for w in b[..b.len().saturating_sub(1) / 8 * 8].chunks_exact(8) {
+        h = mix(h, word(w));
+    }
+    mix(h, last_word(b))
+}
+
+/// Whether the byte strings `a` and `b` are equal, compared a word at a time inline (keys
+/// are short: a call to `memcmp` costs more than the loop).
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let whole = a.len().saturating_sub(1) / 8 * 8;
+    a.len() == b.len()
+        && (a[..whole].chunks_exact(8).zip(b[..whole].chunks_exact(8)))
+            .all(|(x, y)| word(x) == word(y))
+        && last_word(a) == last_word(b)
+}
+
+/// Whether `a` and `b` are equal, compared inline (see [`same_bytes`]).
+fn same<T: PartialEq>(a: &[T], b: &[T]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// One thread's prepared values: [`SLOTS`] slots, each the last key whose hash chose it, and
+/// [`HINTS`] hints to the slots of the pattern strings last found.
 pub(crate) struct Cache<V> {
     slots: Vec<Option<(Kept, Rc<V>)>>,
+    hints: [Cell<Hint>; HINTS],
 }
 
 impl<V> Cache<V> {
     /// An empty cache (its slots are allocated on the first insertion).
     pub(crate) const fn new() -> Cache<V> {
-        Cache { slots: Vec::new() }
+        // No text lives at address 0.
+        const NONE: Hint = Hint {
+            addr: 0,
+            len: 0,
+            slot: 0,
+        };
+        Cache {
+            slots: Vec::new(),
+            hints: [const { Cell::new(NONE) }; HINTS],
+        }
+    }
+
+    /// The value kept for `key`, or the slot its hash chose. A text key is looked for
+    /// first where its hint points, and a hit by the hash leaves a hint.
+    fn find(&self, key: &Key<'_>) -> Result<Rc<V>, usize> {
+        let hint = key.hint().map(|h| &self.hints[h]);
+        if let Some(h) = hint
+            && key.hinted(h.get())
+            && let Some(Some((k, v))) = self.slots.get(h.get().slot)
+            && key.is(k)
+        {
+            return Ok(v.clone());
+        }
+        let slot = (key.hash() % SLOTS as u64) as usize;
+        match self.slots.get(slot) {
+            Some(Some((k, v))) if key.is(k) => {
+                self.leave_hint(key, slot);
+                Ok(v.clone())
+            }
+            _ => Err(slot),
+        }
+    }
+
+    /// Remembers that `key`'s text was found in `slot`.
+    fn leave_hint(&self, key: &Key<'_>, slot: usize) {
+        if let Some(h) = key.hint() {
+            self.hints[h].set(Hint {
+                addr: key.text.as_ptr().addr(),
+                len: key.text.len(),
+                slot,
+            });
+        }
     }
 
     /// How many values the cache holds.
@@ -179,7 +272,7 @@ impl<V> Cache<V> {
     #[cfg(test)]
     pub(crate) fn key_bytes(&self) -> usize {
         (self.slots.iter().flatten())
-            .map(|(k, _)| k.text.len() + k.extra.len() + 9 * k.shape.leaves().len())
+            .map(|(k, _)| k.text.len() + k.extra.len() + 9 * k.leaves.len())
             .sum()
     }
 }
@@ -192,25 +285,22 @@ pub(crate) fn prepared<V, E>(
     key: &Key<'_>,
     make: impl FnOnce() -> Result<V, E>,
 ) -> Result<Rc<V>, E> {
-    let slot = (key.hash() % SLOTS as u64) as usize;
-    let found = cache.try_with(|c| {
-        let c = c.borrow();
-        match c.slots.get(slot) {
-            Some(Some((k, v))) if key.is(k) => Some(v.clone()),
-            _ => None,
-        }
-    });
-    if let Ok(Some(v)) = found {
-        return Ok(v);
-    }
+    let slot = match cache.try_with(|c| c.borrow().find(key)) {
+        Ok(Ok(v)) => return Ok(v),
+        Ok(Err(slot)) => Some(slot),
+        Err(_) => None,
+    };
     let v = Rc::new(make()?);
-    if key.len() <= MAX_KEY {
+    if let Some(slot) = slot
+        && key.len() <= MAX_KEY
+    {
         let _ = cache.try_with(|c| {
             let mut c = c.borrow_mut();
             if c.slots.is_empty() {
                 c.slots.resize_with(SLOTS, || None);
             }
             c.slots[slot] = Some((key.kept(), v.clone()));
+            c.leave_hint(key, slot);
         });
     }
     Ok(v)

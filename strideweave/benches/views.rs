@@ -503,6 +503,20 @@ mod rank2 {
             let info = [step, step];
             b.bench_local(|| -> ArrayViewD<'_, f32> { black_box(&a).slice(black_box(&info[..])) });
         }
+
+        /// ndarray's owned shared handle, as `Tensor` is one: an `ArcArray` cloned (its
+        /// count incremented) and sliced into a new owned handle (`slice_move`).
+        #[divan::bench]
+        fn ndarray_arc(b: Bencher) {
+            let a = nd(&[8192, 4096]).into_shared();
+            let step = SliceInfoElem::Slice {
+                start: 0,
+                end: None,
+                step: 2,
+            };
+            let info = [step, step];
+            b.bench_local(|| black_box(&a).clone().slice_move(black_box(&info[..])));
+        }
     }
 
     /// The transpose of 4096².

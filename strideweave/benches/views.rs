@@ -492,15 +492,19 @@ mod rank2 {
             b.bench_local(|| black_box(&t).view().slice(black_box(&keys)).unwrap());
         }
 
-        #[divan::bench]
-        fn ndarray_dyn(b: Bencher) {
-            let a = nd(&[8192, 4096]);
+        /// ndarray's `[::2, ::2]`.
+        fn info() -> [SliceInfoElem; 2] {
             let step = SliceInfoElem::Slice {
                 start: 0,
                 end: None,
                 step: 2,
             };
-            let info = [step, step];
+            [step, step]
+        }
+
+        #[divan::bench]
+        fn ndarray_dyn(b: Bencher) {
+            let (a, info) = (nd(&[8192, 4096]), info());
             b.bench_local(|| -> ArrayViewD<'_, f32> { black_box(&a).slice(black_box(&info[..])) });
         }
 
@@ -508,13 +512,7 @@ mod rank2 {
         /// count incremented) and sliced into a new owned handle (`slice_move`).
         #[divan::bench]
         fn ndarray_arc(b: Bencher) {
-            let a = nd(&[8192, 4096]).into_shared();
-            let step = SliceInfoElem::Slice {
-                start: 0,
-                end: None,
-                step: 2,
-            };
-            let info = [step, step];
+            let (a, info) = (nd(&[8192, 4096]).into_shared(), info());
             b.bench_local(|| black_box(&a).clone().slice_move(black_box(&info[..])));
         }
     }

@@ -60,10 +60,12 @@ struct Kept {
 /// (or a slot since taken by another key) just falls back to the hash.
 #[derive(Clone, Copy)]
 struct Hint {
-    addr: usize,
-    len: usize,
+    text: TextAt,
     slot: usize,
 }
+
+/// Where a text lies: its address and length.
+type TextAt = (usize, usize);
 
 impl<'a> Key<'a> {
     /// A key for operation `op` on the pattern `text` and the source's `shape` (its
@@ -123,15 +125,15 @@ impl<'a> Key<'a> {
             && shape.is_int() == kept.is_int
     }
 
-    /// Where a text key's hint is kept; `None` for a macro's key (found by address already).
-    fn hint(&self) -> Option<usize> {
-        let addr = self.text.as_ptr().addr();
-        (self.site == 0).then_some((addr >> 3 ^ addr >> 7 ^ self.text.len()) % HINTS)
+    /// Where the key's text lies.
+    fn text_at(&self) -> TextAt {
+        (self.text.as_ptr().addr(), self.text.len())
     }
 
-    /// Whether `hint` names this key's text (by address and length).
-    fn hinted(&self, hint: Hint) -> bool {
-        hint.addr == self.text.as_ptr().addr() && hint.len == self.text.len()
+    /// Where a text key's hint is kept; `None` for a macro's key (found by address already).
+    fn hint(&self) -> Option<usize> {
+        let (addr, len) = self.text_at();
+        (self.site == 0).then_some((addr >> 3 ^ addr >> 7 ^ len) % HINTS)
     }
 
     /// The key, owned.
@@ -171,36 +173,33 @@ fn mix(h: u64, w: u64) -> u64 {
     (h.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95)
 }
 
-/// The last word of `b`'s: its last eight bytes, or all of them when shorter (the hash
-/// reads a text's whole words, then this one, overlapping the one before rather than padded).
+/// `b` as little-endian words: the whole words before its last byte, then [`last_word`].
+fn words(b: &[u8]) -> (&[[u8; 8]], u64) {
+    let (whole, _) = b[..b.len().saturating_sub(1) / 8 * 8].as_chunks::<8>();
+    (whole, last_word(b))
+}
+
+/// The last word of `b`'s: its last eight bytes, or all of them when shorter (a text's
+/// words end with this one, overlapping the one before rather than padded).
 fn last_word(b: &[u8]) -> u64 {
-    match b.len() {
-        n @ 8.. => word(&b[n - 8..]),
-        _ => b.iter().rev().fold(0u64, |w, &x| w << 8 | u64::from(x)),
+    match b.last_chunk::<8>() {
+        Some(w) => u64::from_le_bytes(*w),
+        None => b.iter().rev().fold(0u64, |w, &x| w << 8 | u64::from(x)),
     }
 }
 
-/// The little-endian word of eight bytes.
-fn word(b: &[u8]) -> u64 {
-    u64::from_le_bytes(b.try_into().unwrap_or([0; 8]))
+/// FxHash of `b`'s [`words`] mixed into `h`.
+fn mix_bytes(h: u64, b: &[u8]) -> u64 {
+    let (whole, last) = words(b);
+    let h = whole.iter().fold(h, |h, w| mix(h, u64::from_le_bytes(*w)));
+    mix(h, last)
 }
 
-/// FxHash of `b`'s words mixed into `h` (see [`last_word`]).
-fn mix_bytes(mut h: u64, b: &[u8]) -> u64 {
-    for w in b[..b.len().saturating_sub(1) / 8 * 8].chunks_exact(8) {
-        h = mix(h, word(w));
-    }
-    mix(h, last_word(b))
-}
-
-/// Whether the byte strings `a` and `b` are equal, compared a word at a time inline (keys
-/// are short: a call to `memcmp` costs more than the loop).
+/// Whether the byte strings `a` and `b` are equal, compared by [`words`] inline (keys are
+/// short: a call to `memcmp` costs more than the loop).
 fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    let whole = a.len().saturating_sub(1) / 8 * 8;
-    a.len() == b.len()
-        && (a[..whole].chunks_exact(8).zip(b[..whole].chunks_exact(8)))
-            .all(|(x, y)| word(x) == word(y))
-        && last_word(a) == last_word(b)
+    let ((wa, la), (wb, lb)) = (words(a), words(b));
+    a.len() == b.len() && la == lb && same(wa, wb)
 }
 
 /// Whether `a` and `b` are equal, compared inline (see [`same_bytes`]).
@@ -220,8 +219,7 @@ impl<V> Cache<V> {
     pub(crate) const fn new() -> Cache<V> {
         // No text lives at address 0.
         const NONE: Hint = Hint {
-            addr: 0,
-            len: 0,
+            text: (0, 0),
             slot: 0,
         };
         Cache {
@@ -235,7 +233,7 @@ impl<V> Cache<V> {
     fn find(&self, key: &Key<'_>) -> Result<Rc<V>, usize> {
         let hint = key.hint().map(|h| &self.hints[h]);
         if let Some(h) = hint
-            && key.hinted(h.get())
+            && h.get().text == key.text_at()
             && let Some(Some((k, v))) = self.slots.get(h.get().slot)
             && key.is(k)
         {
@@ -255,8 +253,7 @@ impl<V> Cache<V> {
     fn leave_hint(&self, key: &Key<'_>, slot: usize) {
         if let Some(h) = key.hint() {
             self.hints[h].set(Hint {
-                addr: key.text.as_ptr().addr(),
-                len: key.text.len(),
+                text: key.text_at(),
                 slot,
             });
         }

@@ -109,7 +109,7 @@ impl<'a> Key<'a> {
 
     /// The key's size in bytes, as kept.
     fn len(&self) -> usize {
-        self.text.len() + self.extra.len() + 9 * self.shape.leaves().len()
+        key_bytes(self.text.as_bytes(), &self.extra, self.shape.leaves())
     }
 
     /// Whether `kept` is this key (a macro's key by its address alone: its text and
@@ -166,6 +166,12 @@ impl<'a> Key<'a> {
         }
         h ^ (h >> 29)
     }
+}
+
+/// A key's size in bytes, as [`MAX_KEY`] counts it: its text and keywords, and nine bytes
+/// per leaf (an extent and its profile token).
+fn key_bytes(text: &[u8], extra: &[u8], leaves: &[i64]) -> usize {
+    text.len() + extra.len() + 9 * leaves.len()
 }
 
 /// FxHash's step: the hash `h` with the word `w` mixed in.
@@ -269,7 +275,7 @@ impl<V> Cache<V> {
     #[cfg(test)]
     pub(crate) fn key_bytes(&self) -> usize {
         (self.slots.iter().flatten())
-            .map(|(k, _)| k.text.len() + k.extra.len() + 9 * k.leaves.len())
+            .map(|(k, _)| key_bytes(k.text.as_bytes(), &k.extra, &k.leaves))
             .sum()
     }
 }

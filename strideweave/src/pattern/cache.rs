@@ -195,17 +195,22 @@ fn last_word(b: &[u8]) -> u64 {
 }
 
 /// FxHash of `b`'s [`words`] mixed into `h`.
-fn mix_bytes(h: u64, b: &[u8]) -> u64 {
+fn mix_bytes(mut h: u64, b: &[u8]) -> u64 {
     let (whole, last) = words(b);
-    let h = whole.iter().fold(h, |h, w| mix(h, u64::from_le_bytes(*w)));
+    for w in whole {
+        h = mix(h, u64::from_le_bytes(*w));
+    }
     mix(h, last)
 }
 
 /// Whether the byte strings `a` and `b` are equal, compared by [`words`] inline (keys are
 /// short: a call to `memcmp` costs more than the loop).
 fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
     let ((wa, la), (wb, lb)) = (words(a), words(b));
-    a.len() == b.len() && la == lb && same(wa, wb)
+    (wa.iter().zip(wb)).all(|(x, y)| u64::from_le_bytes(*x) == u64::from_le_bytes(*y)) && la == lb
 }
 
 /// Whether `a` and `b` are equal, compared inline (see [`same_bytes`]).

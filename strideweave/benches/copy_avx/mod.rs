@@ -209,7 +209,9 @@ pub fn stream_copy_on(dst: &mut [f32], src: &[f32], threads: usize) {
 }
 
 /// The reversed permutation of [32,64,64,32]: each (i1, i2) plane is one 32 × 32 tile of
-/// [`tile_stream`] whose rows lie 32·64·64 elements apart on both sides.
+/// [`tile_stream`] whose rows lie 32·64·64 elements apart on both sides, i1 innermost: each
+/// source page is read in sequence, 128 bytes per tile (i2 innermost stepped the source by
+/// 8 KiB per tile: 1.50 against 1.26–1.30 ms for i1 innermost or 2 × 2 blocks of planes).
 pub fn permute4(src: &[f32], dst: &mut [f32]) {
     permute4_on(src, dst, 1);
 }
@@ -231,8 +233,8 @@ pub fn permute4_on(src: &[f32], dst: &mut [f32], threads: usize) {
         // threads get disjoint ranges of i1, so disjoint destination elements, and `dst`
         // stays borrowed until both have returned (the scope).
         unsafe {
-            for i1 in i1s {
-                for i2 in 0..64 {
+            for i2 in 0..64 {
+                for i1 in i1s.clone() {
                     let (s0, d0) = (32 * (i1 + 64 * i2), 32 * (i2 + 64 * i1));
                     tile_stream::<32, 32>(
                         src.as_ptr().add(s0),

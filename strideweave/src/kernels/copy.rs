@@ -199,6 +199,30 @@ mod tests {
         }
     }
 
+    /// A streamed permutation whose groups the line path visits in the source's order (the
+    /// reversed [8,16,16,8] permutation into a destination on a cache line, where each
+    /// group of 64 positions holds 8 of one leaf and 8 of the next) writes what the
+    /// portable path writes.
+    #[test]
+    fn a_permutation_in_source_order_writes_what_the_portable_path_writes() {
+        let src: Vec<u32> = (0..16384u32)
+            .map(|k| k.wrapping_mul(2_654_435_761))
+            .collect();
+        let on = |path: Path<u32>| {
+            let mut dst = vec![u32::MAX; 16384 + 16];
+            let d_o = dst.as_ptr().align_offset(64) as i64;
+            let (e, ds) = ([8, 16, 16, 8], [1, 8, 128, 2048]);
+            let planned_modes = plan(&e, (d_o, &ds), [(0, &[2048, 128, 8, 1])], Order::Strides);
+            if let Some((modes, d_o, [so])) = planned_modes {
+                planned(&modes, (&src, so), (&mut dst, d_o), path);
+            }
+            dst[d_o as usize..][..16384].to_vec()
+        };
+        let want = on(Path::portable());
+        assert!(want != vec![u32::MAX; 16384]);
+        assert!(on(Path::new(Isa::Avx2, usize::MAX)) == want);
+    }
+
     /// `planned` on `path` from `src` into a destination of `len` elements filled with
     /// `u32::MAX`.
     fn run_on(case: Case<'_>, src: &[u32], len: usize, path: Path<u32>) -> Vec<u32> {

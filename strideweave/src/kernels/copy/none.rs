@@ -27,8 +27,12 @@ pub(super) const COLS: usize = 128;
 
 #[inline]
 pub(super) fn try_rows<T: Copy, const R: usize>(
-    _: (&[T], &[usize; R]),
-    _: (&mut [&mut [T]], usize),
+    _: (&[T], &super::lines::Group<R>),
+    _: (
+        &mut super::lines::Rows<'_, '_, T>,
+        std::ops::Range<usize>,
+        usize,
+    ),
     _: &mut [T],
     _: Path<T>,
 ) -> bool {

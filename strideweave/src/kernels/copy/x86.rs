@@ -10,8 +10,10 @@
 //! NaN canonicalised), so every path writes the same bits.
 
 use std::arch::x86_64::*;
+use std::ops::Range;
 use std::ptr;
 
+use super::lines::{Group, Rows};
 use super::path::{Isa, Path};
 use super::run::forward;
 use crate::kernels::lanes::transpose8;
@@ -125,60 +127,60 @@ pub(super) fn try_square<T: Copy, const W: usize>(
 pub(super) const COLS: usize = 128;
 
 /// One group of a streamed transpose of 4-byte `T`s: `rows[c][p + r] = src[offs[r] + c]`
-/// for r < `R` (a multiple of 8; the line path chooses it) and c < `rows.len()` (a multiple
-/// of 8, at most [`COLS`]), through `buf` (8×8 register transposes into it), each of its rows
-/// streamed out as whole lines. Every destination row must reach `p + R` and be 64-byte
-/// aligned at `p`.
+/// for r < `R` (a multiple of 8; the line path chooses it) and c in `cols` (a multiple of 8
+/// long, at most [`COLS`]), through `buf` (8×8 register transposes into it), each of its
+/// rows streamed out as whole lines. Every destination row must reach `p + R` and be
+/// 64-byte aligned at `p`; the group's greatest offset and the rows' shared line, checked
+/// once, stand for every position and row.
 #[inline]
 pub(super) fn try_rows<T: Copy, const R: usize>(
-    (src, offs): (&[T], &[usize; R]),
-    (rows, p): (&mut [&mut [T]], usize),
+    (src, group): (&[T], &Group<R>),
+    (rows, cols, p): (&mut Rows<'_, '_, T>, Range<usize>, usize),
     buf: &mut [T],
     path: Path<T>,
 ) -> bool {
-    let cols = rows.len();
+    let w = cols.len();
     if path.isa() != Isa::Avx2
         || !path.stream()
         || size_of::<T>() != 4
-        || cols == 0
-        || !cols.is_multiple_of(8)
-        || cols > COLS
+        || w == 0
+        || !w.is_multiple_of(8)
+        || w > COLS
         || !R.is_multiple_of(8)
-        || buf.len() < R * cols
-        || offs
-            .iter()
-            .any(|&o| o.checked_add(cols).is_none_or(|end| end > src.len()))
+        || buf.len() < R * w
+        || cols.end > rows.rows.len()
+        || !rows.lines_at(p, R)
+        || group
+            .hi()
+            .checked_add(cols.end)
+            .is_none_or(|end| end > src.len())
     {
         return false;
     }
-    let mut to = [ptr::null_mut::<f32>(); COLS];
-    for (t, row) in to.iter_mut().zip(rows.iter_mut()) {
-        match row.get_mut(p..p + R) {
-            Some(out) if out.as_ptr().addr().is_multiple_of(64) => *t = out.as_mut_ptr().cast(),
-            _ => return false,
-        }
-    }
     // SAFETY: an AVX2 path proves AVX2 present and `T` plain; `T` is 4 bytes wide, so the
-    // lanes of `f32` carry its bits; `rows4` reads `src[offs[r] + c]` for c < cols (each
-    // row's end checked) and writes `to[c][r]` for r < R, c < cols: `to[c]` points at
-    // `rows[c][p..p + R]` (taken by `get_mut`, 64-byte aligned, checked); `buf[..R·cols]`
-    // (checked) lies between; the destination rows are exclusive borrows of separate slices,
-    // so they are disjoint from each other, from `buf` and from the shared `src`.
+    // lanes of `f32` carry its bits. `rows4` reads `src[offs[r] + c]` for c in `cols`: every
+    // offset is at most the group's greatest, `hi`, and `hi + cols.end ≤ src.len()`
+    // (checked), so `s = src + cols.start` and each read are in bounds. It writes
+    // `rows[c][p + r]` for r < R and c in `cols` (`cols.end` ≤ the rows, checked): every row
+    // reaches `p + R` and starts a line at `p` (`lines_at`: all rows share the first row's
+    // place in a line). `buf[..R·w]` (checked) lies between. The destination rows are
+    // exclusive borrows of separate slices, so they are disjoint from each other, from
+    // `buf` and from the shared `src`.
     #[allow(unsafe_code)]
     unsafe {
         rows4(
-            offs,
-            src.as_ptr().cast(),
-            &to[..cols],
+            group.offsets(),
+            src.as_ptr().add(cols.start).cast(),
+            (&mut rows.rows[cols], p),
             buf.as_mut_ptr().cast(),
         );
     }
     true
 }
 
-/// `d[c][r] = s[offs[r] + c]` for r < `R`, c < `d.len()` (both multiples of 8): 8×8 blocks
-/// transposed in registers into `b` (`d.len()` rows of `R`), then each row of `b` streamed
-/// to its destination row.
+/// `d[c][p + r] = s[offs[r] + c]` for r < `R`, c < `d.len()` (both multiples of 8): 8×8
+/// blocks transposed in registers into `b` (`d.len()` rows of `R`), then each row of `b`
+/// streamed to its destination row.
 ///
 /// The source is read row by row (eight source rows at a time, all their columns): each
 /// source line is used whole while it is in L1. Column by column instead (eight columns of
@@ -186,16 +188,21 @@ pub(super) fn try_rows<T: Copy, const R: usize>(
 /// of two apart, in one cache set, and evict each other — which measured 1.3–3× slower on
 /// the reversed [32,64,64,32] permutation.
 ///
-/// Safety: AVX2 present; `s[offs[r] .. offs[r] + d.len()]` readable and initialised,
-/// `d[c][..R]` writable and 32-byte aligned for every c, `b[..R·d.len()]` writable; all
-/// disjoint.
+/// Safety: AVX2 present; `T` 4 bytes wide and plain; `s[offs[r] .. offs[r] + d.len()]`
+/// readable and initialised, `d[c][p .. p + R]` in bounds and 32-byte aligned for every c,
+/// `b[..R·d.len()]` writable; all disjoint.
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
-unsafe fn rows4<const R: usize>(offs: &[usize; R], s: *const f32, d: &[*mut f32], b: *mut f32) {
+unsafe fn rows4<T, const R: usize>(
+    offs: &[usize; R],
+    s: *const f32,
+    (d, p): (&mut [&mut [T]], usize),
+    b: *mut f32,
+) {
     let cols = d.len();
     // SAFETY (every block below): reads s[offs[r8 + k] + c8 + 0..8] with c8 + 8 ≤ cols;
     // writes b[(c8 + k)·R + r8 + 0..8] < R·cols; then reads b[c·R + 0..R] and streams to
-    // d[c][8j .. 8j + 8], 32-byte aligned: all inside the contract's ranges.
+    // d[c][p + 8j .. p + 8j + 8], 32-byte aligned: all inside the contract's ranges.
     unsafe {
         for r8 in (0..R).step_by(8) {
             let from: [*const f32; 8] = std::array::from_fn(|k| s.add(offs[r8 + k]));
@@ -206,8 +213,8 @@ unsafe fn rows4<const R: usize>(offs: &[usize; R], s: *const f32, d: &[*mut f32]
                 }
             }
         }
-        for (c, &to) in d.iter().enumerate() {
-            let from = b.add(c * R);
+        for (c, row) in d.iter_mut().enumerate() {
+            let (from, to) = (b.add(c * R), row.as_mut_ptr().cast::<f32>().add(p));
             for j in (0..R).step_by(8) {
                 _mm256_stream_ps(to.add(j), _mm256_loadu_ps(from.add(j)));
             }

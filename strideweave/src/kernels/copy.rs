@@ -201,7 +201,7 @@ mod tests {
 
     /// A streamed permutation whose groups the line path visits in the source's order (the
     /// reversed [8,16,16,8] permutation into a destination on a cache line, where each
-    /// group of 64 positions holds 8 of one leaf and 8 of the next) writes what the
+    /// group of 32 positions holds 8 of one leaf and 4 of the next) writes what the
     /// portable path writes.
     #[test]
     fn a_permutation_in_source_order_writes_what_the_portable_path_writes() {

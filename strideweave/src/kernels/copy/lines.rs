@@ -31,19 +31,16 @@ use super::path::{Isa, Path};
 use super::x86::{self, COLS};
 use crate::kernels::plan::{Mode, Modes, outer};
 
-/// The positions of a line-aligned group: 64 4-byte elements, four lines; 32 (two lines,
-/// [`WIDE_ROWS`]) when its block has more than 64 columns, up to [`COLS`]. Blocks are 16 KiB
-/// (half of L1) either way.
+/// The positions of a line-aligned group: 32 4-byte elements, two lines, times up to
+/// [`COLS`] columns: blocks of at most 16 KiB (a third of L1).
 ///
 /// A wide transpose takes 32 × 128 blocks, the shape of the hand kernel in
 /// `benches/copy_avx`: a 4096² transpose in 64 × 64 blocks (64 source rows read at once, 256
 /// bytes of each at a time) measured 1.06–1.27× slower. The reversed [32,64,64,32]
-/// permutation (32 columns) keeps 64 positions: 32 × 32 blocks, which pay the per-group
-/// set-up on half as many elements, measured 1.14× slower than 64 × 32.
-pub(super) const ROWS: usize = 64;
-
-/// The positions of a group whose block is wider than 64 columns.
-const WIDE_ROWS: usize = 32;
+/// permutation (32 columns) takes 32 × 32 blocks, as the hand kernel does: on one thread as
+/// fast as 64 × 32 (1.494 ms both, A/B over 6 alternating runs), on two threads 0.76 against
+/// 0.94 ms.
+pub(super) const ROWS: usize = 32;
 
 /// The plan of a streamed transpose by whole lines: the partner leaf `b` (one destination
 /// row per position of it), the run's leaves and positions, and the outer leaves.
@@ -119,9 +116,9 @@ impl Lines {
     }
 
     /// The block buffer of one thread, filled with `x` (any element): room for the largest
-    /// block, 32 × 128 or 64 × 64.
+    /// block, 32 × 128.
     pub(super) fn buffer<T: Copy>(&self, x: T) -> Vec<T> {
-        vec![x; WIDE_ROWS * COLS]
+        vec![x; ROWS * COLS]
     }
 
     /// The destination rows of the block at `d`: row `c` is `dst[d + c·b.d ..]`, as many
@@ -163,11 +160,7 @@ impl Lines {
         let head = ((64 - first.as_ptr().addr() % 64) % 64 / 4).min(n);
         let wide = cols - cols % 8;
         let (from, to) = ((src, s), (&mut *rows, lo));
-        let tail = if wide > 64 {
-            self.groups::<T, WIDE_ROWS>(from, to, head, wide, buf, path)
-        } else {
-            self.groups::<T, ROWS>(from, to, head, wide, buf, path)
-        };
+        let tail = self.groups::<T, ROWS>(from, to, head, wide, buf, path);
         // Ordinary stores: the columns past a multiple of 8 for the grouped positions, every
         // column for the positions outside groups (fewer than 16 before, fewer than a
         // group after).
@@ -254,8 +247,8 @@ impl Lines {
 /// smallest source step innermost.
 ///
 /// In the destination's order, the groups of the reversed [32,64,64,32] permutation step the
-/// source by 8 KiB, so each group's 64 rows come from pages the hardware prefetchers have not
-/// seen; stepping along the source's leaf of stride 32 instead reads each source page in
+/// source by 8 KiB, so each group's source rows come from pages the hardware prefetchers have
+/// not seen; stepping along the source's leaf of stride 32 instead reads each source page in
 /// sequence, 128 bytes per group: 2.06 → 1.68 ms (A/B, 6 alternating runs; the hand kernel
 /// in `benches/copy_avx` gains as much from the same order).
 struct Sweep {

@@ -199,28 +199,54 @@ mod tests {
         }
     }
 
-    /// A streamed permutation whose groups the line path visits in the source's order (the
-    /// reversed [8,16,16,8] permutation into a destination on a cache line, where each
-    /// group of 32 positions holds 8 of one leaf and 4 of the next) writes what the
-    /// portable path writes.
+    /// Streamed permutations whose groups the line path visits in the source's order write
+    /// what the portable path writes: the reversed [8,16,16,8] permutation into a destination
+    /// on a cache line (each group of 32 positions holds 8 of one leaf and 4 of the next),
+    /// and others whose groups are regular or not (a leaf the group's part does not divide),
+    /// on a line or not (positions before the first line boundary).
     #[test]
     fn a_permutation_in_source_order_writes_what_the_portable_path_writes() {
-        let src: Vec<u32> = (0..16384u32)
-            .map(|k| k.wrapping_mul(2_654_435_761))
-            .collect();
-        let on = |path: Path<u32>| {
-            let mut dst = vec![u32::MAX; 16384 + 16];
-            let d_o = dst.as_ptr().align_offset(64) as i64;
-            let (e, ds) = ([8, 16, 16, 8], [1, 8, 128, 2048]);
-            let planned_modes = plan(&e, (d_o, &ds), [(0, &[2048, 128, 8, 1])], Order::Strides);
-            if let Some((modes, d_o, [so])) = planned_modes {
-                planned(&modes, (&src, so), (&mut dst, d_o), path);
+        // (extents, the destination's leaf order fastest first, the destination's distance
+        // from a line in elements); the source is compact, first leaf fastest.
+        let cases: [([i64; 4], [usize; 4], usize); 6] = [
+            ([8, 16, 16, 8], [3, 2, 1, 0], 0),
+            ([8, 16, 16, 8], [3, 2, 1, 0], 3),
+            ([16, 8, 12, 8], [3, 2, 1, 0], 0),
+            ([8, 6, 16, 8], [3, 2, 1, 0], 0),
+            ([16, 8, 8, 16], [3, 1, 2, 0], 0),
+            ([8, 4, 32, 16], [2, 3, 1, 0], 0),
+        ];
+        for (e, order, off) in cases {
+            let n: i64 = e.iter().product();
+            let src: Vec<u32> = (0..n as u32)
+                .map(|k| k.wrapping_mul(2_654_435_761))
+                .collect();
+            let ss = [1, e[0], e[0] * e[1], e[0] * e[1] * e[2]];
+            let mut ds = [0i64; 4];
+            let mut stride = 1;
+            for &k in &order {
+                ds[k] = stride;
+                stride *= e[k];
             }
-            dst[d_o as usize..][..16384].to_vec()
-        };
-        let want = on(Path::portable());
-        assert!(want != vec![u32::MAX; 16384]);
-        assert!(on(Path::new(Isa::Avx2, usize::MAX)) == want);
+            // The destination's elements, and how many elements around them were written.
+            let on = |path: Path<u32>| {
+                let mut dst = vec![u32::MAX; n as usize + 32];
+                let d_o = dst.as_ptr().align_offset(64) + off;
+                let at = (d_o as i64, &ds[..]);
+                if let Some((modes, d_o, [so])) = plan(&e, at, [(0, &ss)], Order::Strides) {
+                    planned(&modes, (&src, so), (&mut dst, d_o), path);
+                }
+                let inside = dst[d_o..][..n as usize].to_vec();
+                let around = dst[..d_o].iter().chain(&dst[d_o + n as usize..]);
+                (inside, around.filter(|&&x| x != u32::MAX).count())
+            };
+            let want = on(Path::portable());
+            assert!(want.0.iter().all(|&x| x != u32::MAX) && want.1 == 0);
+            assert!(
+                on(Path::new(Isa::Avx2, usize::MAX)) == want,
+                "{e:?} {order:?} +{off}"
+            );
+        }
     }
 
     /// `planned` on `path` from `src` into a destination of `len` elements filled with

@@ -15,7 +15,7 @@
 //!
 //! The groups follow the destination's order, except where every group is one pattern of
 //! source offsets shifted (groups that start on boundaries of the run's leaves): then the
-//! leaf with the smallest source step is stepped innermost ([`Sweep`]), so that consecutive
+//! leaf with the smallest source step is stepped innermost ([`source_order`]), so that consecutive
 //! groups read the next bytes of the same source pages. A group carries its least and
 //! greatest offset ([`Group`]) and the destination rows are checked once per span ([`Rows`]),
 //! so the vector kernel checks a group in a few comparisons, not one per position and row.
@@ -212,18 +212,18 @@ impl Lines {
             }
         };
         let mut base = [0; R];
-        let mut odometer = Odometer::new(&self.run, s, lo + head);
-        match Sweep::new(&self.run, R, lo + head, groups) {
-            // Groups in the order that reads the source most nearly in sequence.
-            Some(sweep) => {
-                odometer.fill(&mut base);
+        match source_order(&self.run, R, lo + head, groups) {
+            // Groups in the order that reads the source most nearly in sequence: each the
+            // first group's offsets shifted.
+            Some(leaves) => {
+                self.offsets(s, lo + head, &mut base);
                 let first = Group::new(base);
-                sweep.each(|g, shift| {
-                    let p0 = head + g * R;
+                outer(&leaves, 0, [0], |g, [shift]| {
+                    let p0 = head + g as usize * R;
                     match first.shifted(shift) {
                         Some(group) => block(p0, &group),
                         None => {
-                            Odometer::new(&self.run, s, lo + p0).fill(&mut base);
+                            self.offsets(s, lo + p0, &mut base);
                             block(p0, &Group::new(base));
                         }
                     }
@@ -231,6 +231,7 @@ impl Lines {
             }
             // Groups in the destination's order.
             None => {
+                let mut odometer = Odometer::new(&self.run, s, lo + head);
                 for g in 0..groups {
                     odometer.fill(&mut base);
                     block(head + g * R, &Group::new(base));
@@ -243,98 +244,55 @@ impl Lines {
 
 /// The order of a span's groups when every group holds the same pattern of source offsets
 /// shifted by its own start (groups that start on a boundary of the run's leaves): the leaves
-/// the groups step along (a leaf partly inside a group steps by the part), visited with the
-/// smallest source step innermost.
+/// the groups step along (a leaf partly inside a group steps by the part) as [`outer`] walks
+/// them, the smallest source step first, each with its extent in groups, its step in group
+/// index (as `d`) and in source offset.
 ///
 /// In the destination's order, the groups of the reversed [32,64,64,32] permutation step the
 /// source by 8 KiB, so each group's source rows come from pages the hardware prefetchers have
 /// not seen; stepping along the source's leaf of stride 32 instead reads each source page in
 /// sequence, 128 bytes per group: 2.06 → 1.68 ms (A/B, 6 alternating runs; the hand kernel
 /// in `benches/copy_avx` gains as much from the same order).
-struct Sweep {
-    /// The leaves the groups step along, innermost in the destination first.
-    steps: SmallVec<[Step; 8]>,
-    /// Indices into `steps`, the smallest source step first: the visiting order.
-    order: SmallVec<[usize; 8]>,
-}
-
-/// One leaf of a [`Sweep`]: its extent in groups, the source offset and group index one step
-/// along it moves by.
-#[derive(Clone, Copy)]
-struct Step {
-    e: usize,
-    s: i64,
-    g: usize,
-}
-
-impl Sweep {
-    /// The sweep of the `groups` groups of `r` positions from run position `from`, when they
-    /// are regular (`from` on a group boundary, each group made of whole leaves and a
-    /// dividing part of the next), fill whole steps of every leaf but the outermost, and a
-    /// visiting order other than the destination's; `None` otherwise.
-    fn new(run: &[Mode<1>], r: usize, from: usize, groups: usize) -> Option<Sweep> {
-        if !from.is_multiple_of(r) || groups == 0 {
-            return None;
-        }
-        let (mut inside, mut steps) = (1usize, SmallVec::<[Step; 8]>::new());
-        let mut g = 1;
-        for m in run {
-            let e = m.e as usize;
-            if steps.is_empty() && inside * e <= r {
-                inside *= e;
-                continue;
-            }
-            // The part of the leaf inside a group (1 once the group is full).
-            let part = r / inside;
-            if steps.is_empty() && (!r.is_multiple_of(inside) || !e.is_multiple_of(part)) {
-                return None;
-            }
-            let part = if steps.is_empty() { part } else { 1 };
-            steps.push(Step {
-                e: e / part,
-                s: m.s[0] * part as i64,
-                g,
-            });
-            g *= e / part;
-        }
-        // The groups must fill whole steps of every leaf but the outermost: a box.
-        let (last, inner) = steps.split_last_mut()?;
-        let whole: usize = inner.iter().map(|st| st.e).product();
-        let first = from / r;
-        if !first.is_multiple_of(whole) || !groups.is_multiple_of(whole) {
-            return None;
-        }
-        last.e = groups / whole;
-        let mut order: SmallVec<[usize; 8]> = (0..steps.len()).collect();
-        order.sort_by_key(|&k| steps[k].s.unsigned_abs());
-        if order.iter().enumerate().all(|(i, &k)| i == k) {
-            return None;
-        }
-        Some(Sweep { steps, order })
+///
+/// The groups are the `groups` groups of `r` positions from run position `from`; `None`
+/// unless they are regular (`from` on a group boundary, each group made of whole leaves and
+/// a dividing part of the next), fill whole steps of every leaf but the outermost, and are
+/// visited in an order other than the destination's.
+fn source_order(run: &[Mode<1>], r: usize, from: usize, groups: usize) -> Option<Modes<1>> {
+    if !from.is_multiple_of(r) || groups == 0 {
+        return None;
     }
-
-    /// Calls `f(g, shift)` for every group: `g` its index from the first, `shift` how far its
-    /// source offsets lie from the first group's.
-    fn each(&self, mut f: impl FnMut(usize, i64)) {
-        let count: usize = self.steps.iter().map(|st| st.e).product();
-        let mut at: SmallVec<[usize; 8]> = SmallVec::from_elem(0, self.steps.len());
-        let (mut shift, mut g) = (0i64, 0usize);
-        for _ in 0..count {
-            f(g, shift);
-            for &k in &self.order {
-                let st = self.steps[k];
-                at[k] += 1;
-                shift += st.s;
-                g += st.g;
-                if at[k] < st.e {
-                    break;
-                }
-                at[k] = 0;
-                shift -= st.e as i64 * st.s;
-                g -= st.e * st.g;
-            }
+    let (mut inside, mut leaves) = (1usize, Modes::<1>::new());
+    let mut g = 1;
+    for m in run {
+        let e = m.e as usize;
+        if leaves.is_empty() && inside * e <= r {
+            inside *= e;
+            continue;
         }
+        // The part of the leaf inside a group (1 once the group is full).
+        let part = r / inside;
+        if leaves.is_empty() && (!r.is_multiple_of(inside) || !e.is_multiple_of(part)) {
+            return None;
+        }
+        let part = if leaves.is_empty() { part } else { 1 };
+        leaves.push(Mode {
+            e: (e / part) as i64,
+            d: g as i64,
+            s: [m.s[0] * part as i64],
+        });
+        g *= e / part;
     }
+    // The groups must fill whole steps of every leaf but the outermost: a box.
+    let (last, inner) = leaves.split_last_mut()?;
+    let whole: usize = inner.iter().map(|m| m.e as usize).product();
+    if !(from / r).is_multiple_of(whole) || !groups.is_multiple_of(whole) {
+        return None;
+    }
+    last.e = (groups / whole) as i64;
+    leaves.sort_by_key(|m| m.s[0].unsigned_abs());
+    // Still in the destination's order (group steps increasing): nothing to reorder.
+    (!leaves.is_sorted_by_key(|m| m.d)).then_some(leaves)
 }
 
 /// [`x86::try_rows`] by plain loops (reached only if a block were out of range, which a
@@ -482,10 +440,11 @@ impl<'a> Odometer<'a> {
 mod tests {
     use super::*;
 
-    /// A sweep visits every group of its span once, each with its positions' offsets (the
-    /// first group's shifted), and the leaf of the smallest source step innermost.
+    /// The source order visits every group of its span once, each with its positions'
+    /// offsets (the first group's shifted), and the leaf of the smallest source step
+    /// innermost.
     #[test]
-    fn a_sweep_visits_every_group_once_with_its_offsets_smallest_source_step_first()
+    fn the_source_order_visits_every_group_once_with_its_offsets_smallest_source_step_first()
     -> Result<(), &'static str> {
         let leaf = |e, s| Mode { e, d: 0, s: [s] };
         // The reversed [32,64,64,32] permutation's run: d, c, b with source strides
@@ -497,11 +456,12 @@ mod tests {
             out
         };
         for (from, groups) in [(0, 2048), (65536, 1024), (2048 * 4, 64)] {
-            let sweep = Sweep::new(&run, 64, from, groups).ok_or("no sweep")?;
+            let leaves = source_order(&run, 64, from, groups).ok_or("no source order")?;
             let first = offsets_from(from);
             let mut seen = vec![false; groups];
             let mut order = Vec::new();
-            sweep.each(|g, shift| {
+            outer(&leaves, 0, [0], |g, [shift]| {
+                let g = g as usize;
                 let want = offsets_from(from + 64 * g);
                 let got: Vec<usize> = first.iter().map(|&o| (o as i64 + shift) as usize).collect();
                 assert_eq!(got, want, "group {g} of the span from {from}");
@@ -517,10 +477,10 @@ mod tests {
         }
         // Not regular: a span starting inside a group, a part of c that does not divide it,
         // a span that is not a box, a run already in source order.
-        assert!(Sweep::new(&run, 64, 32, 10).is_none());
-        assert!(Sweep::new(&[leaf(32, 131072), leaf(5, 2048), leaf(64, 32)], 64, 0, 2).is_none());
-        assert!(Sweep::new(&run, 64, 0, 33).is_none());
-        assert!(Sweep::new(&[leaf(32, 1), leaf(64, 32), leaf(64, 2048)], 64, 0, 2048).is_none());
+        assert!(source_order(&run, 64, 32, 10).is_none());
+        assert!(source_order(&[leaf(32, 131072), leaf(5, 2048), leaf(64, 32)], 64, 0, 2).is_none());
+        assert!(source_order(&run, 64, 0, 33).is_none());
+        assert!(source_order(&[leaf(32, 1), leaf(64, 32), leaf(64, 2048)], 64, 0, 2048).is_none());
         Ok(())
     }
 

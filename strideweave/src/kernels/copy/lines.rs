@@ -25,6 +25,8 @@
 //! ([`super::parallel`]) can give each thread a line-aligned share of every row — whole
 //! lines on every side, each thread streaming its own.
 
+use std::ops::Range;
+
 use smallvec::SmallVec;
 
 use super::path::{Isa, Path};
@@ -270,12 +272,16 @@ fn source_order(run: &[Mode<1>], r: usize, from: usize, groups: usize) -> Option
             inside *= e;
             continue;
         }
-        // The part of the leaf inside a group (1 once the group is full).
-        let part = r / inside;
-        if leaves.is_empty() && (!r.is_multiple_of(inside) || !e.is_multiple_of(part)) {
-            return None;
-        }
-        let part = if leaves.is_empty() { part } else { 1 };
+        // The part of the leaf inside a group: the rest of the first group, then 1.
+        let part = if leaves.is_empty() {
+            let part = r / inside;
+            if !r.is_multiple_of(inside) || !e.is_multiple_of(part) {
+                return None;
+            }
+            part
+        } else {
+            1
+        };
         leaves.push(Mode {
             e: (e / part) as i64,
             d: g as i64,
@@ -344,9 +350,11 @@ impl<const R: usize> Group<R> {
 
 /// The destination rows of a span, checked once for all its groups: the length every row
 /// has (at least) and whether all rows start at the same place in a cache line (then one
-/// row's alignment at a position is every row's).
+/// row's alignment at a position is every row's). The rows are private and lent out only
+/// as their elements ([`cols`](Self::cols)), so no row can be replaced by a shorter or
+/// differently aligned one after the checks.
 pub(super) struct Rows<'a, 'b, T> {
-    pub(super) rows: &'a mut [&'b mut [T]],
+    rows: &'a mut [&'b mut [T]],
     len: usize,
     same_line: bool,
 }
@@ -362,6 +370,16 @@ impl<'a, 'b, T> Rows<'a, 'b, T> {
             len,
             same_line,
         }
+    }
+
+    /// How many rows.
+    pub(super) fn count(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// The elements of rows `cols` (which must lie below [`count`](Self::count)).
+    pub(super) fn cols(&mut self, cols: Range<usize>) -> impl ExactSizeIterator<Item = &mut [T]> {
+        self.rows[cols].iter_mut().map(|r| &mut **r)
     }
 
     /// Whether positions `p .. p + r` lie inside every row and start on a cache line in

@@ -148,7 +148,7 @@ pub(super) fn try_rows<T: Copy, const R: usize>(
         || w > COLS
         || !R.is_multiple_of(8)
         || buf.len() < R * w
-        || cols.end > rows.rows.len()
+        || cols.end > rows.count()
         || !rows.lines_at(p, R)
         || group
             .hi()
@@ -161,9 +161,10 @@ pub(super) fn try_rows<T: Copy, const R: usize>(
     // lanes of `f32` carry its bits. `rows4` reads `src[offs[r] + c]` for c in `cols`: every
     // offset is at most the group's greatest, `hi`, and `hi + cols.end ≤ src.len()`
     // (checked), so `s = src + cols.start` and each read are in bounds. It writes
-    // `rows[c][p + r]` for r < R and c in `cols` (`cols.end` ≤ the rows, checked): every row
-    // reaches `p + R` and starts a line at `p` (`lines_at`: all rows share the first row's
-    // place in a line). `buf[..R·w]` (checked) lies between. The destination rows are
+    // `rows[c][p + r]` for r < R and c in `cols` (`cols.end` ≤ `rows.count()`, checked):
+    // every row reaches `p + R` and starts a line at `p` (`lines_at`: all rows share the
+    // first row's place in a line; `Rows` lends its rows only as elements, so none has been
+    // replaced since). `buf[..R·w]` (checked) lies between. The destination rows are
     // exclusive borrows of separate slices, so they are disjoint from each other, from
     // `buf` and from the shared `src`.
     #[allow(unsafe_code)]
@@ -171,16 +172,16 @@ pub(super) fn try_rows<T: Copy, const R: usize>(
         rows4(
             group.offsets(),
             src.as_ptr().add(cols.start).cast(),
-            (&mut rows.rows[cols], p),
+            (rows.cols(cols), p),
             buf.as_mut_ptr().cast(),
         );
     }
     true
 }
 
-/// `d[c][p + r] = s[offs[r] + c]` for r < `R`, c < `d.len()` (both multiples of 8): 8×8
-/// blocks transposed in registers into `b` (`d.len()` rows of `R`), then each row of `b`
-/// streamed to its destination row.
+/// `d[c][p + r] = s[offs[r] + c]` for r < `R`, c < `d.len()` (both multiples of 8; `d[c]`
+/// the c-th row `d` yields): 8×8 blocks transposed in registers into `b` (`d.len()` rows of
+/// `R`), then each row of `b` streamed to its destination row.
 ///
 /// The source is read row by row (eight source rows at a time, all their columns): each
 /// source line is used whole while it is in L1. Column by column instead (eight columns of
@@ -193,10 +194,10 @@ pub(super) fn try_rows<T: Copy, const R: usize>(
 /// `b[..R·d.len()]` writable; all disjoint.
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
-unsafe fn rows4<T, const R: usize>(
+unsafe fn rows4<'d, T: 'd, const R: usize>(
     offs: &[usize; R],
     s: *const f32,
-    (d, p): (&mut [&mut [T]], usize),
+    (d, p): (impl ExactSizeIterator<Item = &'d mut [T]>, usize),
     b: *mut f32,
 ) {
     let cols = d.len();
@@ -213,7 +214,7 @@ unsafe fn rows4<T, const R: usize>(
                 }
             }
         }
-        for (c, row) in d.iter_mut().enumerate() {
+        for (c, row) in d.enumerate() {
             let (from, to) = (b.add(c * R), row.as_mut_ptr().cast::<f32>().add(p));
             for j in (0..R).step_by(8) {
                 _mm256_stream_ps(to.add(j), _mm256_loadu_ps(from.add(j)));
